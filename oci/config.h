@@ -1,0 +1,424 @@
+/* The runtime-spec v1.3 config.json as plain C structs.
+ *
+ * oci/ is the only place that knows JSON. Everything below it (runtime/,
+ * rootfs/, seccomp/) takes these structs, already validated:
+ *  - strings are NUL-terminated, NULL when absent;
+ *  - arrays are (pointer, count), count 0 when absent;
+ *  - optional scalars have a `has_x` flag;
+ *  - names from the spec (rlimit types, capabilities, namespace types, mount
+ *    options, seccomp actions ...) are already translated to kernel values.
+ * One allocation arena owns every pointer: oci_config_free() releases it all. */
+#ifndef TINYRUN_OCI_CONFIG_H
+#define TINYRUN_OCI_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+struct oci_kv {               /* map entry: annotations, sysctl, unified */
+	char *key;
+	char *value;
+};
+
+struct oci_idmap {            /* linux.uidMappings / gidMappings, mounts[].uidMappings */
+	uint32_t container_id;
+	uint32_t host_id;
+	uint32_t size;
+};
+
+/* ---- process ---------------------------------------------------------- */
+
+struct oci_rlimit {
+	int resource;             /* RLIMIT_NOFILE ... */
+	uint64_t soft;
+	uint64_t hard;
+};
+
+/* Capability sets as 64-bit masks of CAP_* numbers (bit n = capability n). */
+struct oci_caps {
+	bool has_bounding, has_effective, has_inheritable, has_permitted, has_ambient;
+	uint64_t bounding, effective, inheritable, permitted, ambient;
+	/* names given in the config that this build knows but the running kernel
+	 * lacks are dropped by the runtime with a debug note (see cap_last_cap). */
+};
+
+struct oci_scheduler {
+	int policy;               /* SCHED_OTHER ... SCHED_DEADLINE */
+	int32_t nice;
+	int32_t priority;
+	uint64_t flags;           /* SCHED_FLAG_* bits */
+	uint64_t runtime, deadline, period;
+};
+
+struct oci_process {
+	bool terminal;
+	bool has_console_size;
+	unsigned console_height, console_width;
+	uint32_t uid, gid;
+	bool has_umask;
+	uint32_t umask;
+	uint32_t *additional_gids;
+	size_t n_additional_gids;
+	char **args;              /* NULL-terminated as well, n_args entries */
+	size_t n_args;
+	char **env;               /* NULL-terminated as well */
+	size_t n_env;
+	char *cwd;                /* absolute */
+	bool has_caps;
+	struct oci_caps caps;
+	struct oci_rlimit *rlimits;
+	size_t n_rlimits;
+	bool no_new_privileges;
+	char *apparmor_profile;
+	bool has_oom_score_adj;
+	int oom_score_adj;
+	bool has_scheduler;
+	struct oci_scheduler scheduler;
+	char *selinux_label;
+	bool has_io_priority;
+	int io_priority_class;    /* IOPRIO_CLASS_RT=1, BE=2, IDLE=3 */
+	int io_priority;
+	char *exec_cpu_affinity_initial;  /* cpu list, e.g. "0-3,7" */
+	char *exec_cpu_affinity_final;
+};
+
+/* ---- mounts ----------------------------------------------------------- */
+
+/* propagation requested by an option, applied after the mount */
+enum oci_propagation {
+	OCI_PROP_NONE = 0,
+	OCI_PROP_PRIVATE, OCI_PROP_RPRIVATE,
+	OCI_PROP_SHARED, OCI_PROP_RSHARED,
+	OCI_PROP_SLAVE, OCI_PROP_RSLAVE,
+	OCI_PROP_UNBINDABLE, OCI_PROP_RUNBINDABLE,
+};
+
+struct oci_mount {
+	char *destination;        /* absolute path inside the container */
+	char *type;               /* may be NULL (bind mounts) */
+	char *source;             /* may be NULL */
+	char **options;           /* the raw option strings, as given */
+	size_t n_options;
+	/* options translated: */
+	unsigned long flags;      /* MS_* to set (MS_BIND, MS_REC, MS_RDONLY ...) */
+	unsigned long clear_flags;/* MS_* explicitly cleared (rw, suid, dev ...) */
+	uint64_t attr_set;        /* MOUNT_ATTR_* for recursive r* options (mount_setattr) */
+	uint64_t attr_clr;
+	enum oci_propagation propagation;
+	bool is_bind;             /* bind or rbind */
+	bool tmpcopyup;
+	bool idmap, ridmap;       /* idmap / ridmap options */
+	char *data;               /* unknown options joined with ',' (fs data), or NULL */
+	struct oci_idmap *uid_mappings;
+	size_t n_uid_mappings;
+	struct oci_idmap *gid_mappings;
+	size_t n_gid_mappings;
+};
+
+/* ---- hooks ------------------------------------------------------------ */
+
+struct oci_hook {
+	char *path;
+	char **args;              /* NULL-terminated; n_args may be 0 */
+	size_t n_args;
+	char **env;               /* NULL-terminated */
+	size_t n_env;
+	bool has_timeout;
+	int timeout;              /* seconds, > 0 */
+};
+
+enum oci_hook_kind {
+	OCI_HOOK_PRESTART,
+	OCI_HOOK_CREATE_RUNTIME,
+	OCI_HOOK_CREATE_CONTAINER,
+	OCI_HOOK_START_CONTAINER,
+	OCI_HOOK_POSTSTART,
+	OCI_HOOK_POSTSTOP,
+	OCI_HOOK_KINDS
+};
+
+struct oci_hooks {
+	struct oci_hook *list[OCI_HOOK_KINDS];
+	size_t n[OCI_HOOK_KINDS];
+};
+
+/* ---- linux ------------------------------------------------------------ */
+
+enum oci_ns_type {
+	OCI_NS_PID, OCI_NS_NET, OCI_NS_MOUNT, OCI_NS_IPC,
+	OCI_NS_UTS, OCI_NS_USER, OCI_NS_CGROUP, OCI_NS_TIME,
+	OCI_NS_TYPES
+};
+
+struct oci_namespace {
+	bool present;             /* listed in linux.namespaces */
+	char *path;               /* join this one (setns) when non-NULL */
+};
+
+struct oci_device {           /* linux.devices[] */
+	char *path;
+	char type;                /* 'c', 'b', 'u' (unbuffered char), 'p' (fifo) */
+	int64_t major, minor;
+	bool has_file_mode;
+	uint32_t file_mode;
+	bool has_uid, has_gid;
+	uint32_t uid, gid;
+};
+
+struct oci_device_rule {      /* linux.resources.devices[] */
+	bool allow;
+	char type;                /* 'a', 'c', 'b' ('a' when absent) */
+	bool has_major, has_minor;/* absent = wildcard */
+	int64_t major, minor;
+	char access[4];           /* subset of "rwm", "" when absent (= rwm) */
+};
+
+struct oci_memory {
+	bool has_limit, has_reservation, has_swap, has_kernel, has_kernel_tcp;
+	int64_t limit, reservation, swap, kernel, kernel_tcp; /* -1 = unlimited */
+	bool has_swappiness;
+	uint64_t swappiness;
+	bool has_disable_oom_killer, disable_oom_killer;
+	bool has_use_hierarchy, use_hierarchy;
+	bool has_check_before_update, check_before_update;
+};
+
+struct oci_cpu {
+	bool has_shares, has_quota, has_burst, has_period;
+	uint64_t shares;
+	int64_t quota;
+	uint64_t burst, period;
+	bool has_realtime_runtime, has_realtime_period;
+	int64_t realtime_runtime;
+	uint64_t realtime_period;
+	char *cpus, *mems;
+	bool has_idle;
+	int64_t idle;
+};
+
+struct oci_blkio_weight_device {
+	int64_t major, minor;
+	bool has_weight, has_leaf_weight;
+	uint16_t weight, leaf_weight;
+};
+
+struct oci_blkio_throttle {
+	int64_t major, minor;
+	uint64_t rate;
+};
+
+struct oci_blkio {
+	bool has_weight, has_leaf_weight;
+	uint16_t weight, leaf_weight;
+	struct oci_blkio_weight_device *weight_device;
+	size_t n_weight_device;
+	struct oci_blkio_throttle *throttle_read_bps, *throttle_write_bps,
+		*throttle_read_iops, *throttle_write_iops;
+	size_t n_throttle_read_bps, n_throttle_write_bps,
+		n_throttle_read_iops, n_throttle_write_iops;
+};
+
+struct oci_hugepage_limit {
+	char *page_size;          /* "2MB", "1GB" */
+	uint64_t limit;
+};
+
+struct oci_net_priority {
+	char *name;
+	uint32_t priority;
+};
+
+struct oci_rdma {
+	char *device;
+	bool has_hca_handles, has_hca_objects;
+	uint32_t hca_handles, hca_objects;
+};
+
+struct oci_resources {
+	struct oci_device_rule *devices;
+	size_t n_devices;
+	bool has_memory;
+	struct oci_memory memory;
+	bool has_cpu;
+	struct oci_cpu cpu;
+	bool has_pids;
+	int64_t pids_limit;       /* <= 0: unlimited */
+	bool has_blkio;
+	struct oci_blkio blkio;
+	struct oci_hugepage_limit *hugepage_limits;
+	size_t n_hugepage_limits;
+	bool has_network;
+	bool has_class_id;
+	uint32_t class_id;
+	struct oci_net_priority *net_priorities;
+	size_t n_net_priorities;
+	struct oci_rdma *rdma;
+	size_t n_rdma;
+	struct oci_kv *unified;
+	size_t n_unified;
+};
+
+/* seccomp: names translated to libseccomp-independent values (the seccomp/
+ * module maps them to SCMP_* constants). */
+enum oci_seccomp_action {
+	OCI_SECCOMP_KILL,          /* SCMP_ACT_KILL (= kill thread) */
+	OCI_SECCOMP_KILL_PROCESS,
+	OCI_SECCOMP_KILL_THREAD,
+	OCI_SECCOMP_TRAP,
+	OCI_SECCOMP_ERRNO,
+	OCI_SECCOMP_TRACE,
+	OCI_SECCOMP_ALLOW,
+	OCI_SECCOMP_LOG,
+	OCI_SECCOMP_NOTIFY,
+};
+
+enum oci_seccomp_op {
+	OCI_SECCOMP_OP_NE, OCI_SECCOMP_OP_LT, OCI_SECCOMP_OP_LE, OCI_SECCOMP_OP_EQ,
+	OCI_SECCOMP_OP_GE, OCI_SECCOMP_OP_GT, OCI_SECCOMP_OP_MASKED_EQ,
+};
+
+struct oci_seccomp_arg {
+	unsigned index;
+	uint64_t value, value_two;
+	enum oci_seccomp_op op;
+};
+
+struct oci_seccomp_rule {
+	char **names;
+	size_t n_names;
+	enum oci_seccomp_action action;
+	bool has_errno_ret;
+	uint32_t errno_ret;
+	struct oci_seccomp_arg *args;
+	size_t n_args;
+};
+
+struct oci_seccomp {
+	enum oci_seccomp_action default_action;
+	bool has_default_errno_ret;
+	uint32_t default_errno_ret;
+	char **architectures;     /* "SCMP_ARCH_X86_64" ... as given (validated) */
+	size_t n_architectures;
+	char **flags;             /* "SECCOMP_FILTER_FLAG_LOG" ... (validated) */
+	size_t n_flags;
+	char *listener_path;
+	char *listener_metadata;
+	struct oci_seccomp_rule *syscalls;
+	size_t n_syscalls;
+};
+
+struct oci_intel_rdt {
+	char *clos_id;
+	char *l3_cache_schema;
+	char *mem_bw_schema;
+	char **schemata;
+	size_t n_schemata;
+	bool enable_monitoring;
+};
+
+struct oci_time_offset {
+	bool present;
+	int64_t secs;
+	uint32_t nanosecs;
+};
+
+enum oci_time_clock { OCI_CLOCK_MONOTONIC, OCI_CLOCK_BOOTTIME, OCI_CLOCKS };
+
+struct oci_memory_policy {
+	int mode;                 /* MPOL_DEFAULT ... */
+	char *nodes;              /* node list "0-3", may be NULL */
+	unsigned flags;           /* MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES | MPOL_F_NUMA_BALANCING */
+};
+
+struct oci_net_device {
+	char *host_name;          /* key of linux.netDevices */
+	char *name;               /* name inside the container (defaults to host_name) */
+};
+
+enum oci_rootfs_propagation_mode {
+	OCI_ROOTFS_PROP_DEFAULT = 0, /* not given: rprivate (runc) */
+	OCI_ROOTFS_PROP_PRIVATE, OCI_ROOTFS_PROP_RPRIVATE,
+	OCI_ROOTFS_PROP_SHARED, OCI_ROOTFS_PROP_RSHARED,
+	OCI_ROOTFS_PROP_SLAVE, OCI_ROOTFS_PROP_RSLAVE,
+	OCI_ROOTFS_PROP_UNBINDABLE, OCI_ROOTFS_PROP_RUNBINDABLE,
+};
+
+struct oci_linux {
+	struct oci_namespace ns[OCI_NS_TYPES];
+	struct oci_idmap *uid_mappings;
+	size_t n_uid_mappings;
+	struct oci_idmap *gid_mappings;
+	size_t n_gid_mappings;
+	struct oci_time_offset time_offsets[OCI_CLOCKS];
+	struct oci_device *devices;
+	size_t n_devices;
+	struct oci_net_device *net_devices;
+	size_t n_net_devices;
+	char *cgroups_path;
+	bool has_resources;
+	struct oci_resources resources;
+	bool has_intel_rdt;
+	struct oci_intel_rdt intel_rdt;
+	bool has_memory_policy;
+	struct oci_memory_policy memory_policy;
+	struct oci_kv *sysctl;
+	size_t n_sysctl;
+	bool has_seccomp;
+	struct oci_seccomp seccomp;
+	enum oci_rootfs_propagation_mode rootfs_propagation;
+	char **masked_paths;
+	size_t n_masked_paths;
+	char **readonly_paths;
+	size_t n_readonly_paths;
+	char *mount_label;
+	bool has_personality;
+	unsigned long personality; /* PER_LINUX or PER_LINUX32 */
+};
+
+/* ---- the whole config ------------------------------------------------- */
+
+struct oci_config {
+	char *oci_version;
+	bool has_process;          /* required for create/run, optional in the spec */
+	struct oci_process process;
+	char *root_path;           /* as given (relative to the bundle or absolute) */
+	bool root_readonly;
+	char *hostname;
+	char *domainname;
+	struct oci_mount *mounts;
+	size_t n_mounts;
+	struct oci_hooks hooks;
+	struct oci_kv *annotations;
+	size_t n_annotations;
+	bool has_linux;
+	struct oci_linux linux_;   /* `linux` is a predefined macro in GNU C */
+
+	void *arena;               /* owns every allocation above */
+};
+
+/* Which parts of config.json a command needs (parse only those, for speed). */
+enum oci_parse_parts {
+	OCI_PARSE_ALL = 0,
+	OCI_PARSE_HOOKS_ONLY = 1,  /* ociVersion, hooks, annotations (delete, poststop) */
+};
+
+/* Read and validate `path`. On error: negative errno, err->msg like
+ * "config.json: .process.rlimits[1].type: unknown rlimit \"RLIMIT_FOO\"". */
+int oci_config_load(const char *path, enum oci_parse_parts parts,
+		    struct oci_config *cfg, struct error *err);
+/* The same from a buffer; `name` is used as the message prefix ("config.json"). */
+int oci_config_parse(const char *name, const char *json, size_t len,
+		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);
+void oci_config_free(struct oci_config *cfg);
+
+/* Parse a process.json (the `exec --process` file): a bare "process" object. */
+int oci_process_parse(const char *name, const char *json, size_t len,
+		      struct oci_process *proc, void **arena, struct error *err);
+
+/* Parse a linux.resources object (the `update -r` file). */
+int oci_resources_parse(const char *name, const char *json, size_t len,
+			struct oci_resources *res, void **arena, struct error *err);
+
+#endif

@@ -1,0 +1,25 @@
+/* Errors with context: every function below the command layer returns 0 or a
+ * negative errno and fills a struct error; only the command layer prints. */
+#ifndef TINYRUN_ERROR_H
+#define TINYRUN_ERROR_H
+
+#include <stddef.h>
+
+struct error {
+	int code;          /* errno, or 0 when only a message */
+	char msg[1024];    /* "config.json: .process.args: expected array" */
+};
+
+/* Set the message (printf format) and return -errnum (or -EINVAL when errnum == 0). */
+int error_set(struct error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Like error_set, but appends ": strerror(errnum)". */
+int error_sys(struct error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prefix the existing message with "prefix: ". */
+void error_prefix(struct error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

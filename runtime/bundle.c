@@ -1,0 +1,84 @@
+#include "bundle.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int read_whole_file(const char *path, char **buf, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
+	size_t cap = 16384, n = 0;
+	struct stat sb;
+	char *p;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		cap = sb.st_size + 1;
+	if (!(p = malloc(cap))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *q = realloc(p, cap *= 2);
+			if (!q) {
+				free(p);
+				close(fd);
+				return -ENOMEM;
+			}
+			p = q;
+		}
+		r = read(fd, p + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			free(p);
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	p[n] = 0;
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+int bundle_load(const char *dir, struct bundle *b, struct error *err)
+{
+	int r;
+
+	memset(b, 0, sizeof(*b));
+	if (!realpath(dir, b->path))
+		return error_sys(err, errno, "bundle %s", dir);
+	snprintf(b->config_path, sizeof(b->config_path), "%s/config.json", b->path);
+	if ((r = read_whole_file(b->config_path, &b->json, &b->len)) < 0)
+		return error_sys(err, -r, "bundle %s: config.json", b->path);
+	r = oci_config_parse("config.json", b->json, b->len, OCI_PARSE_ALL, &b->cfg, err);
+	if (r < 0) {
+		free(b->json);
+		b->json = NULL;
+	}
+	return r;
+}
+
+void bundle_free(struct bundle *b)
+{
+	if (b->json) {
+		oci_config_free(&b->cfg);
+		free(b->json);
+		b->json = NULL;
+	}
+}

@@ -1,0 +1,23 @@
+/* Loading a bundle's config.json for create/run. */
+#ifndef TINYRUN_BUNDLE_H
+#define TINYRUN_BUNDLE_H
+
+#include <stddef.h>
+
+#include "oci/config.h"
+#include "oci/error.h"
+
+struct bundle {
+	char path[4096];        /* absolute */
+	char config_path[4200];
+	char *json;             /* the raw config.json (kept for the state dir copy) */
+	size_t len;
+	struct oci_config cfg;
+};
+
+int bundle_load(const char *dir, struct bundle *b, struct error *err);
+void bundle_free(struct bundle *b);
+/* Read a whole file (malloc'd, NUL-terminated). "-" is stdin. */
+int read_whole_file(const char *path, char **buf, size_t *len);
+
+#endif

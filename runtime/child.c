@@ -1,0 +1,253 @@
+/* The container's first process, from clone to execve. Everything it needs
+ * was computed by the parent (create.c) before clone. Errors go back to the
+ * parent as text over the sync socket. */
+#include "create.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/close_range.h>
+#include <linux/keyctl.h>
+
+#include "hooks.h"
+#include "namespaces.h"
+#include "process.h"
+#include "rootfs/rootfs.h"
+#include "sync.h"
+#include "sysctl.h"
+#include "terminal.h"
+
+#define STATE_MAX 65536
+
+static int expect(int fd, enum sync_type want, char *payload, size_t size, struct error *err)
+{
+	struct sync_msg m;
+	int r = sync_recv(fd, &m, payload, size, NULL);
+
+	if (r == (int)want)
+		return 0;
+	return error_set(err, EPROTO, "internal: expected message %d from the runtime, got %d", want, r);
+}
+
+/* Slow path: join namespaces by path, unshare the new ones, fork into the pid
+ * and time namespaces. Returns in the process that becomes the container init. */
+static int enter_namespaces(struct child_ctx *ctx, struct error *err)
+{
+	const struct oci_linux *l = &ctx->cfg->linux_;
+	int r;
+	pid_t pid;
+
+	if ((r = ns_join_paths(l, err)) < 0)
+		return r;
+	if (ctx->unshare_ns && unshare(ctx->unshare_ns) < 0)
+		return error_sys(err, errno, "linux.namespaces: unshare");
+	if (ctx->unshare_ns & CLONE_NEWUSER) {
+		if (sync_send(ctx->sync_fd, SYNC_NS_READY, 0, NULL, 0, -1) < 0 ||
+		    (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
+			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");
+	}
+	if ((r = ns_write_time_offsets(l, err)) < 0)
+		return r;
+	if (!ctx->must_fork)
+		return 0;
+	pid = fork();
+	if (pid < 0)
+		return error_sys(err, errno, "fork into the pid namespace");
+	if (pid > 0) {
+		sync_send(ctx->sync_fd, SYNC_PID, pid, NULL, 0, -1);
+		_exit(0);
+	}
+	return 0;
+}
+
+static int become_ns_root(struct error *err)
+{
+	if (setresgid(0, 0, 0) < 0)
+		return error_sys(err, errno, "setresgid(0) in the user namespace");
+	if (setresuid(0, 0, 0) < 0)
+		return error_sys(err, errno, "setresuid(0) in the user namespace");
+	return 0;
+}
+
+static int set_names(const struct oci_config *cfg, struct error *err)
+{
+	if (cfg->hostname && sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
+		return error_sys(err, errno, "hostname \"%s\"", cfg->hostname);
+	if (cfg->domainname && setdomainname(cfg->domainname, strlen(cfg->domainname)) < 0)
+		return error_sys(err, errno, "domainname \"%s\"", cfg->domainname);
+	return 0;
+}
+
+static void join_keyring(struct child_ctx *ctx)
+{
+	if (!ctx->o->no_new_keyring)
+		syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, ctx->o->id);
+}
+
+static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, struct error *err)
+{
+	int slave, master, r;
+
+	master = terminal_open(ctx->rootfs, &ctx->cfg->process, &slave, err);
+	if (master < 0)
+		return master;
+	r = sync_send(ctx->sync_fd, SYNC_PTY, 0, NULL, 0, master);
+	close(master);
+	if (r < 0)
+		return error_sys(err, -r, "terminal: send the pty");
+	if ((r = rootfs_bind_console(ro, slave, err)) < 0 || (r = terminal_take(slave, err)) < 0)
+		return r;
+	close(slave);
+	return 0;
+}
+
+static int mkdir_cwd(const char *cwd)
+{
+	char path[4096];
+
+	if (strlen(cwd) >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcpy(path, cwd);
+	for (char *p = path + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+			*p = 0;
+			if (mkdir(path, 0755) < 0 && errno != EEXIST)
+				return -errno;
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	return 0;
+}
+
+static int wait_for_start(struct child_ctx *ctx, struct error *err)
+{
+	char path[64];
+	int fd;
+
+	if (ctx->o->run_mode)
+		return expect(ctx->sync_fd, SYNC_START, NULL, 0, err);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", ctx->fifo_fd);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_sys(err, errno, "open exec fifo");
+	if (write(fd, "0", 1) != 1)
+		return error_sys(err, errno, "write exec fifo");
+	close(fd);
+	close(ctx->fifo_fd);
+	return 0;
+}
+
+static int load_seccomp(struct child_ctx *ctx, struct error *err)
+{
+	int r;
+
+	if (!ctx->has_seccomp)
+		return 0;
+	r = seccomp_prog_load(&ctx->seccomp, err);
+	if (r > 0) {
+		/* notify fd: goes to the listener; the parent has the state */
+		/* TODO(seccomp notify): hand it over; see seccomp_send_listener */
+		close(r);
+	}
+	return r < 0 ? r : 0;
+}
+
+static int prepare(struct child_ctx *ctx, char *state, char *exe, struct error *err)
+{
+	const struct oci_config *cfg = ctx->cfg;
+	const struct oci_process *p = &cfg->process;
+	struct rootfs_opts ro = {
+		.rootfs = ctx->rootfs,
+		.no_pivot = ctx->o->no_pivot,
+		.userns = ctx->userns,
+		.new_netns = cfg->linux_.ns[OCI_NS_NET].present,
+		.new_cgroupns = cfg->linux_.ns[OCI_NS_CGROUP].present,
+		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
+		.proc_fd = -1,
+	};
+	int r;
+
+	if ((ctx->join_any || ctx->unshare_ns || ctx->must_fork) && (r = enter_namespaces(ctx, err)) < 0)
+		return r;
+	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
+		return r;
+	if (ctx->userns && (r = become_ns_root(err)) < 0)
+		return r;
+	if ((r = set_names(cfg, err)) < 0)
+		return r;
+	join_keyring(ctx);
+	if ((r = rootfs_prepare(cfg, &ro, err)) < 0)
+		return r;
+	if (p->terminal && (r = setup_terminal(ctx, &ro, err)) < 0)
+		return r;
+	if (ctx->hook_sync) {
+		if (sync_send(ctx->sync_fd, SYNC_HOOKS, 0, NULL, 0, -1) < 0 ||
+		    (r = expect(ctx->sync_fd, SYNC_HOOKS_DONE, state, STATE_MAX, err)) < 0)
+			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");
+		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, state, strlen(state), err)) < 0)
+			return r;
+	}
+	if ((r = rootfs_pivot(cfg, &ro, err)) < 0 || (r = sysctl_apply(&cfg->linux_, err)) < 0)
+		return r;
+	if ((r = mkdir_cwd(p->cwd)) < 0)
+		return error_sys(err, -r, "process.cwd %s", p->cwd);
+	if ((r = process_apply_limits(p, err)) < 0)
+		return r;
+	if (cfg->linux_.has_personality && personality(cfg->linux_.personality) < 0)
+		return error_sys(err, errno, "linux.personality");
+	if (!p->no_new_privileges && (r = load_seccomp(ctx, err)) < 0)
+		return r;
+	if ((r = process_drop_bounding(p, err)) < 0 ||
+	    (r = process_set_identity(p, true, err)) < 0 ||
+	    (r = process_set_cwd_umask(p, err)) < 0 ||
+	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
+	    (r = process_set_no_new_privs(p, err)) < 0)
+		return r;
+	return 0;
+}
+
+void child_main(struct child_ctx *ctx)
+{
+	static char state[STATE_MAX], exe[PATH_MAX];
+	const struct oci_process *p = &ctx->cfg->process;
+	struct error err = { 0 };
+	bool created = false;
+	extern char **environ;
+
+	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
+	/* the runtime's signal dispositions must not leak into the container */
+	signal(SIGPIPE, SIG_DFL);
+	if (prepare(ctx, state, exe, &err) < 0)
+		goto fail;
+	if (sync_send(ctx->sync_fd, SYNC_CREATED, 0, NULL, 0, -1) < 0)
+		_exit(1);
+	created = true;
+	if (wait_for_start(ctx, &err) < 0)
+		goto fail;
+	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
+	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, state, strlen(state), &err) < 0)
+		goto fail;
+	if (p->no_new_privileges && load_seccomp(ctx, &err) < 0)
+		goto fail;
+	environ = p->env;
+	execve(exe, p->args, p->env);
+	error_sys(&err, errno, "exec %s", exe);
+fail:
+	/* before `created` the parent reports it; after, in `run` too (the socket is
+	 * still open) but not after `start`, whose process is gone: say it here. */
+	if (sync_send(ctx->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1) < 0 || (created && !ctx->o->run_mode))
+		dprintf(STDERR_FILENO, "tinyrun: %s\n", err.msg);
+	_exit(127);
+}

@@ -1,0 +1,96 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "cli.h"
+#include "lifecycle.h"
+#include "log.h"
+
+int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o,
+		      bool *detach, const char **explicit_id)
+{
+	static const struct option opts[] = {
+		{ "bundle", required_argument, NULL, 'b' },
+		{ "pid-file", required_argument, NULL, 'p' },
+		{ "console-socket", required_argument, NULL, 'c' },
+		{ "no-pivot", no_argument, NULL, 'P' },
+		{ "no-new-keyring", no_argument, NULL, 'K' },
+		{ "preserve-fds", required_argument, NULL, 'f' },
+		{ "detach", no_argument, NULL, 'd' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "no-subreaper", no_argument, NULL, 'S' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt_long_only(argc, argv, "+b:d", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'b': o->bundle = optarg; break;
+		case 'p': o->pid_file = optarg; break;
+		case 'c': o->console_socket = optarg; break;
+		case 'P': o->no_pivot = true; break;
+		case 'K': o->no_new_keyring = true; break;
+		case 'f': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 0 || n > 65536) {
+				cli_usage_error(cmd, "--preserve-fds: expected a count, got \"%s\"", optarg);
+				return -1;
+			}
+			o->preserve_fds = n;
+			break;
+		}
+		case 'd':
+		case 'i':
+			if (!detach) {
+				cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
+				return -1;
+			}
+			if (ch == 'd')
+				*detach = true;
+			else
+				*explicit_id = optarg;
+			break;
+		case 'S': case 'k': break;
+		default:
+			cli_usage_error(cmd, "unknown or incomplete option %s", argv[optind - 1]);
+			return -1;
+		}
+	}
+	return optind;
+}
+
+int cmd_create(struct global_opts *g, int argc, char **argv)
+{
+	struct create_opts o = { 0 };
+	struct bundle b;
+	struct container c;
+	struct created cr;
+	struct error err;
+	int i = create_opts_parse("create", argc, argv, &o, NULL, NULL), r;
+
+	if (i < 0)
+		return 1;
+	if (argc - i != 1)
+		return cli_usage_error("create", "expected exactly one container id");
+	o.id = argv[i];
+	if (container_id_check(o.id, &err) < 0)
+		return cli_fail(&err);
+	if (bundle_load(o.bundle ? o.bundle : ".", &b, &err) < 0)
+		return cli_fail(&err);
+	o.bundle = b.path;
+	o.config_path = b.config_path;
+	r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
+	bundle_free(&b);
+	if (r < 0)
+		return cli_fail(&err);
+	if (cr.pidfd >= 0)
+		close(cr.pidfd);
+	cgroup_close(&cr.cg);
+	container_close(&c);
+	return 0;
+}

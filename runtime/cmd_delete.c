@@ -1,0 +1,41 @@
+#include <errno.h>
+#include <getopt.h>
+
+#include "cli.h"
+#include "lifecycle.h"
+
+int cmd_delete(struct global_opts *g, int argc, char **argv)
+{
+	static const struct option opts[] = { { "force", no_argument, NULL, 'f' }, { NULL, 0, NULL, 0 } };
+	struct container c;
+	struct error err;
+	enum container_status s;
+	bool force = false;
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt_long_only(argc, argv, "+f", opts, NULL)) != -1) {
+		if (ch != 'f')
+			return cli_usage_error("delete", "unknown option %s", argv[optind - 1]);
+		force = true;
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("delete", "expected exactly one container id");
+	if (container_load(g->root, argv[optind], true, &c, &err) < 0) {
+		/* runc: delete --force of a container that does not exist succeeds */
+		return force && err.code == ENOENT ? 0 : cli_fail(&err);
+	}
+	s = container_status(&c);
+	if ((s == STATUS_RUNNING || s == STATUS_PAUSED) && !force) {
+		container_close(&c);
+		return cli_failf("cannot delete container \"%s\": it is %s (use --force)", argv[optind],
+				 container_status_name(s));
+	}
+	if (s == STATUS_CREATING && !force) {
+		container_close(&c);
+		return cli_failf("cannot delete container \"%s\": it is being created", argv[optind]);
+	}
+	lifecycle_destroy(&c, NULL, &err);
+	container_close(&c);
+	return 0;
+}

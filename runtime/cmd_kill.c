@@ -1,0 +1,65 @@
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "lifecycle.h"
+#include "oci/tables.h"
+
+static int signal_init(struct container *c, int sig, struct error *err)
+{
+	int pidfd = syscall(SYS_pidfd_open, c->st.pid, 0), r = 0;
+
+	if (pidfd < 0)
+		return error_sys(err, errno, "container \"%s\": pid %d", c->id, (int)c->st.pid);
+	/* the pidfd pins the process: check it is still ours, then signal it */
+	if (!container_alive(c))
+		r = error_set(err, ESRCH, "container \"%s\" is not running", c->id);
+	else if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0) < 0)
+		r = error_sys(err, errno, "container \"%s\": kill", c->id);
+	close(pidfd);
+	return r;
+}
+
+int cmd_kill(struct global_opts *g, int argc, char **argv)
+{
+	static const struct option opts[] = { { "all", no_argument, NULL, 'a' }, { NULL, 0, NULL, 0 } };
+	struct container c;
+	struct error err;
+	enum container_status s;
+	bool all = false;
+	int ch, sig = SIGTERM, r;
+
+	opterr = 0;
+	while ((ch = getopt_long_only(argc, argv, "+a", opts, NULL)) != -1) {
+		if (ch != 'a')
+			return cli_usage_error("kill", "unknown option %s", argv[optind - 1]);
+		all = true;
+	}
+	if (argc - optind < 1 || argc - optind > 2)
+		return cli_usage_error("kill", "expected a container id and an optional signal");
+	if (argc - optind == 2 && (sig = oci_signal_parse(argv[optind + 1])) <= 0)
+		return cli_failf("kill: invalid signal \"%s\"", argv[optind + 1]);
+	if (container_load(g->root, argv[optind], true, &c, &err) < 0)
+		return cli_fail(&err);
+	s = container_status(&c);
+	if (s == STATUS_STOPPED || s == STATUS_CREATING) {
+		container_close(&c);
+		return cli_failf("container \"%s\" is not running", argv[optind]);
+	}
+	if (all && c.st.cgroup_path) {
+		struct cgroup cg;
+
+		r = cgroup_open(c.st.cgroup_path, c.st.systemd_cgroup, &cg, &err);
+		if (r == 0) {
+			r = cgroup_kill_all(&cg, sig, &err);
+			cgroup_close(&cg);
+		}
+	} else {
+		r = signal_init(&c, sig, &err);
+	}
+	container_close(&c);
+	return r < 0 ? cli_fail(&err) : 0;
+}

@@ -1,0 +1,124 @@
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "cli.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "sync.h"
+#include "wait.h"
+
+/* `tinyrun run path/to/bundle`: an argument with '/' (which no id may hold)
+ * names the bundle; the id is its base name, made unique when taken. */
+static int id_from_bundle(struct global_opts *g, const char *path, char *id, size_t size, struct error *err)
+{
+	char copy[PATH_MAX], *base, probe[PATH_MAX + 64];
+	struct stat sb;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	base = basename(copy);
+	if (!*base || !strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, ".."))
+		base = "container";
+	for (int n = 1; n < 10000; n++) {
+		if (n == 1)
+			snprintf(id, size, "%s", base);
+		else
+			snprintf(id, size, "%s-%d", base, n);
+		if (container_id_check(id, err) < 0)
+			return -EINVAL;
+		snprintf(probe, sizeof(probe), "%s/%s", g->root, id);
+		if (stat(probe, &sb) < 0)
+			return 0;
+	}
+	return error_set(err, EEXIST, "no free container id for bundle %s", path);
+}
+
+static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr, bool detach)
+{
+	struct sync_msg m;
+	char msg[1024];
+	int status, sig;
+	struct error err;
+
+	if (!detach)
+		wait_block_signals();
+	if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
+		log_warn("container \"%s\": init is gone", c->id);
+	lifecycle_poststart(c, cfg);
+	if (detach) {
+		close(cr->sync_fd);
+		return 0;
+	}
+	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig);
+	/* an exec failure after start comes back over the sync socket */
+	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
+		log_error("%s", msg);
+	close(cr->sync_fd);
+	if (sig == SIGSYS)
+		log_error("%s: policy violation: killed by SIGSYS", c->id);
+	c->st.pid = 0;
+	lifecycle_destroy(c, cfg, &err);
+	return status;
+}
+
+int cmd_run(struct global_opts *g, int argc, char **argv)
+{
+	struct create_opts o = { .run_mode = true };
+	const char *explicit_id = NULL;
+	char derived[1100];
+	bool detach = false;
+	struct bundle b;
+	struct container c;
+	struct created cr;
+	struct error err;
+	int i = create_opts_parse("run", argc, argv, &o, &detach, &explicit_id), r;
+
+	if (i < 0)
+		return 1;
+	if (argc - i != 1)
+		return cli_usage_error("run", "expected exactly one container id or bundle path");
+	o.id = argv[i];
+	if (strchr(argv[i], '/')) {
+		if (o.bundle)
+			return cli_usage_error("run", "both --bundle and a bundle path given");
+		o.bundle = argv[i];
+		if (explicit_id)
+			o.id = explicit_id;
+		else if (id_from_bundle(g, argv[i], derived, sizeof(derived), &err) < 0)
+			return cli_fail(&err);
+		else
+			o.id = derived;
+	}
+	if (container_id_check(o.id, &err) < 0)
+		return cli_fail(&err);
+	if (bundle_load(o.bundle ? o.bundle : ".", &b, &err) < 0)
+		return cli_fail(&err);
+	o.bundle = b.path;
+	o.config_path = b.config_path;
+	if (detach && b.cfg.process.terminal && !o.console_socket) {
+		bundle_free(&b);
+		return cli_failf("process.terminal is true: --console-socket is required with --detach");
+	}
+	r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
+	if (r < 0) {
+		bundle_free(&b);
+		return cli_fail(&err);
+	}
+	if (detach && o.id == derived)
+		printf("%s\n", o.id);
+	fflush(stdout);
+	r = start_and_wait(&c, &b.cfg, &cr, detach);
+	if (cr.pidfd >= 0)
+		close(cr.pidfd);
+	cgroup_close(&cr.cg);
+	container_close(&c);
+	bundle_free(&b);
+	return r;
+}

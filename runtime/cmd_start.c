@@ -1,0 +1,70 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "cli.h"
+#include "lifecycle.h"
+#include "log.h"
+
+/* Open the exec fifo for reading: the blocked container init wakes up, writes
+ * one byte and goes on to exec. */
+static int release(struct container *c, struct error *err)
+{
+	struct pollfd p;
+	char b;
+	int fd = openat(c->dirfd, "exec.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_sys(err, errno, "container \"%s\": exec fifo", c->id);
+	p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	if (read(fd, &b, 1) != 1) {
+		close(fd);
+		return error_set(err, ECHILD, "container \"%s\": the init process exited before start", c->id);
+	}
+	close(fd);
+	unlinkat(c->dirfd, "exec.fifo", 0);
+	return 0;
+}
+
+static void poststart(struct container *c)
+{
+	struct oci_config cfg;
+	char *buf;
+
+	if (lifecycle_saved_hooks(c, &cfg, &buf)) {
+		lifecycle_poststart(c, &cfg);
+		oci_config_free(&cfg);
+		free(buf);
+	}
+}
+
+int cmd_start(struct global_opts *g, int argc, char **argv)
+{
+	struct container c;
+	struct error err;
+	enum container_status s;
+
+	if (argc != 2)
+		return cli_usage_error("start", "expected exactly one container id");
+	if (container_load(g->root, argv[1], true, &c, &err) < 0)
+		return cli_fail(&err);
+	s = container_status(&c);
+	if (s != STATUS_CREATED) {
+		container_close(&c);
+		return cli_failf("cannot start container \"%s\": it is %s, not created", argv[1],
+				 container_status_name(s));
+	}
+	if (release(&c, &err) < 0) {
+		container_close(&c);
+		return cli_fail(&err);
+	}
+	poststart(&c);
+	container_close(&c);
+	return 0;
+}

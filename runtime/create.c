@@ -1,0 +1,362 @@
+/* Parent side of container creation: plan, clone, answer the child, save state. */
+#include "create.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hooks.h"
+#include "log.h"
+#include "namespaces.h"
+#include "sync.h"
+#include "sysctl.h"
+#include "terminal.h"
+
+#define STATE_MAX 65536
+
+static int plan_check(const struct oci_config *cfg, const struct create_opts *o, struct error *err)
+{
+	const struct oci_linux *l = &cfg->linux_;
+	bool uts = l->ns[OCI_NS_UTS].present && !l->ns[OCI_NS_UTS].path;
+	bool userns = l->ns[OCI_NS_USER].present;
+
+	if (!cfg->has_process)
+		return error_set(err, EINVAL, "config.json: .process: required to create a container");
+	if (!cfg->root_path)
+		return error_set(err, EINVAL, "config.json: .root: required to create a container");
+	if (!l->ns[OCI_NS_MOUNT].present)
+		return error_set(err, EINVAL, "config.json: .linux.namespaces: a mount namespace is required");
+	if (cfg->hostname && !uts)
+		return error_set(err, EINVAL, "config.json: .hostname: needs a new uts namespace");
+	if (cfg->domainname && !uts)
+		return error_set(err, EINVAL, "config.json: .domainname: needs a new uts namespace");
+	if ((l->n_uid_mappings || l->n_gid_mappings) && !userns)
+		return error_set(err, EINVAL, "config.json: .linux.uidMappings: given without a user namespace");
+	if (userns && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings))
+		return error_set(err, EINVAL, "config.json: .linux.uidMappings: a new user namespace needs uid and gid mappings");
+	if (cfg->process.terminal && !o->console_socket && !o->run_mode)
+		return error_set(err, EINVAL, "process.terminal is true: --console-socket is required when the runtime detaches");
+	if (!cfg->process.terminal && o->console_socket)
+		return error_set(err, EINVAL, "--console-socket given but process.terminal is false");
+	return sysctl_check(l, err);
+}
+
+static int resolve_rootfs(const struct oci_config *cfg, const char *bundle, char *out, struct error *err)
+{
+	char joined[PATH_MAX];
+	struct stat sb;
+
+	if (cfg->root_path[0] == '/')
+		snprintf(joined, sizeof(joined), "%s", cfg->root_path);
+	else if (snprintf(joined, sizeof(joined), "%s/%s", bundle, cfg->root_path) >= (int)sizeof(joined))
+		return error_set(err, ENAMETOOLONG, "config.json: .root.path: too long");
+	if (!realpath(joined, out))
+		return error_sys(err, errno, "config.json: .root.path %s", joined);
+	if (stat(out, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		return error_set(err, ENOTDIR, "config.json: .root.path %s: not a directory", out);
+	return 0;
+}
+
+static void now_rfc3339(char *buf, size_t size)
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%09ldZ", ts.tv_nsec);
+}
+
+int container_state_json(const struct container *c, const char *status, char **out, size_t *len,
+			 struct error *err)
+{
+	return oci_state_to_json(&c->st, status, true, out, len, err);
+}
+
+static pid_t do_clone(struct child_ctx *ctx, struct created *out, int cg_fd)
+{
+	struct clone_args ca = {
+		.flags = (uint64_t)ctx->clone_ns | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)&out->pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	pid_t pid;
+
+	if (cg_fd >= 0) {
+		ca.flags |= CLONE_INTO_CGROUP;
+		ca.cgroup = cg_fd;
+	}
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid < 0 && cg_fd >= 0 && errno != ENOSYS) {
+		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+		pid = syscall(SYS_clone3, &ca, sizeof(ca));
+		if (pid >= 0)
+			errno = EAGAIN;   /* tells the caller to attach by hand */
+	}
+	if (pid < 0 && errno == ENOSYS) {
+		out->pidfd = -1;
+		pid = syscall(SYS_clone, ctx->clone_ns | SIGCHLD, 0, NULL, NULL, 0);
+	}
+	if (pid == 0)
+		child_main(ctx);
+	return pid;
+}
+
+static int write_oom_score(pid_t pid, const struct oci_process *p, struct error *err)
+{
+	char path[64], buf[16];
+	int fd, n;
+
+	if (!p->has_oom_score_adj)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)pid);
+	n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, buf, n) != n) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error_sys(err, e, "process.oomScoreAdj %d", p->oom_score_adj);
+	}
+	close(fd);
+	return 0;
+}
+
+static int run_create_hooks(struct container *c, const struct oci_config *cfg, int sync_fd, struct error *err)
+{
+	char *json;
+	size_t len;
+	int r;
+
+	c->st.pid_start_time = 0;
+	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
+		return r;
+	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, json, len, err);
+	if (r == 0)
+		r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_RUNTIME, json, len, err);
+	if (r == 0 && len >= STATE_MAX)
+		r = error_set(err, E2BIG, "state JSON too large for hooks");
+	if (r == 0 && sync_send(sync_fd, SYNC_HOOKS_DONE, 0, json, len, -1) < 0)
+		r = error_set(err, EPIPE, "container init exited during hooks");
+	free(json);
+	return r;
+}
+
+/* Answer the child until it reports `created` (or fails). */
+static int parent_loop(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
+		       struct created *out, int sync_fd, struct error *err)
+{
+	char payload[1024];
+	struct sync_msg m;
+	int r, fd;
+
+	for (;;) {
+		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
+		switch (r) {
+		case SYNC_NS_READY:
+			if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+				return r;
+			sync_send(sync_fd, SYNC_MAPS_DONE, 0, NULL, 0, -1);
+			break;
+		case SYNC_PID:
+			waitpid(out->pid, NULL, 0);   /* the intermediate process */
+			out->pid = m.value;
+			c->st.pid = m.value;
+			if (out->pidfd >= 0)
+				close(out->pidfd);
+			out->pidfd = -1;
+			break;
+		case SYNC_HOOKS:
+			c->st.pid = out->pid;
+			if ((r = run_create_hooks(c, cfg, sync_fd, err)) < 0)
+				return r;
+			break;
+		case SYNC_PTY:
+			if (o->console_socket) {
+				r = terminal_send(o->console_socket, fd, err);
+				close(fd);
+				if (r < 0)
+					return r;
+			} else {
+				out->pty_master = fd;
+			}
+			break;
+		case SYNC_CREATED:
+			return 0;
+		case SYNC_ERROR:
+			return error_set(err, ECANCELED, "%s", payload);
+		default:
+			return error_set(err, ECHILD, "container init exited before it was created");
+		}
+	}
+}
+
+void container_teardown(struct container *c, struct cgroup *cg, pid_t pid)
+{
+	struct error err;
+
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, __WALL);
+	}
+	if (cg && cg->path && cgroup_destroy(cg, &err) < 0)
+		log_warn("%s", err.msg);
+	container_dir_remove(c);
+}
+
+static int save_copy_of_config(struct container *c, const char *json, size_t len, struct error *err)
+{
+	int fd = openat(c->dirfd, "config.json", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || write(fd, json, len) != (ssize_t)len) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error_sys(err, e, "%s/config.json", c->dir);
+	}
+	close(fd);
+	return 0;
+}
+
+static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg, bool run_mode)
+{
+	const struct oci_linux *l = &cfg->linux_;
+	int new_ns = ns_new_flags(l);
+
+	ctx->join_any = ns_any_path(l);
+	ctx->userns = l->ns[OCI_NS_USER].present;
+	if (!ctx->join_any && !l->ns[OCI_NS_TIME].present) {
+		ctx->clone_ns = new_ns;      /* fast path: clone makes them all */
+		return;
+	}
+	ctx->unshare_ns = new_ns & ~CLONE_NEWPID;
+	ctx->must_fork = (new_ns & CLONE_NEWPID) || l->ns[OCI_NS_PID].path || l->ns[OCI_NS_TIME].present;
+	if (new_ns & CLONE_NEWPID)
+		ctx->unshare_ns |= CLONE_NEWPID;
+	(void)run_mode;
+}
+
+static bool any_create_hooks(const struct oci_hooks *h)
+{
+	return h->n[OCI_HOOK_PRESTART] || h->n[OCI_HOOK_CREATE_RUNTIME] ||
+	       h->n[OCI_HOOK_CREATE_CONTAINER] || h->n[OCI_HOOK_START_CONTAINER];
+}
+
+int container_create(const struct global_opts *g, const struct create_opts *o,
+		     struct oci_config *cfg, const char *config_json, size_t config_len,
+		     struct container *c, struct created *out, struct error *err)
+{
+	static char rootfs[PATH_MAX], created_at[64];
+	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1 };
+	int sv[2] = { -1, -1 }, r;
+	bool attach_by_hand;
+
+	memset(out, 0, sizeof(*out));
+	out->pidfd = out->sync_fd = out->pty_master = -1;
+	out->cg.v2_dirfd = -1;
+	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0)
+		return r;
+	plan_namespaces(&ctx, cfg, o->run_mode);
+	ctx.hook_sync = any_create_hooks(&cfg->hooks);
+	if (cfg->linux_.has_seccomp) {
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, NULL, log_debug_msg, &ctx.seccomp, err)) < 0)
+			return r;
+		ctx.has_seccomp = true;
+	}
+	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
+		return r;
+	now_rfc3339(created_at, sizeof(created_at));
+	c->st = (struct container_state){
+		.oci_version = cfg->oci_version, .id = (char *)o->id, .bundle = (char *)o->bundle,
+		.rootfs = rootfs, .created = created_at, .owner = "",
+		.annotations = cfg->annotations, .n_annotations = cfg->n_annotations,
+		.systemd_cgroup = g->systemd_cgroup,
+	};
+	if ((cfg->hooks.n[OCI_HOOK_POSTSTART] || cfg->hooks.n[OCI_HOOK_POSTSTOP]) &&
+	    (r = save_copy_of_config(c, config_json, config_len, err)) < 0)
+		goto fail;
+	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0)
+		goto fail;
+	c->st.cgroup_path = out->cg.path;
+	if (!o->run_mode) {
+		if (mkfifoat(c->dirfd, "exec.fifo", 0622) < 0) {
+			r = error_sys(err, errno, "%s/exec.fifo", c->dir);
+			goto fail;
+		}
+		ctx.fifo_fd = openat(c->dirfd, "exec.fifo", O_PATH | O_CLOEXEC);
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		r = error_sys(err, errno, "socketpair");
+		goto fail;
+	}
+	ctx.sync_fd = sv[1];
+	if (o->run_mode && ctx.must_fork)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	errno = 0;
+	out->pid = do_clone(&ctx, out, out->cg.v2_dirfd);
+	attach_by_hand = out->cg.v2_dirfd < 0 || errno == EAGAIN;
+	if (out->pid < 0) {
+		r = error_sys(err, errno, "clone");
+		goto fail;
+	}
+	close(sv[1]);
+	sv[1] = -1;
+	if (ctx.fifo_fd >= 0)
+		close(ctx.fifo_fd);
+	if (attach_by_hand && (r = cgroup_attach(&out->cg, out->pid, err)) < 0)
+		goto fail;
+	if ((ctx.clone_ns & CLONE_NEWUSER)) {
+		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+			goto fail;
+		sync_send(sv[0], SYNC_MAPS_DONE, 0, NULL, 0, -1);
+	}
+	if ((r = parent_loop(c, cfg, o, out, sv[0], err)) < 0)
+		goto fail;
+	if ((r = write_oom_score(out->pid, &cfg->process, err)) < 0)
+		goto fail;
+	c->st.pid = out->pid;
+	{
+		bool zombie;
+		c->st.pid_start_time = proc_start_time(out->pid, &zombie);
+	}
+	if ((r = container_save_state(c, err)) < 0)
+		goto fail;
+	if (o->pid_file && (r = write_pid_file(o->pid_file, out->pid, err)) < 0)
+		goto fail;
+	if (o->run_mode)
+		out->sync_fd = sv[0];
+	else
+		close(sv[0]);
+	if (ctx.has_seccomp)
+		seccomp_prog_free(&ctx.seccomp);
+	return 0;
+fail:
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	if (out->pty_master >= 0)
+		close(out->pty_master);
+	container_teardown(c, &out->cg, out->pid);
+	if (out->pidfd >= 0)
+		close(out->pidfd);
+	container_close(c);
+	if (ctx.has_seccomp)
+		seccomp_prog_free(&ctx.seccomp);
+	return r;
+}

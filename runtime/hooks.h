@@ -1,0 +1,21 @@
+/* Lifecycle hooks (config.md "POSIX-platform Hooks"): each hook runs with the
+ * container state JSON on stdin; a timeout kills it. */
+#ifndef TINYRUN_HOOKS_H
+#define TINYRUN_HOOKS_H
+
+#include <stddef.h>
+
+#include "oci/config.h"
+#include "oci/error.h"
+
+/* Run every hook of `kind` in order; stop at the first failure. */
+int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind,
+	      const char *state_json, size_t len, struct error *err);
+const char *hooks_kind_name(enum oci_hook_kind kind);
+
+
+
+/* poststart / poststop: every hook runs; a failure is logged as a warning. */
+void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,
+		    const char *state_json, size_t len);
+#endif

@@ -1,0 +1,200 @@
+#include "process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "oci/tables.h"
+
+int process_apply_limits(const struct oci_process *p, struct error *err)
+{
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		struct rlimit rl = { .rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard };
+
+		if (setrlimit(p->rlimits[i].resource, &rl) < 0)
+			return error_sys(err, errno, "process.rlimits[%zu] %s (soft %llu, hard %llu)", i,
+					 oci_name_of(oci_rlimits, oci_n_rlimits, p->rlimits[i].resource),
+					 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+	}
+	return 0;
+}
+
+int process_cap_last_cap(void)
+{
+	static int last = -1;
+	char buf[16];
+	int fd;
+	ssize_t n;
+
+	if (last >= 0)
+		return last;
+	last = CAP_LAST_CAP;
+	fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = 0;
+			last = atoi(buf);
+		}
+		close(fd);
+	}
+	return last;
+}
+
+int process_drop_bounding(const struct oci_process *p, struct error *err)
+{
+	int last = process_cap_last_cap();
+
+	if (!p->has_caps || !p->caps.has_bounding)
+		return 0;
+	for (int cap = 0; cap <= last; cap++) {
+		if (p->caps.bounding & (1ULL << cap))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			return error_sys(err, errno, "drop capability %d from the bounding set", cap);
+	}
+	return 0;
+}
+
+static int set_groups(const struct oci_process *p, bool allow_setgroups, struct error *err)
+{
+	gid_t groups[1024];
+	size_t n = p->n_additional_gids;
+
+	if (!allow_setgroups) {
+		if (n)
+			return error_set(err, EPERM, "process.user.additionalGids: not allowed when setgroups is denied in the user namespace");
+		return 0;
+	}
+	if (n > sizeof(groups) / sizeof(groups[0]))
+		return error_set(err, E2BIG, "process.user.additionalGids: too many groups");
+	for (size_t i = 0; i < n; i++)
+		groups[i] = p->additional_gids[i];
+	if (setgroups(n, groups) < 0)
+		return error_sys(err, errno, "setgroups");
+	return 0;
+}
+
+static int set_caps(const struct oci_process *p, struct error *err)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	const struct oci_caps *c = &p->caps;
+	int last = process_cap_last_cap();
+	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
+	uint64_t e = c->effective & known, pm = c->permitted & known, in = c->inheritable & known;
+
+	for (int i = 0; i < 2; i++) {
+		data[i].effective = (uint32_t)(e >> (32 * i));
+		data[i].permitted = (uint32_t)(pm >> (32 * i));
+		data[i].inheritable = (uint32_t)(in >> (32 * i));
+	}
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return error_sys(err, errno, "process.capabilities: capset");
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		return error_sys(err, errno, "process.capabilities.ambient: clear");
+	for (int cap = 0; cap <= last; cap++) {
+		if (!(c->ambient & (1ULL << cap)))
+			continue;
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+			return error_sys(err, errno, "process.capabilities.ambient: raise %s",
+					 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
+	}
+	return 0;
+}
+
+int process_set_identity(const struct oci_process *p, bool allow_setgroups, struct error *err)
+{
+	int r;
+
+	if ((r = set_groups(p, allow_setgroups, err)) < 0)
+		return r;
+	if (p->has_caps && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return error_sys(err, errno, "prctl(PR_SET_KEEPCAPS)");
+	if (setresgid(p->gid, p->gid, p->gid) < 0)
+		return error_sys(err, errno, "process.user.gid %u", p->gid);
+	if (setresuid(p->uid, p->uid, p->uid) < 0)
+		return error_sys(err, errno, "process.user.uid %u", p->uid);
+	if (p->has_caps) {
+		prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+		return set_caps(p, err);
+	}
+	return 0;
+}
+
+static const char *env_path(const struct oci_process *p)
+{
+	for (size_t i = 0; i < p->n_env; i++)
+		if (!strncmp(p->env[i], "PATH=", 5))
+			return p->env[i] + 5;
+	return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+}
+
+static int check_exec(const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0)
+		return -errno;
+	if (S_ISDIR(sb.st_mode))
+		return -EISDIR;
+	if (access(path, X_OK) < 0 && faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
+		return -EACCES;
+	return 0;
+}
+
+int process_find_exec(const struct oci_process *p, char *path, size_t size, struct error *err)
+{
+	const char *name = p->args[0], *dirs, *end;
+	int r = -ENOENT;
+
+	if (strchr(name, '/')) {
+		if ((size_t)snprintf(path, size, "%s", name) >= size)
+			return error_set(err, ENAMETOOLONG, "process.args[0]: path too long");
+		r = check_exec(path);
+		return r < 0 ? error_sys(err, -r, "exec \"%s\"", name) : 0;
+	}
+	for (dirs = env_path(p); ; dirs = end + 1) {
+		size_t dl;
+
+		end = strchrnul(dirs, ':');
+		dl = end - dirs;
+		if ((size_t)snprintf(path, size, "%.*s%s%s", (int)dl, dirs, dl ? "/" : "", name) < size) {
+			int rr = check_exec(path);
+			if (rr == 0)
+				return 0;
+			if (rr != -ENOENT && rr != -ENOTDIR)
+				r = rr;
+		}
+		if (!*end)
+			break;
+	}
+	if (r == -ENOENT)
+		return error_set(err, ENOENT, "exec: \"%s\": executable file not found in $PATH", name);
+	return error_sys(err, -r, "exec: \"%s\"", name);
+}
+
+int process_set_cwd_umask(const struct oci_process *p, struct error *err)
+{
+	if (chdir(p->cwd) < 0)
+		return error_sys(err, errno, "process.cwd %s", p->cwd);
+	umask(p->has_umask ? p->umask : 0022);
+	return 0;
+}
+
+int process_set_no_new_privs(const struct oci_process *p, struct error *err)
+{
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_sys(err, errno, "process.noNewPrivileges");
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* The container process's own attributes, applied by the child after
+ * pivot_root and before exec (also used by `exec`). */
+#ifndef TINYRUN_PROCESS_H
+#define TINYRUN_PROCESS_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "oci/config.h"
+#include "oci/error.h"
+
+/* While still privileged: rlimits, personality, oom, scheduler, io priority. */
+int process_apply_limits(const struct oci_process *p, struct error *err);
+/* Drop the bounding set (needs CAP_SETPCAP: call before the uid change). */
+int process_drop_bounding(const struct oci_process *p, struct error *err);
+/* Groups, gid, uid (keeping capabilities across the change), then the
+ * effective/permitted/inheritable and ambient sets. allow_setgroups is false
+ * in a user namespace whose setgroups is "deny". */
+int process_set_identity(const struct oci_process *p, bool allow_setgroups, struct error *err);
+/* Find args[0] in the PATH of process.env (as execvp would), check it is executable. */
+int process_find_exec(const struct oci_process *p, char *path, size_t size, struct error *err);
+/* cwd and umask. */
+int process_set_cwd_umask(const struct oci_process *p, struct error *err);
+int process_set_no_new_privs(const struct oci_process *p, struct error *err);
+/* Highest capability the running kernel knows. */
+int process_cap_last_cap(void);
+
+#endif

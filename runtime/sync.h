@@ -1,0 +1,32 @@
+/* Parent <-> container child messages over a SOCK_SEQPACKET socketpair:
+ * a fixed header, an optional payload (error text, state JSON) and an
+ * optional fd (the pty master). */
+#ifndef TINYRUN_SYNC_H
+#define TINYRUN_SYNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum sync_type {
+	SYNC_NS_READY = 1,   /* child -> parent: new user ns exists, write the id maps */
+	SYNC_MAPS_DONE,      /* parent -> child */
+	SYNC_PID,            /* child -> parent: value = the container init's pid (after a fork) */
+	SYNC_HOOKS,          /* child -> parent: rootfs ready, run prestart + createRuntime */
+	SYNC_HOOKS_DONE,     /* parent -> child, payload: state JSON for createContainer */
+	SYNC_PTY,            /* child -> parent, fd: the pty master */
+	SYNC_CREATED,        /* child -> parent: waiting for start */
+	SYNC_START,          /* parent -> child (run): go */
+	SYNC_ERROR,          /* child -> parent, payload: message */
+};
+
+struct sync_msg {
+	uint32_t type;
+	int32_t value;
+};
+
+int sync_send(int fd, enum sync_type type, int value, const void *payload, size_t len, int pass_fd);
+/* Receive one message; payload (NUL-terminated, truncated to size-1) and fd optional.
+ * Returns the type, 0 on EOF, negative errno on error. */
+int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *recv_fd);
+
+#endif

@@ -1,0 +1,20 @@
+/* process.terminal: the pty is made inside the container's devpts; its master
+ * goes to --console-socket (or to `run`'s own proxy), its slave becomes the
+ * container's stdio and controlling terminal. */
+#ifndef TINYRUN_TERMINAL_H
+#define TINYRUN_TERMINAL_H
+
+#include "oci/config.h"
+#include "oci/error.h"
+
+/* Child: open <rootfs>/dev/pts/ptmx; returns master, *slave set. */
+int terminal_open(const char *rootfs, const struct oci_process *p, int *slave, struct error *err);
+/* Child: make the slave stdio and the controlling terminal. */
+int terminal_take(int slave, struct error *err);
+/* Parent: send the master over the unix socket at `path`. */
+int terminal_send(const char *path, int master, struct error *err);
+/* Parent (`run` in the foreground without --console-socket): copy between our
+ * stdio and the master until the master hangs up. Our stdin is set raw. */
+void terminal_proxy(int master);
+
+#endif

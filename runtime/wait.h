@@ -1,0 +1,13 @@
+#ifndef TINYRUN_WAIT_H
+#define TINYRUN_WAIT_H
+
+#include <sys/types.h>
+
+/* Call before the container is started: block the signals `run` forwards. */
+void wait_block_signals(void);
+/* Forward signals to `pid`, proxy the terminal when pty_master >= 0, and
+ * return the container's exit status as a shell would (128+signal).
+ * pidfd may be -1 when the init is not our child (we are its subreaper). */
+int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig);
+
+#endif

@@ -40,6 +40,9 @@ build/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# oci/profiles.c embeds the shipped seccomp profiles byte for byte (.incbin).
+build/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
+
 deps:
 	@missing=""; for p in $(DEB_ALL); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \

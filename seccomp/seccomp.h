@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/filter.h>
+#include <sys/types.h>
 
 #include "oci/config.h"
 #include "oci/error.h"
@@ -24,14 +25,47 @@ int seccomp_compile(const struct oci_seccomp *s, const char *cache_dir,
 		    void (*debug)(const char *msg), struct seccomp_prog *out, struct error *err);
 
 /* In the child: seccomp(SECCOMP_SET_MODE_FILTER). Returns the notify fd
- * (>= 0) when prog->notify, 0 otherwise, or a negative errno. No allocation. */
-int seccomp_load(const struct seccomp_prog *prog, struct error *err);
+ * (>= 0) when prog->notify, 0 otherwise, or a negative errno. No allocation.
+ * (Not "seccomp_load": libseccomp, linked statically, owns that symbol.) */
+int seccomp_prog_load(const struct seccomp_prog *prog, struct error *err);
 
-/* With linux.seccomp.listenerPath: send the container state JSON (with
- * listenerMetadata) and the notify fd over SCM_RIGHTS, per config-linux.md. */
-int seccomp_send_listener(const char *listener_path, const char *state_json, size_t len,
-			  int notify_fd, struct error *err);
+/* With linux.seccomp.listenerPath: connect to the AF_UNIX stream socket
+ * `listener_path` and send, in one connection, the containerProcessState
+ * JSON (config-linux.md: ociVersion, fds ["seccompFd"], pid, metadata =
+ * listenerMetadata (may be NULL), state = `state_json`, the spec state object
+ * as oci_state_to_json prints it) with `notify_fd` attached by SCM_RIGHTS.
+ * `pid` is the process the filter was loaded in, as seen by the runtime. */
+int seccomp_send_listener(const char *listener_path, const char *listener_metadata,
+			  const char *state_json, pid_t pid, int notify_fd, struct error *err);
 
 void seccomp_prog_free(struct seccomp_prog *prog);
+
+/* ---- inside seccomp/ (compile.c, cache.c), exposed for the unit tests ---- */
+
+#include <stdint.h>
+
+struct seccomp_skipped {      /* unknown syscall names, '\n'-separated */
+	char *text;
+	size_t len;
+};
+void seccomp_skipped_add(struct seccomp_skipped *sk, const char *name);
+
+bool seccomp_uses_notify(const struct oci_seccomp *s);
+/* linux.seccomp.flags -> SECCOMP_FILTER_FLAG_* bits, each checked against
+ * the running kernel (an unsupported one is an error naming it). */
+int seccomp_flags_of(const struct oci_seccomp *s, bool notify, unsigned int *flags,
+		     void (*debug)(const char *msg), struct error *err);
+/* libseccomp only, no cache, no flags (out->flags/notify are left alone). */
+int seccomp_build(const struct oci_seccomp *s, void (*debug)(const char *msg),
+		  struct seccomp_skipped *skipped, struct seccomp_prog *out, struct error *err);
+
+uint64_t seccomp_fnv1a64(const void *data, size_t n);
+int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool notify,
+		      unsigned char **key, size_t *len);
+/* "<dir>/<fnv1a64 of key>.bpf"; get: 0 on a hit, negative on any miss. */
+int seccomp_cache_get(const char *dir, const unsigned char *key, size_t key_len,
+		      void (*debug)(const char *msg), struct seccomp_prog *out);
+int seccomp_cache_put(const char *dir, const unsigned char *key, size_t key_len,
+		      const struct seccomp_prog *prog, const struct seccomp_skipped *skipped);
 
 #endif

@@ -1,18 +1,6 @@
 /* Commands that are not there yet say so plainly (README lists them as planned). */
 #include "cli.h"
 
-int cmd_exec(struct global_opts *g, int argc, char **argv)
-{
-	(void)g; (void)argc; (void)argv;
-	return cli_failf("exec: not implemented yet");
-}
-
-int cmd_ps(struct global_opts *g, int argc, char **argv)
-{
-	(void)g; (void)argc; (void)argv;
-	return cli_failf("ps: not implemented yet");
-}
-
 int cmd_update(struct global_opts *g, int argc, char **argv)
 {
 	(void)g; (void)argc; (void)argv;

@@ -287,8 +287,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		.annotations = cfg->annotations, .n_annotations = cfg->n_annotations,
 		.systemd_cgroup = g->systemd_cgroup,
 	};
-	if ((cfg->hooks.n[OCI_HOOK_POSTSTART] || cfg->hooks.n[OCI_HOOK_POSTSTOP]) &&
-	    (r = save_copy_of_config(c, config_json, config_len, err)) < 0)
+	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
+	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0)
 		goto fail;
 	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0)
 		goto fail;

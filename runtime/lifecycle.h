@@ -13,8 +13,8 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 		      bool *detach, const char **explicit_id);
 /* Run poststart hooks with status "running". */
 void lifecycle_poststart(struct container *c, const struct oci_config *cfg);
-/* The copy of config.json saved at create (only when it has poststart or
- * poststop hooks), parsed for hooks. Returns 1 when loaded (*buf to free). */
+/* The copy of config.json saved at create, parsed for hooks only.
+ * Returns 1 when loaded (*buf to free). */
 int lifecycle_saved_hooks(struct container *c, struct oci_config *cfg, char **buf);
 /* Kill what is left, remove the cgroup, run poststop hooks, remove the state. */
 int lifecycle_destroy(struct container *c, const struct oci_config *cfg_or_null, struct error *err);

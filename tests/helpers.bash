@@ -1,0 +1,391 @@
+# shellcheck shell=bash
+# Shared bats helpers for tinyrun's tests. Every suite does `load helpers`.
+#
+# Each test gets:
+#   $BUNDLE   a busybox bundle (rootfs + config.json from tests/lib/config.json,
+#             which is `runc spec` with terminal=false)
+#   $ROOT     a private --root state directory
+#   $CID      a container id unique to this test (more: "$CID-2", ...)
+#   $TOKEN    a unique marker: in the container env, in every id, in the
+#             environment of every program the test starts; teardown uses it
+#             to find leftovers
+# and teardown kills/deletes what the test left, then FAILS the test if any
+# state dir, mount, cgroup or process of the test survived.
+#
+# Run against another runtime with RUNTIME=/usr/bin/runc bats tests/x.bats.
+
+TESTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_DIR="$(cd "$TESTS_DIR/.." && pwd)"
+RUNTIME="${RUNTIME:-$REPO_DIR/tinyrun}"
+BATS_LIB_DIR="${BATS_LIB_DIR:-/usr/lib/bats}"
+
+load "$BATS_LIB_DIR/bats-support/load"
+load "$BATS_LIB_DIR/bats-assert/load"
+
+# A hang guard only (a container holding a pipe open), never an assertion.
+: "${BATS_TEST_TIMEOUT:=120}"
+
+# Static helper programs (checker, subreaper), built once.
+TEST_LIB_BIN="${TINYRUN_TEST_LIB:-$REPO_DIR/build/tests/lib}"
+# Cached base rootfs, shared by the tests of one run (run-all.sh exports
+# TINYRUN_TEST_CACHE so all suites share one).
+TEST_CACHE="${TINYRUN_TEST_CACHE:-$BATS_RUN_TMPDIR/tinyrun-cache}"
+
+# The runtime under test, with this test's private root.
+runtime() {
+	"$RUNTIME" --root "$ROOT" "$@"
+}
+
+is_runc() {
+	[[ "$(basename "$RUNTIME")" == runc ]]
+}
+
+# --- helper programs and rootfs -------------------------------------------
+
+build_test_lib() {
+	local name
+	mkdir -p "$TEST_LIB_BIN"
+	for name in checker subreaper; do
+		if [[ ! -x "$TEST_LIB_BIN/$name" || "$TESTS_DIR/lib/$name.c" -nt "$TEST_LIB_BIN/$name" ]]; then
+			(
+				flock 9
+				if [[ ! -x "$TEST_LIB_BIN/$name" || "$TESTS_DIR/lib/$name.c" -nt "$TEST_LIB_BIN/$name" ]]; then
+					gcc -static -O2 -Wall -Wextra -Werror -o "$TEST_LIB_BIN/$name.tmp" "$TESTS_DIR/lib/$name.c" &&
+						mv "$TEST_LIB_BIN/$name.tmp" "$TEST_LIB_BIN/$name"
+				fi
+			) 9>"$TEST_LIB_BIN/.lock" || return 1
+		fi
+	done
+}
+
+# The base rootfs: static busybox with its applet links, the checker, the
+# usual empty mount points and a minimal /etc. Built once per run.
+build_base_rootfs() {
+	local base="$TEST_CACHE/rootfs"
+	[[ -e "$TEST_CACHE/rootfs.done" ]] && return 0
+	mkdir -p "$TEST_CACHE"
+	(
+		flock 9
+		[[ -e "$TEST_CACHE/rootfs.done" ]] && exit 0
+		rm -rf "$base"
+		mkdir -p "$base"/{bin,dev,proc,sys,tmp,etc,root,run,var,home,out}
+		chmod 1777 "$base/tmp"
+		cp /bin/busybox "$base/bin/busybox"
+		local applet
+		for applet in $(/bin/busybox --list); do
+			[[ "$applet" == busybox ]] || ln -s busybox "$base/bin/$applet"
+		done
+		cp "$TEST_LIB_BIN/checker" "$base/bin/checker"
+		printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$base/etc/passwd"
+		printf 'root:x:0:\nnogroup:x:65534:\n' >"$base/etc/group"
+		touch "$TEST_CACHE/rootfs.done"
+	) 9>"$TEST_CACHE/.lock"
+}
+
+# make_bundle DIR: a bundle with a copy (hard links) of the base rootfs and
+# the template config, the test's token in the env, args `sleep 3600`.
+make_bundle() {
+	local dir="$1"
+	mkdir -p "$dir"
+	cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"
+	jq --arg tok "TINYRUN_TEST_TOKEN=$TOKEN" \
+		'.process.env += [$tok] | .process.args = ["sleep", "3600"]' \
+		"$TESTS_DIR/lib/config.json" >"$dir/config.json"
+}
+
+# --- config edits --------------------------------------------------------
+
+# update_config 'jq expr' [jq args...]: edit $BUNDLE/config.json in place.
+# Use BUNDLE=... update_config ... for another bundle.
+update_config() {
+	local expr="$1"
+	shift
+	jq "$@" "$expr" "$BUNDLE/config.json" >"$BUNDLE/config.json.new" &&
+		mv "$BUNDLE/config.json.new" "$BUNDLE/config.json"
+}
+
+# set_args ARG...: process.args = the arguments.
+set_args() {
+	jq_array "$@"
+	update_config ".process.args = $JQ_ARRAY_EXPR" "${JQ_ARRAY_ARGS[@]}"
+}
+
+# jq_array ARG...: sets JQ_ARRAY_EXPR to a jq expression "[$a0,$a1,...]" and
+# JQ_ARRAY_ARGS to the matching --arg options (any string survives).
+jq_array() {
+	local i=0 a
+	JQ_ARRAY_EXPR=""
+	JQ_ARRAY_ARGS=()
+	for a in "$@"; do
+		JQ_ARRAY_ARGS+=(--arg "a$i" "$a")
+		JQ_ARRAY_EXPR+="${JQ_ARRAY_EXPR:+,}\$a$i"
+		i=$((i + 1))
+	done
+	JQ_ARRAY_EXPR="[$JQ_ARRAY_EXPR]"
+}
+
+# set_cmd 'shell command': process.args = ["sh", "-c", CMD].
+set_cmd() {
+	set_args sh -c "$1"
+}
+
+# bind_out_dir: bind-mount $OUT (host, writable) at /out in the container,
+# for files the container writes.
+bind_out_dir() {
+	mkdir -p "$OUT"
+	update_config '.mounts += [{"destination": "/out", "type": "bind", "source": $src, "options": ["rbind", "rw"]}]' \
+		--arg src "$OUT"
+}
+
+# --- running things ------------------------------------------------------
+
+# run_nohang CMD...: like bats `run`, but CMD's stdio goes to a file, so a
+# container that inherits it cannot block the test. stdin is /dev/null.
+# Sets status, output, lines; NOHANG_LOG is the file (the container's
+# later output lands there too).
+run_nohang() {
+	NOHANG_LOG="$BATS_TEST_TMPDIR/nohang.$((++NOHANG_SEQ)).log"
+	run_nohang_to "$NOHANG_LOG" "$@"
+}
+
+run_nohang_to() {
+	local log="$1"
+	shift
+	if "$@" </dev/null >"$log" 2>&1; then status=0; else status=$?; fi
+	output="$(cat "$log")"
+	mapfile -t lines <"$log"
+}
+
+# The file that holds the runtime's and the container's output for
+# containers started with create_container / run_detached.
+container_log() {
+	local sum
+	sum="$(cksum <<<"$1")"
+	echo "$BATS_TEST_TMPDIR/ctr-${1:0:40}-${sum%% *}.log"
+}
+
+# create_container ID [create flags...]: `create` under a subreaper, output to
+# container_log ID, bundle $BUNDLE. Asserts success and records the pid.
+create_container() {
+	local id="$1"
+	shift
+	run_nohang_to "$(container_log "$id")" \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$@" "$id"
+	assert_success
+	record_container_pid "$id"
+}
+
+# run_detached ID [run flags...]: `run --detach`, like create_container.
+run_detached() {
+	local id="$1"
+	shift
+	run_nohang_to "$(container_log "$id")" \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$@" "$id"
+	assert_success
+	record_container_pid "$id"
+}
+
+# Record a pid (with its start time) that must be gone by teardown.
+record_pid() {
+	local pid="$1" start
+	start="$(proc_start_time "$pid")" || return 0
+	echo "$pid $start" >>"$BATS_TEST_TMPDIR/pids"
+}
+
+record_container_pid() {
+	local pid
+	pid="$("$RUNTIME" --root "$ROOT" state "$1" 2>/dev/null | jq -r '.pid // 0' 2>/dev/null)" || return 0
+	[[ "$pid" =~ ^[0-9]+$ && "$pid" -gt 0 ]] && record_pid "$pid"
+	return 0
+}
+
+# Field 22 of /proc/PID/stat (after the parenthesised comm).
+proc_start_time() {
+	local stat
+	stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+	stat="${stat##*) }"
+	# shellcheck disable=SC2086
+	set -- $stat
+	echo "${20}"
+}
+
+proc_alive() { # PID [START]: alive and not a zombie (and the same process)
+	local stat state
+	stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+	stat="${stat##*) }"
+	state="${stat%% *}"
+	[[ "$state" != Z && "$state" != X ]] || return 1
+	if [[ -n "${2:-}" ]]; then
+		[[ "$(proc_start_time "$1")" == "$2" ]] || return 1
+	fi
+	return 0
+}
+
+# state_field ID FIELD: one field of `state ID` (jq -r).
+state_field() {
+	runtime state "$1" | jq -r ".$2"
+}
+
+# wait_for_state ID STATUS: poll `state` until status is STATUS (up to 10 s).
+wait_for_state() {
+	local id="$1" want="$2" got="" i
+	for ((i = 0; i < 200; i++)); do
+		got="$(runtime state "$id" 2>/dev/null | jq -r .status 2>/dev/null)" || got=""
+		[[ "$got" == "$want" ]] && return 0
+		sleep 0.05
+	done
+	echo "container $id: status '$got', wanted '$want'" >&2
+	return 1
+}
+
+# wait_for_file FILE [PATTERN]: until FILE exists (and contains PATTERN).
+wait_for_file() {
+	local file="$1" pattern="${2:-}" i
+	for ((i = 0; i < 200; i++)); do
+		if [[ -e "$file" ]] && { [[ -z "$pattern" ]] || grep -q -- "$pattern" "$file"; }; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "timed out waiting for $file${pattern:+ to contain '$pattern'}" >&2
+	[[ -e "$file" ]] && sed 's/^/  | /' "$file" >&2
+	return 1
+}
+
+# wait_for_exit PID: until PID is gone or a zombie (up to 10 s).
+wait_for_exit() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		proc_alive "$1" || return 0
+		sleep 0.05
+	done
+	echo "process $1 still alive" >&2
+	return 1
+}
+
+# --- leftovers -----------------------------------------------------------
+
+# Pids of live processes carrying this test's token in their environment
+# (everything exec'd by the test after setup, and every container process
+# whose env was not replaced), plus recorded pids still alive.
+test_pids() {
+	local f pid start
+	# env -u: the grep itself must not carry the token.
+	for f in $(env -u TINYRUN_TEST_TOKEN grep -lsFz "TINYRUN_TEST_TOKEN=$TOKEN" /proc/[0-9]*/environ 2>/dev/null); do
+		pid="${f#/proc/}"
+		pid="${pid%/environ}"
+		[[ "$pid" == "$$" || "$pid" == "$BASHPID" ]] && continue
+		proc_alive "$pid" && echo "$pid"
+	done
+	if [[ -f "$BATS_TEST_TMPDIR/pids" ]]; then
+		while read -r pid start; do
+			proc_alive "$pid" "$start" && echo "$pid"
+		done <"$BATS_TEST_TMPDIR/pids"
+	fi
+	return 0
+}
+
+test_state_dirs() {
+	[[ -d "$ROOT" ]] && find "$ROOT" -mindepth 1 -maxdepth 1 -type d
+	return 0
+}
+
+test_mounts() {
+	grep -F -e "$BATS_TEST_TMPDIR" -e "$TOKEN" /proc/self/mountinfo || true
+}
+
+test_cgroups() {
+	find /sys/fs/cgroup -maxdepth 8 -type d -name "*$TOKEN*" 2>/dev/null || true
+}
+
+# assert_no_leftovers: no state dir, mount, cgroup or process of this test.
+# Processes get a few seconds to finish exiting (a reaper may lag).
+# The token is un-exported meanwhile so the checks' own commands lack it.
+assert_no_leftovers() {
+	local i pids="" problems="" rc=0
+	export -n TINYRUN_TEST_TOKEN
+	for ((i = 0; i < 100; i++)); do
+		pids="$(test_pids)"
+		[[ -z "$pids" ]] && break
+		sleep 0.05
+	done
+	local dirs mounts cgroups
+	dirs="$(test_state_dirs)"
+	mounts="$(test_mounts)"
+	cgroups="$(test_cgroups)"
+	[[ -n "$dirs" ]] && problems+="state dirs left:"$'\n'"$dirs"$'\n'
+	[[ -n "$mounts" ]] && problems+="mounts left:"$'\n'"$mounts"$'\n'
+	[[ -n "$cgroups" ]] && problems+="cgroups left:"$'\n'"$cgroups"$'\n'
+	if [[ -n "$pids" ]]; then
+		problems+="processes left:"$'\n'
+		for i in $(sort -u <<<"$pids"); do
+			problems+="  $i $(tr '\0' ' ' <"/proc/$i/cmdline" 2>/dev/null)"$'\n'
+		done
+	fi
+	if [[ -n "$problems" ]]; then
+		printf '%s' "$problems" | batslib_decorate "leftovers" | fail
+		rc=1
+	fi
+	export TINYRUN_TEST_TOKEN
+	return $rc
+}
+
+# Remove by force whatever the runtime did not, so one broken test does not
+# poison the machine for the next.
+force_cleanup() {
+	local pid m cg
+	for pid in $(test_pids); do kill -9 "$pid" 2>/dev/null || true; done
+	test_mounts | awk '{print $5}' | sort -r | while read -r m; do
+		umount -l "$m" 2>/dev/null || true
+	done
+	test_cgroups | sort -r | while read -r cg; do
+		[[ -f "$cg/cgroup.procs" ]] && while read -r pid; do kill -9 "$pid" 2>/dev/null; done <"$cg/cgroup.procs"
+		rmdir "$cg" 2>/dev/null || true
+	done
+	[[ -d "$ROOT" ]] && rm -rf "${ROOT:?}"/* 2>/dev/null
+	return 0
+}
+
+# --- setup / teardown ----------------------------------------------------
+
+tr_setup() {
+	build_test_lib || return 1
+	build_base_rootfs || return 1
+	TOKEN="trt$$r$RANDOM"
+	export TINYRUN_TEST_TOKEN="$TOKEN"
+	CID="$TOKEN"
+	ROOT="$BATS_TEST_TMPDIR/state"
+	BUNDLE="$BATS_TEST_TMPDIR/bundle"
+	OUT="$BATS_TEST_TMPDIR/out"
+	NOHANG_SEQ=0
+	mkdir -p "$ROOT"
+	make_bundle "$BUNDLE"
+}
+
+# Kill and delete every container under this test's root, through the
+# runtime, then check that nothing is left.
+tr_teardown() {
+	local d id rc=0
+	[[ -n "${ROOT:-}" ]] || return 0
+	export -n TINYRUN_TEST_TOKEN
+	if [[ -d "$ROOT" ]]; then
+		for d in "$ROOT"/*/; do
+			[[ -d "$d" ]] || continue
+			id="$(basename "$d")"
+			"$RUNTIME" --root "$ROOT" kill "$id" KILL >/dev/null 2>&1 || true
+			"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
+		done
+	fi
+	assert_no_leftovers || rc=1
+	export -n TINYRUN_TEST_TOKEN
+	[[ $rc -eq 0 ]] || force_cleanup
+	return $rc
+}
+
+setup() {
+	tr_setup
+}
+
+teardown() {
+	tr_teardown
+}

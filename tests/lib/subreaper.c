@@ -1,0 +1,115 @@
+/* subreaper CMD [ARGS...]: run CMD with a child subreaper above it.
+ *
+ * `tinyrun create` and `run --detach` leave the container's init orphaned;
+ * the host's PID 1 reaps orphans only every second or two, so a container
+ * that exits would stay a zombie. This program becomes PR_SET_CHILD_SUBREAPER,
+ * runs CMD, exits with CMD's status (128+signal when killed) as soon as CMD
+ * ends, and leaves a reaper process behind (stdio on /dev/null) that reaps
+ * every orphaned descendant until none is left, then exits. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int status_code(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 255;
+}
+
+static void stdio_to_devnull(void)
+{
+	int fd = open("/dev/null", O_RDWR);
+
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+/* The reaper: runs the command, reports its status on `report`, then reaps
+ * until it has no children left. */
+static void reaper(int report, char **argv)
+{
+	pid_t cmd, pid;
+	int st;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		perror("subreaper: prctl(PR_SET_CHILD_SUBREAPER)");
+		_exit(125);
+	}
+	cmd = fork();
+	if (cmd < 0) {
+		perror("subreaper: fork");
+		_exit(125);
+	}
+	if (cmd == 0) {
+		close(report);
+		execvp(argv[0], argv);
+		fprintf(stderr, "subreaper: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	prctl(PR_SET_NAME, "tr-subreaper", 0, 0, 0);
+	for (;;) {
+		pid = waitpid(-1, &st, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break; /* ECHILD: nothing left to reap */
+		}
+		if (pid == cmd) {
+			unsigned char code = (unsigned char)status_code(st);
+
+			if (write(report, &code, 1) != 1)
+				_exit(125);
+			close(report);
+			stdio_to_devnull();
+		}
+	}
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	int p[2];
+	unsigned char code;
+	ssize_t n;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: subreaper CMD [ARGS...]\n");
+		return 125;
+	}
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		perror("subreaper: pipe");
+		return 125;
+	}
+	switch (fork()) {
+	case -1:
+		perror("subreaper: fork");
+		return 125;
+	case 0:
+		close(p[0]);
+		reaper(p[1], argv + 1);
+	}
+	close(p[1]);
+	do
+		n = read(p[0], &code, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1) {
+		fprintf(stderr, "subreaper: lost the command's status\n");
+		return 125;
+	}
+	return code;
+}

@@ -1,12 +1,6 @@
 /* Commands that are not there yet say so plainly (README lists them as planned). */
 #include "cli.h"
 
-int cmd_update(struct global_opts *g, int argc, char **argv)
-{
-	(void)g; (void)argc; (void)argv;
-	return cli_failf("update: not implemented yet");
-}
-
 int cmd_events(struct global_opts *g, int argc, char **argv)
 {
 	(void)g; (void)argc; (void)argv;

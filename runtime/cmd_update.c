@@ -1,0 +1,156 @@
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundle.h"
+#include "cli.h"
+#include "lifecycle.h"
+
+/* "512", "100k", "1.5g", "-1" -> bytes (binary units, as runc's RAMInBytes) */
+static int parse_size(const char *s, int64_t *out)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(s, "-1")) {
+		*out = -1;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	switch (tolower((unsigned char)*end)) {
+	case 0: break;
+	case 'k': v *= 1024; end++; break;
+	case 'm': v *= 1024 * 1024; end++; break;
+	case 'g': v *= 1024.0 * 1024 * 1024; end++; break;
+	case 't': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
+	default: return -1;
+	}
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end || v > 9.2e18)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+static int parse_int(const char *s, int64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+enum {
+	O_MEMORY = 1000, O_MEMRES, O_MEMSWAP, O_KMEM, O_KMEMTCP, O_SHARES, O_QUOTA, O_PERIOD,
+	O_RTPERIOD, O_RTRUNTIME, O_CPUS, O_MEMS, O_PIDS, O_BLKIO,
+};
+
+static int set_flag(struct oci_resources *r, int opt, const char *v)
+{
+	int64_t n;
+	int bad;
+
+	if (opt == O_CPUS || opt == O_MEMS) {
+		r->has_cpu = true;
+		*(opt == O_CPUS ? &r->cpu.cpus : &r->cpu.mems) = (char *)v;
+		return 0;
+	}
+	bad = (opt == O_MEMORY || opt == O_MEMRES || opt == O_MEMSWAP || opt == O_KMEM || opt == O_KMEMTCP)
+		      ? parse_size(v, &n) : parse_int(v, &n);
+	if (bad)
+		return -1;
+	switch (opt) {
+	case O_MEMORY: r->has_memory = r->memory.has_limit = true; r->memory.limit = n; break;
+	case O_MEMRES: r->has_memory = r->memory.has_reservation = true; r->memory.reservation = n; break;
+	case O_MEMSWAP: r->has_memory = r->memory.has_swap = true; r->memory.swap = n; break;
+	case O_KMEM: r->has_memory = r->memory.has_kernel = true; r->memory.kernel = n; break;
+	case O_KMEMTCP: r->has_memory = r->memory.has_kernel_tcp = true; r->memory.kernel_tcp = n; break;
+	case O_SHARES: r->has_cpu = r->cpu.has_shares = true; r->cpu.shares = n; break;
+	case O_QUOTA: r->has_cpu = r->cpu.has_quota = true; r->cpu.quota = n; break;
+	case O_PERIOD: r->has_cpu = r->cpu.has_period = true; r->cpu.period = n; break;
+	case O_RTPERIOD: r->has_cpu = r->cpu.has_realtime_period = true; r->cpu.realtime_period = n; break;
+	case O_RTRUNTIME: r->has_cpu = r->cpu.has_realtime_runtime = true; r->cpu.realtime_runtime = n; break;
+	case O_PIDS: r->has_pids = true; r->pids_limit = n; break;
+	case O_BLKIO:
+		if (n < 0 || n > 1000)
+			return -1;
+		r->has_blkio = r->blkio.has_weight = true;
+		r->blkio.weight = n;
+		break;
+	}
+	return 0;
+}
+
+int cmd_update(struct global_opts *g, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "resources", required_argument, NULL, 'r' },
+		{ "memory", required_argument, NULL, O_MEMORY }, { "memory-reservation", required_argument, NULL, O_MEMRES },
+		{ "memory-swap", required_argument, NULL, O_MEMSWAP }, { "kernel-memory", required_argument, NULL, O_KMEM },
+		{ "kernel-memory-tcp", required_argument, NULL, O_KMEMTCP }, { "cpu-shares", required_argument, NULL, O_SHARES },
+		{ "cpu-quota", required_argument, NULL, O_QUOTA }, { "cpu-period", required_argument, NULL, O_PERIOD },
+		{ "cpu-rt-period", required_argument, NULL, O_RTPERIOD }, { "cpu-rt-runtime", required_argument, NULL, O_RTRUNTIME },
+		{ "cpuset-cpus", required_argument, NULL, O_CPUS }, { "cpuset-mems", required_argument, NULL, O_MEMS },
+		{ "pids-limit", required_argument, NULL, O_PIDS }, { "blkio-weight", required_argument, NULL, O_BLKIO },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct oci_resources res = { 0 }, *use = &res;
+	const char *file = NULL;
+	void *arena = NULL;
+	char *buf = NULL;
+	struct container c;
+	struct cgroup cg;
+	struct error err;
+	enum container_status s;
+	int ch, r;
+
+	opterr = 0;
+	while ((ch = getopt_long_only(argc, argv, "+r:", opts, NULL)) != -1) {
+		if (ch == 'r')
+			file = optarg;
+		else if (ch < O_MEMORY || set_flag(&res, ch, optarg) < 0)
+			return cli_usage_error("update", "invalid option or value %s%s%s", argv[optind - 1],
+					       ch >= O_MEMORY ? " " : "", ch >= O_MEMORY ? optarg : "");
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("update", "expected exactly one container id");
+	if (file) {
+		size_t len;
+		if ((r = read_whole_file(file, &buf, &len)) < 0)
+			return cli_failf("update: -r %s: %s", file, strerror(-r));
+		if (oci_resources_parse(strcmp(file, "-") ? file : "stdin", buf, len, &res, &arena, &err) < 0) {
+			free(buf);
+			return cli_fail(&err);
+		}
+	}
+	if (container_load(g->root, argv[optind], true, &c, &err) < 0) {
+		r = cli_fail(&err);
+		goto out;
+	}
+	s = container_status(&c);
+	if (s == STATUS_STOPPED || !c.st.cgroup_path) {
+		r = cli_failf("cannot update container \"%s\": it is %s", argv[optind], container_status_name(s));
+		container_close(&c);
+		goto out;
+	}
+	r = cgroup_open(c.st.cgroup_path, c.st.systemd_cgroup, &cg, &err);
+	if (r == 0) {
+		r = cgroup_update(&cg, use, &err);
+		cgroup_close(&cg);
+	}
+	container_close(&c);
+	r = r < 0 ? cli_fail(&err) : 0;
+out:
+	if (arena)
+		oci_arena_free(arena);
+	free(buf);
+	return r;
+}

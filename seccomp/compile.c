@@ -186,21 +186,22 @@ static int rule_add_one(scmp_filter_ctx ctx, uint32_t act, int nr, const struct 
 			struct error *err, const char *where, const char *name)
 {
 	struct scmp_arg_cmp cmp[6];
-	bool split = args_share_index(rule);
-	size_t n = 0;
 	int r = 0;
 
-	if (rule->n_args == 0)
-		r = seccomp_rule_add_array(ctx, act, nr, 0, NULL);
-	for (size_t i = 0; i < rule->n_args && r == 0; i++) {
-		r = cmp_of(&rule->args[i], &cmp[split ? 0 : n++], err, where, i);
-		if (r < 0)
-			return r;
-		if (split)
+	if (args_share_index(rule)) {
+		for (size_t i = 0; i < rule->n_args && r == 0; i++) {
+			if ((r = cmp_of(&rule->args[i], &cmp[0], err, where, i)) < 0)
+				return r;
 			r = seccomp_rule_add_array(ctx, act, nr, 1, cmp);
+		}
+	} else {
+		if (rule->n_args > 6)   /* distinct indexes: some is past 5 */
+			return error_set(err, EINVAL, "%s.args: %zu conditions on 6 arguments", where, rule->n_args);
+		for (size_t i = 0; i < rule->n_args; i++)
+			if ((r = cmp_of(&rule->args[i], &cmp[i], err, where, i)) < 0)
+				return r;
+		r = seccomp_rule_add_array(ctx, act, nr, (unsigned)rule->n_args, cmp);
 	}
-	if (r == 0 && n > 0)   /* distinct indexes 0..5: n <= 6 */
-		r = seccomp_rule_add_array(ctx, act, nr, (unsigned)n, cmp);
 	if (r < 0)
 		return error_sys(err, -r, "%s: adding rule for \"%s\"", where, name);
 	return 0;

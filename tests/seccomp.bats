@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# linux.seccomp: what the kernel does to the container's syscalls, the notify
+# listener, and the shipped profiles (tinyrun spec --seccomp default|strict).
+
+load helpers
+
+# seccomp_rules 'RULES-JSON' [DEFAULT-ACTION]: .linux.seccomp with these syscalls.
+seccomp_rules() {
+	update_config '.linux.seccomp = {"defaultAction": $def, "syscalls": $rules}' \
+		--argjson rules "$1" --arg def "${2:-SCMP_ACT_ALLOW}"
+}
+
+# use_profile NAME: .linux.seccomp as `tinyrun spec --seccomp NAME` writes it.
+use_profile() {
+	local dir="$BATS_TEST_TMPDIR/spec-$1"
+	mkdir -p "$dir"
+	"$REPO_DIR/tinyrun" spec --seccomp "$1" --bundle "$dir"
+	update_config '.linux.seccomp = $p[0].linux.seccomp' --slurpfile p "$dir/config.json"
+}
+
+run_ctr() {
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+}
+
+@test "SCMP_ACT_ERRNO without errnoRet: EPERM" {
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO"}]'
+	set_cmd 'mkdir /tmp/d; echo rc=$?; grep ^Seccomp: /proc/self/status'
+	run_ctr
+	assert_success
+	assert_output --partial "Operation not permitted"
+	assert_output --partial "rc=1"
+	assert_output --regexp $'Seccomp:\t2'
+}
+
+@test "errnoRet 38: ENOSYS" {
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]'
+	set_cmd 'mkdir /tmp/d; echo rc=$?'
+	run_ctr
+	assert_success
+	assert_output --partial "Function not implemented"
+}
+
+@test "defaultAction SCMP_ACT_ERRNO with defaultErrnoRet" {
+	# the default profile with EACCES for what it does not list, and mkdir unlisted
+	use_profile default
+	update_config '.linux.seccomp.defaultErrnoRet = 13 | .linux.seccomp.syscalls[0].names -= ["mkdir", "mkdirat"]'
+	set_cmd 'mkdir /tmp/d; echo rc=$?'
+	run_ctr
+	assert_success
+	assert_output --partial "Permission denied"
+	assert_output --partial "rc=1"
+}
+
+@test "SCMP_ACT_KILL_PROCESS: the process dies by SIGSYS, its parent goes on" {
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_KILL_PROCESS"}]'
+	set_cmd '/bin/mkdir /tmp/d; echo rc=$?'
+	run_ctr
+	assert_success
+	assert_output --partial "rc=159"
+}
+
+@test "run: a container killed by SIGSYS is a policy violation, exit 159" {
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_KILL_PROCESS"}]'
+	set_args mkdir /tmp/d
+	run_ctr
+	assert_equal "$status" 159
+	assert_output --partial "$CID: policy violation: killed by SIGSYS"
+}
+
+@test "argument filter: personality(PER_LINUX32) denied, personality(PER_LINUX) allowed" {
+	seccomp_rules '[{"names": ["personality"], "action": "SCMP_ACT_ERRNO",
+		"args": [{"index": 0, "value": 8, "op": "SCMP_CMP_EQ"}]}]'
+	set_cmd 'linux64 echo linux64-ok; linux32 echo linux32-ran; echo rc=$?'
+	run_ctr
+	assert_success
+	assert_output --partial "linux64-ok"
+	refute_output --partial "linux32-ran"
+	assert_output --partial "Operation not permitted"
+}
+
+@test "SCMP_CMP_MASKED_EQ: open with O_CREAT denied, plain open allowed" {
+	# value is the mask, valueTwo the expected bits (O_CREAT = 0100)
+	seccomp_rules '[
+		{"names": ["openat"], "action": "SCMP_ACT_ERRNO",
+		 "args": [{"index": 2, "value": 64, "valueTwo": 64, "op": "SCMP_CMP_MASKED_EQ"}]},
+		{"names": ["open"], "action": "SCMP_ACT_ERRNO",
+		 "args": [{"index": 1, "value": 64, "valueTwo": 64, "op": "SCMP_CMP_MASKED_EQ"}]},
+		{"names": ["creat"], "action": "SCMP_ACT_ERRNO"}]'
+	set_cmd 'head -1 /etc/passwd; touch /tmp/new; [ -e /tmp/new ] && echo created || echo absent'
+	run_ctr
+	assert_success
+	assert_line --index 0 "root:x:0:0:root:/root:/bin/sh"
+	assert_output --partial "Operation not permitted"
+	assert_line "absent"
+}
+
+@test "unknown syscall names are skipped and named in --debug" {
+	seccomp_rules '[{"names": ["no_such_syscall", "mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO"}]'
+	set_cmd 'mkdir /tmp/d; echo rc=$?'
+	run_nohang runtime --debug run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output --partial "rc=1"
+	assert_output --partial "no_such_syscall"
+}
+
+@test "an unknown action, operator, architecture or flag is a clear error" {
+	local bad
+	for bad in \
+		'{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_BOGUS"}]}' \
+		'{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_BOGUS"}]}]}' \
+		'{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_BOGUS"]}' \
+		'{"defaultAction": "SCMP_ACT_ALLOW", "flags": ["SECCOMP_FILTER_FLAG_BOGUS"]}'; do
+		update_config '.linux.seccomp = $s' --argjson s "$bad"
+		run_nohang runtime run --bundle "$BUNDLE" "$CID"
+		assert_failure
+		assert_output --partial "BOGUS"
+		assert_output --partial "seccomp"
+	done
+}
+
+@test "flags: SECCOMP_FILTER_FLAG_LOG and SPEC_ALLOW are accepted" {
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
+		"flags": ["SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_SPEC_ALLOW"],
+		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO"}]}'
+	set_cmd 'mkdir /tmp/d; echo rc=$?'
+	run_ctr
+	assert_success
+	assert_output --partial "rc=1"
+}
+
+# A seccomp agent: takes the containerProcessState and the notify fd from
+# listenerPath, saves the JSON, answers every mkdir with EXDEV.
+build_agent() {
+	AGENT="$BATS_TEST_TMPDIR/agent"
+	cat >"$AGENT.c" <<'EOF'
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char buf[65536], ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { buf, sizeof(buf) - 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), c, fd = -1;
+	ssize_t n, total = 0;
+	if (argc != 3) return 2;
+	strncpy(a.sun_path, argv[1], sizeof(a.sun_path) - 1);
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) || listen(s, 1) || (c = accept(s, NULL, NULL)) < 0) return 3;
+	n = recvmsg(c, &m, 0);
+	if (n > 0 && CMSG_FIRSTHDR(&m)) memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
+	while (n > 0) { total += n; n = read(c, buf + total, sizeof(buf) - 1 - total); }
+	buf[total] = 0;
+	FILE *f = fopen(argv[2], "w");
+	fprintf(f, "%s\n", buf);
+	fclose(f);
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+		memset(&req, 0, sizeof(req));
+		if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) return 0;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.error = -EXDEV;
+		ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+}
+EOF
+	gcc -O2 -o "$AGENT" "$AGENT.c"
+}
+
+@test "SCMP_ACT_NOTIFY: the listener gets the state and the fd, and answers the syscall" {
+	build_agent
+	local sock="$BATS_TEST_TMPDIR/agent.sock" saved="$BATS_TEST_TMPDIR/agent.json"
+	"$AGENT" "$sock" "$saved" &
+	local agent_pid=$!
+	record_pid "$agent_pid"
+	wait_for_file "$sock"
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
+		"listenerPath": $sock, "listenerMetadata": "meta-data",
+		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_NOTIFY"}]}' --arg sock "$sock"
+	set_cmd 'mkdir /tmp/d; echo rc=$?'
+	run_ctr
+	assert_success
+	assert_output --partial "Invalid cross-device link"
+	wait_for_exit "$agent_pid"
+	run jq -r '[.ociVersion != null, .fds[0], .metadata, .state.id, (.pid > 0)] | @tsv' "$saved"
+	assert_output "$(printf 'true\tseccompFd\tmeta-data\t%s\ttrue' "$CID")"
+}
+
+@test "default profile: busybox sh workloads run, unshare and mount die by SIGSYS" {
+	use_profile default
+	assert_equal "$(jq -r .linux.seccomp.defaultErrnoRet "$BUNDLE/config.json")" 38
+	set_cmd 'echo ok; ls / >/dev/null && echo ls-ok; echo a b | wc -w;
+		unshare -m true; echo unshare=$?;
+		mount -t tmpfs none /mnt; echo mount=$?;
+		nsenter -t 1 -n true; echo nsenter=$?'
+	run_ctr
+	assert_success
+	assert_line "ok"
+	assert_line "ls-ok"
+	assert_line "2"
+	assert_line "unshare=159"
+	assert_line "mount=159"
+	assert_line "nsenter=159"
+}
+
+@test "default profile: a syscall neither allowed nor denied fails with ENOSYS" {
+	use_profile default
+	# syslog(2) is not in the profile: busybox dmesg reports ENOSYS
+	set_cmd 'dmesg; echo rc=$?'
+	run_ctr
+	assert_success
+	assert_output --partial "Function not implemented"
+}
+
+@test "strict profile: builtins run, fork is refused" {
+	use_profile strict
+	set_cmd 'echo before; /bin/true; echo after'
+	run_ctr
+	assert_line --index 0 "before"
+	assert_output --partial "can't fork"
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env bats
+# run: create + start; in the foreground it waits, forwards signals and
+# exits with the container's status; --detach; --pid-file; `run bundle/`.
+
+load helpers
+
+# run_fg [run flags...]: foreground `run` of $BUNDLE as $CID.
+run_fg() {
+	run_nohang runtime run --bundle "$BUNDLE" "$@" "$CID"
+}
+
+@test "run returns the container's exit status" {
+	local code
+	for code in 0 1 3 42 255; do
+		set_cmd "echo out-$code; exit $code"
+		run_fg
+		[ "$status" -eq "$code" ] || fail "exit $code: run returned $status: $output"
+		assert_line "out-$code"
+	done
+}
+
+@test "run passes stdin, stdout and stderr through" {
+	set_cmd 'read line; echo "got $line"; echo to-stderr >&2'
+	run bash -c 'echo hello | "$0" --root "$1" run --bundle "$2" "$3" 2>"$4"' \
+		"$RUNTIME" "$ROOT" "$BUNDLE" "$CID" "$BATS_TEST_TMPDIR/stderr"
+	assert_success
+	assert_output "got hello"
+	grep -qx to-stderr "$BATS_TEST_TMPDIR/stderr"
+}
+
+@test "run: the container is gone after a foreground run" {
+	set_args true
+	run_fg
+	assert_success
+	run runtime state "$CID"
+	assert_failure 1
+	[ -z "$(test_state_dirs)" ]
+}
+
+@test "run exits 128+signal when the container is killed (KILL from outside)" {
+	set_args sleep 3600
+	runtime run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 &
+	local run_pid=$!
+	wait_for_state "$CID" running
+	runtime kill "$CID" KILL
+	local rc=0
+	wait "$run_pid" || rc=$?
+	assert_equal "$rc" 137
+}
+
+@test "run exits 128+signal when the process dies of a signal (TERM, no pid ns)" {
+	update_config '.linux.namespaces |= map(select(.type != "pid"))'
+	set_cmd 'kill -TERM $$; sleep 10'
+	run_fg
+	assert_equal "$status" 143
+}
+
+@test "run forwards signals to the container" {
+	bind_out_dir
+	set_cmd 'trap "echo got-USR1 >>/out/sig" USR1; trap "echo got-TERM >>/out/sig; exit 7" TERM; echo ready >/out/ready; while :; do sleep 0.1; done'
+	# Not through the runtime() function: $! must be the runtime itself.
+	"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 &
+	local run_pid=$!
+	wait_for_file "$OUT/ready"
+	kill -USR1 "$run_pid"
+	wait_for_file "$OUT/sig" got-USR1
+	kill -TERM "$run_pid"
+	local rc=0
+	wait "$run_pid" || rc=$?
+	assert_equal "$rc" 7
+	grep -qx got-TERM "$OUT/sig"
+}
+
+@test "run --detach returns at once with the container running" {
+	bind_out_dir
+	set_cmd 'echo up >/out/up; exec sleep 3600'
+	run_detached "$CID"
+	wait_for_file "$OUT/up"
+	assert_equal "$(state_field "$CID" status)" running
+	local pid
+	pid="$(state_field "$CID" pid)"
+	proc_alive "$pid"
+}
+
+@test "run --detach: status stopped after the process exits, delete cleans up" {
+	set_args true
+	run_detached "$CID"
+	wait_for_state "$CID" stopped
+	run runtime delete "$CID"
+	assert_success
+	[ -z "$(test_state_dirs)" ]
+}
+
+@test "run -d is --detach" {
+	run_nohang_to "$(container_log "$CID")" \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run -d --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_equal "$(state_field "$CID" status)" running
+}
+
+@test "run --pid-file holds the container pid" {
+	run_detached "$CID" --pid-file "$BATS_TEST_TMPDIR/pidfile"
+	[ -s "$BATS_TEST_TMPDIR/pidfile" ]
+	local pid
+	pid="$(cat "$BATS_TEST_TMPDIR/pidfile")"
+	assert_equal "$pid" "$(state_field "$CID" pid)"
+	# ... and it is the process running the container's program.
+	assert_equal "$(tr '\0' ' ' <"/proc/$pid/cmdline")" "sleep 3600 "
+}
+
+@test "run --pid-file with a relative path" {
+	cd "$BATS_TEST_TMPDIR"
+	run_detached "$CID" --pid-file rel.pid
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/rel.pid")" "$(state_field "$CID" pid)"
+}
+
+@test "run of a missing program fails and leaves nothing behind" {
+	set_args /no/such/program
+	run_fg
+	assert_failure
+	assert_output --partial /no/such/program
+	assert_no_leftovers
+}
+
+@test "run bundle/: the path is the bundle, the id comes from its name" {
+	is_runc && skip "tinyrun extension: runc takes the argument as an id"
+	local b="$BATS_TEST_TMPDIR/$CID-b"
+	BUNDLE="$b" make_bundle "$b"
+	BUNDLE="$b" set_cmd 'echo in-path-form; exit 5'
+	run_nohang runtime run "$b/"
+	assert_equal "$status" 5
+	assert_line in-path-form
+}
+
+@test "run --detach bundle/: prints the derived id, unique when taken" {
+	is_runc && skip "tinyrun extension: runc takes the argument as an id"
+	local b="$BATS_TEST_TMPDIR/$CID-b" id1 id2
+	BUNDLE="$b" make_bundle "$b"
+	cd "$BATS_TEST_TMPDIR"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach "./$CID-b"
+	assert_success
+	id1="$(tail -n1 <<<"$output")"
+	[[ "$id1" == "$CID-b"* ]]
+	assert_equal "$(state_field "$id1" status)" running
+	assert_equal "$(state_field "$id1" bundle)" "$b"
+
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach "$b"/
+	assert_success
+	id2="$(tail -n1 <<<"$output")"
+	[[ "$id2" == "$CID-b"* ]]
+	[ "$id1" != "$id2" ]
+	assert_equal "$(state_field "$id2" status)" running
+}
+
+@test "run --id ID bundle/: names the container" {
+	is_runc && skip "tinyrun extension"
+	local b="$BATS_TEST_TMPDIR/$CID-b"
+	BUNDLE="$b" make_bundle "$b"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --id "$CID-named" "$b/"
+	assert_success
+	assert_equal "$(state_field "$CID-named" status)" running
+	assert_equal "$(state_field "$CID-named" bundle)" "$b"
+}

@@ -1,0 +1,178 @@
+/* The cgroup mount. On a cgroup2 host: a new cgroup2 mount (namespaced when
+ * the container has a cgroup namespace). On v1/hybrid hosts, like runc: a
+ * tmpfs with one directory per hierarchy of /proc/self/cgroup, each either a
+ * new cgroup mount (cgroup namespace) or a bind of the container's own cgroup
+ * directory, plus "cpu -> cpu,cpuacct" style links; then one recursive
+ * mount_setattr applies the flags. Without a cgroup namespace the mount is
+ * always read-only (CVE-2023-25809 class). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "rootfs/internal.h"
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+static int fail(struct rootfs_ctx *c, const char *dest, int r, const char *what)
+{
+	return error_sys(c->err, -r, "mount cgroup on %s: %s", dest, what);
+}
+
+static int move_detached(int src, int dst)
+{
+	return move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
+}
+
+/* Bind `host` (recursively) onto dst with attributes `a`. */
+static int bind_host(const char *host, int dst, const struct mount_attr *a)
+{
+	int src = open_tree(AT_FDCWD, host, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	int r;
+
+	if (src < 0)
+		return -errno;
+	r = setattr_fd(src, AT_RECURSIVE, a);
+	if (r == 0)
+		r = move_detached(src, dst);
+	close(src);
+	return r;
+}
+
+static int mount_v2(struct rootfs_ctx *c, const struct oci_mount *m, unsigned long flags, int dst)
+{
+	struct mount_attr a = { 0 };
+	char path[FD_PATH_MAX];
+	int r;
+
+	if (mount("cgroup2", fd_path(path, dst), "cgroup2", flags, NULL) == 0)
+		return 0;
+	r = -errno;
+	if (r != -EPERM && r != -EBUSY)
+		return fail(c, m->destination, r, "mount cgroup2");
+	/* a user namespace without a cgroup namespace: the host's tree, as runc */
+	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	if ((r = bind_host(CGROUP_ROOT, dst, &a)) < 0)
+		return fail(c, m->destination, r, "bind " CGROUP_ROOT);
+	return 0;
+}
+
+static int read_self_cgroup(struct rootfs_ctx *c, char *buf, size_t size)
+{
+	int fd = c->o->proc_fd >= 0 ? openat(c->o->proc_fd, "self/cgroup", O_RDONLY | O_CLOEXEC)
+				    : open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+	ssize_t n, total = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + total, size - 1 - (size_t)total)) > 0)
+		total += n;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[total] = '\0';
+	return 0;
+}
+
+/* One line of /proc/self/cgroup -> a directory in the tmpfs. */
+static int mount_hierarchy(struct rootfs_ctx *c, int tmp, char *ctrls, const char *cgpath, unsigned long flags)
+{
+	char host[PATH_MAX], path[FD_PATH_MAX], data[64];
+	const char *name = ctrls, *type = "cgroup", *opts = ctrls;
+	struct statfs sfs;
+	int dst, r = 0;
+
+	if (!*ctrls) {            /* "0::/path": the v2 tree of a hybrid host */
+		name = "unified";
+		type = "cgroup2";
+		opts = NULL;
+	} else if (strncmp(ctrls, "name=", 5) == 0) {
+		name = ctrls + 5;
+		snprintf(data, sizeof(data), "none,%s", ctrls);
+		opts = data;
+	}
+	if (snprintf(host, sizeof(host), CGROUP_ROOT "/%s", name) >= (int)sizeof(host))
+		return -ENAMETOOLONG;
+	if (statfs(host, &sfs) < 0 || (sfs.f_type != CGROUP_SUPER_MAGIC && sfs.f_type != CGROUP2_SUPER_MAGIC))
+		return 0;         /* not mounted on the host in the usual place: skip */
+	if (mkdirat(tmp, name, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if ((dst = openat(tmp, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -errno;
+	if (c->o->new_cgroupns) {
+		if (mount(type, fd_path(path, dst), type, flags & ~MS_RDONLY, opts) < 0)
+			r = -errno;
+	} else {
+		if (strlen(host) + strlen(cgpath) >= sizeof(host))
+			r = -ENAMETOOLONG;
+		else if (strcat(host, cgpath), mount(host, fd_path(path, dst), NULL, MS_BIND | MS_REC, NULL) < 0)
+			r = -errno;
+	}
+	close(dst);
+	/* "cpu,cpuacct" is also reachable as cpu and cpuacct */
+	for (char *p = ctrls; r == 0 && opts == ctrls && strchr(ctrls, ','); ) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (symlinkat(name, tmp, p) < 0 && errno != EEXIST)
+			r = -errno;
+		if (comma)
+			*comma = ',';
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return r;
+}
+
+static int mount_v1(struct rootfs_ctx *c, const struct oci_mount *m, unsigned long flags, int dst)
+{
+	char buf[8192], path[FD_PATH_MAX];
+	struct mount_attr a = { 0 };
+	int tmp, r;
+
+	if ((r = read_self_cgroup(c, buf, sizeof(buf))) < 0)
+		return fail(c, m->destination, r, "read /proc/self/cgroup");
+	if (mount("tmpfs", fd_path(path, dst), "tmpfs", flags & ~MS_RDONLY, "mode=755") < 0)
+		return fail(c, m->destination, -errno, "mount tmpfs");
+	tmp = open_in_root_flags(c->root_fd, m->destination, O_PATH | O_DIRECTORY, false);
+	if (tmp < 0)
+		return fail(c, m->destination, tmp, "reopen");
+	for (char *line = buf, *next; *line; line = next) {
+		char *ctrls, *cgpath;
+
+		next = strchr(line, '\n');
+		next = next ? (*next = '\0', next + 1) : line + strlen(line);
+		if (!(ctrls = strchr(line, ':')) || !(cgpath = strchr(++ctrls, ':')))
+			continue;
+		*cgpath++ = '\0';
+		if ((r = mount_hierarchy(c, tmp, ctrls, cgpath, flags)) < 0) {
+			close(tmp);
+			return fail(c, m->destination, r, ctrls[0] ? ctrls : "unified");
+		}
+	}
+	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	r = setattr_fd(tmp, AT_RECURSIVE, &a);
+	close(tmp);
+	return r < 0 ? fail(c, m->destination, r, "mount_setattr") : 0;
+}
+
+int mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int dst)
+{
+	unsigned long flags = p->ms_flags;
+	struct statfs sfs;
+
+	if (!c->o->new_cgroupns)
+		flags |= MS_RDONLY;
+	if (statfs(CGROUP_ROOT, &sfs) < 0)
+		return fail(c, m->destination, -errno, "statfs " CGROUP_ROOT);
+	if (sfs.f_type == CGROUP2_SUPER_MAGIC)
+		return mount_v2(c, m, flags, dst);
+	return mount_v1(c, m, flags, dst);
+}

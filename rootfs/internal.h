@@ -1,0 +1,93 @@
+/* rootfs/ internals shared by its files; nothing outside rootfs/ includes this. */
+#ifndef TINYRUN_ROOTFS_INTERNAL_H
+#define TINYRUN_ROOTFS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/mount.h>
+#include <sys/types.h>
+
+#include "rootfs/rootfs.h"
+
+/* One setup run: the config, the options, the rootfs (top mount) and the error. */
+struct rootfs_ctx {
+	const struct oci_config *cfg;
+	const struct rootfs_opts *o;
+	int root_fd;              /* O_PATH of <rootfs>, the bind made by rootfs_prepare */
+	struct error *err;
+};
+
+/* "/proc/self/fd/N": how mount(2) reaches an fd we resolved safely. */
+#define FD_PATH_MAX 32
+const char *fd_path(char buf[FD_PATH_MAX], int fd);
+
+/* ---- plan.c: what to ask the kernel for one mounts[] entry (pure) ---- */
+
+struct mount_plan {
+	bool bind;                /* open_tree(OPEN_TREE_CLONE) + move_mount */
+	bool recursive;           /* rbind: clone the whole tree */
+	bool remount;             /* "remount": change the mount already there */
+	bool defer_ro;            /* tmpfs ro: mount rw, set ro once mounts below exist */
+	unsigned long ms_flags;   /* mount(2) flags for a new filesystem or remount */
+	struct mount_attr top;    /* mount_setattr on the mount itself */
+	struct mount_attr rec;    /* mount_setattr with AT_RECURSIVE */
+};
+
+enum dest_kind { DEST_DIR, DEST_FILE };
+
+/* Per-mount MS_* flags that mount_setattr can express. */
+#define MS_PERMOUNT (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
+		     MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME | MS_NOSYMFOLLOW)
+#define MS_PROPAGATION (MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
+
+void mount_plan_make(const struct oci_mount *m, struct mount_plan *p);
+/* MS_* per-mount flags set/cleared -> mount_attr (atime handled as the enum it is). */
+void ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a);
+/* Apply a mount_attr's set/clear to MS_* flags of a new mount (no children,
+ * so recursive and plain attributes are the same thing there). */
+unsigned long attr_apply_ms(const struct mount_attr *a, unsigned long flags);
+/* Make a set/clear pair of MOUNT_ATTR_* valid for mount_setattr (atime enum). */
+void attr_fix_atime(struct mount_attr *a);
+/* enum oci_propagation -> MS_* (with MS_REC for the r* forms), 0 for none. */
+unsigned long propagation_ms(enum oci_propagation p);
+unsigned long rootfs_propagation_ms(enum oci_rootfs_propagation_mode p);
+static inline bool attr_empty(const struct mount_attr *a)
+{
+	return !a->attr_set && !a->attr_clr && !a->propagation && !a->userns_fd;
+}
+/* A bind of a non-directory needs a file as its mountpoint. */
+enum dest_kind dest_kind_for(const struct oci_mount *m, mode_t src_mode);
+/* true for /proc and /sys destinations and proc/sysfs mounts: refuse symlinks
+ * anywhere in the path and a destination that already is a mount. */
+bool dest_is_guarded(const struct oci_mount *m);
+bool is_bind_of_dev(const struct oci_mount *m);
+/* "a/b/../c" style compare: are these the same absolute container path? */
+bool path_equal(const char *a, const char *b);
+
+/* ---- resolve.c ---- */
+/* Open `path` below root_fd, creating it (with parents, dirs 0755) as `kind`
+ * when missing. Returns an O_PATH fd or -errno. */
+int open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
+int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
+/* rootfs_open_in_root, optionally refusing any symlink on the way (-ELOOP). */
+int open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks);
+
+/* ---- mounts.c ---- */
+int mount_entry(struct rootfs_ctx *c, const struct oci_mount *m);
+int mount_deferred_ro(struct rootfs_ctx *c);
+int setattr_fd(int fd, unsigned flags, const struct mount_attr *a);
+
+/* ---- cgroupfs.c ---- */
+int mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int dest_fd);
+
+/* ---- copyup.c ---- */
+int copy_tree(int from_dir, int to_dir, int depth);
+
+/* ---- devices.c ---- */
+int setup_dev(struct rootfs_ctx *c);
+
+/* ---- paths.c ---- */
+int mask_paths(struct rootfs_ctx *c);
+int readonly_paths(struct rootfs_ctx *c);
+
+#endif

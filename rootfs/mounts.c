@@ -1,0 +1,223 @@
+/* One mounts[] entry: resolve (or create) the destination inside the rootfs,
+ * then mount onto that fd. Binds are cloned with open_tree, get their
+ * attributes while still detached, and are moved into place: a read-only
+ * bind is never visible writable, and attributes the options do not name
+ * (including the ones the kernel locks in a user namespace) are kept. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rootfs/internal.h"
+
+int setattr_fd(int fd, unsigned flags, const struct mount_attr *a)
+{
+	struct mount_attr attr = *a;
+
+	if (attr_empty(a))
+		return 0;
+	return mount_setattr(fd, "", AT_EMPTY_PATH | flags, &attr, sizeof(attr)) < 0 ? -errno : 0;
+}
+
+static bool type_is(const struct oci_mount *m, const char *t)
+{
+	return m->type && strcmp(m->type, t) == 0;
+}
+
+static int fail(struct rootfs_ctx *c, const struct oci_mount *m, int r, const char *what)
+{
+	return error_sys(c->err, -r, "mount %s on %s: %s", m->type ? m->type : "bind",
+			 m->destination, what);
+}
+
+/* CVE-2019-19921 / CVE-2023-27561 class: proc and sysfs go on a plain
+ * directory of the image (resolved without symlinks), never on top of a
+ * mount that is not itself proc or sysfs (a volume or tmpfs put there). */
+static int check_guarded(struct rootfs_ctx *c, const struct oci_mount *m, int fd)
+{
+	struct statx stx;
+	struct statfs sfs;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE, &stx) < 0)
+		return fail(c, m, -errno, "statx");
+	if ((type_is(m, "proc") || type_is(m, "sysfs")) && !S_ISDIR(stx.stx_mode))
+		return error_set(c->err, ENOTDIR, "mount %s on %s: destination is not a directory",
+				 m->type, m->destination);
+	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
+		if (fstatfs(fd, &sfs) < 0)
+			return fail(c, m, -errno, "statfs");
+		if (sfs.f_type != PROC_SUPER_MAGIC && sfs.f_type != SYSFS_MAGIC)
+			return error_set(c->err, EPERM,
+					 "mount %s on %s: destination is already a mount (of another filesystem)",
+					 m->type ? m->type : "bind", m->destination);
+	}
+	return 0;
+}
+
+static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_kind kind, bool create)
+{
+	bool guarded = dest_is_guarded(m);
+	int fd, r;
+
+	if (create)
+		fd = open_or_create(c->root_fd, m->destination, kind, guarded);
+	else
+		fd = open_in_root_flags(c->root_fd, m->destination, O_PATH, guarded);
+	if (fd < 0) {
+		if (fd == -ELOOP && guarded)
+			return error_set(c->err, ELOOP, "mount %s on %s: destination contains a symlink",
+					 m->type ? m->type : "bind", m->destination);
+		return fail(c, m, fd, "destination");
+	}
+	if (guarded && (r = check_guarded(c, m, fd)) < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
+{
+	unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (p->recursive ? AT_RECURSIVE : 0);
+	struct stat st;
+	int src, dst, r;
+
+	if (p->remount) {
+		/* "bind,remount": change the attributes of what is there */
+		if ((dst = dest_open(c, m, DEST_DIR, false)) < 0)
+			return dst;
+		src = dst;
+	} else {
+		if (!m->source)
+			return error_set(c->err, EINVAL, "mount bind on %s: no source", m->destination);
+		if ((src = open_tree(AT_FDCWD, m->source, clone)) < 0)
+			return error_sys(c->err, errno, "mount bind %s on %s", m->source, m->destination);
+		if (fstat(src, &st) < 0) {
+			r = fail(c, m, -errno, "stat source");
+			close(src);
+			return r;
+		}
+		if ((dst = dest_open(c, m, dest_kind_for(m, st.st_mode), true)) < 0) {
+			close(src);
+			return dst;
+		}
+	}
+	if ((r = setattr_fd(src, AT_RECURSIVE, &p->rec)) < 0 || (r = setattr_fd(src, 0, &p->top)) < 0)
+		r = fail(c, m, r, "mount_setattr");
+	else if (!p->remount &&
+		 move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = fail(c, m, -errno, "move_mount");
+	if (src != dst)
+		close(src);
+	close(dst);
+	return r;
+}
+
+/* Without a network namespace of our own, sysfs shows the host's devices:
+ * always read-only (runc does the same); where a new sysfs cannot be mounted
+ * (user namespace), the host's /sys is bound recursively, read-only. */
+static int sysfs_host_bind(struct rootfs_ctx *c, const struct oci_mount *m, int dst, unsigned long flags)
+{
+	struct mount_attr a = { 0 };
+	int src, r = 0;
+
+	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	src = open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (src < 0)
+		return fail(c, m, -errno, "bind /sys");
+	if ((r = setattr_fd(src, AT_RECURSIVE, &a)) < 0)
+		r = fail(c, m, r, "mount_setattr");
+	else if (move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = fail(c, m, -errno, "move_mount");
+	close(src);
+	return r;
+}
+
+static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
+{
+	unsigned long flags = p->ms_flags;
+	char path[FD_PATH_MAX];
+	int dst, under = -1, top = -1, r = 0;
+	bool host_sysfs = false;
+
+	if ((dst = dest_open(c, m, DEST_DIR, !p->remount)) < 0)
+		return dst;
+	if (type_is(m, "cgroup") || type_is(m, "cgroup2")) {
+		r = mount_cgroup(c, m, p, dst);
+		close(dst);
+		return r;
+	}
+	if (type_is(m, "sysfs") && !c->o->new_netns)
+		flags |= MS_RDONLY;
+	if (m->tmpcopyup && (under = openat(dst, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		r = fail(c, m, -errno, "tmpcopyup: open");
+		goto out;
+	}
+	if (mount(m->source ? m->source : m->type, fd_path(path, dst), m->type, flags, m->data) < 0) {
+		r = -errno;
+		if (r == -EPERM && type_is(m, "sysfs") && !c->o->new_netns) {
+			host_sysfs = true;
+			r = sysfs_host_bind(c, m, dst, flags);
+		} else {
+			r = fail(c, m, r, "mount");
+		}
+		if (r < 0)
+			goto out;
+	}
+	if (!m->tmpcopyup && !p->top.propagation)
+		goto out;
+	top = open_in_root_flags(c->root_fd, m->destination, O_RDONLY | O_DIRECTORY, false);
+	if (top < 0) {
+		r = fail(c, m, top, "reopen");
+		goto out;
+	}
+	if (m->tmpcopyup && !host_sysfs && (r = copy_tree(under, top, 0)) < 0)
+		r = fail(c, m, r, "tmpcopyup");
+	else if ((r = setattr_fd(top, 0, &p->top)) < 0)
+		r = fail(c, m, r, "propagation");
+out:
+	if (under >= 0)
+		close(under);
+	if (top >= 0)
+		close(top);
+	close(dst);
+	return r;
+}
+
+int mount_entry(struct rootfs_ctx *c, const struct oci_mount *m)
+{
+	struct mount_plan p;
+
+	mount_plan_make(m, &p);
+	return p.bind ? bind_entry(c, m, &p) : new_fs_entry(c, m, &p);
+}
+
+/* tmpfs (and /dev) asked read-only became read-only only now, after the
+ * mounts and device nodes below them were made (runc does the same). */
+int mount_deferred_ro(struct rootfs_ctx *c)
+{
+	const struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+
+	for (size_t i = 0; i < c->cfg->n_mounts; i++) {
+		const struct oci_mount *m = &c->cfg->mounts[i];
+		struct mount_plan p;
+		int fd, r;
+
+		mount_plan_make(m, &p);
+		if (!p.defer_ro)
+			continue;
+		fd = open_in_root_flags(c->root_fd, m->destination, O_PATH, false);
+		if (fd < 0)
+			return fail(c, m, fd, "reopen");
+		r = setattr_fd(fd, 0, &ro);
+		close(fd);
+		if (r < 0)
+			return fail(c, m, r, "read-only");
+	}
+	return 0;
+}

@@ -1,0 +1,212 @@
+/* Pure decisions: which kernel calls a mounts[] entry needs. No syscalls here,
+ * so tests/unit/test_rootfs_plan.c checks them without root. */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rootfs/internal.h"
+
+static const struct { unsigned long ms; uint64_t attr; } flag_map[] = {
+	{ MS_RDONLY, MOUNT_ATTR_RDONLY },
+	{ MS_NOSUID, MOUNT_ATTR_NOSUID },
+	{ MS_NODEV, MOUNT_ATTR_NODEV },
+	{ MS_NOEXEC, MOUNT_ATTR_NOEXEC },
+	{ MS_NODIRATIME, MOUNT_ATTR_NODIRATIME },
+	{ MS_NOSYMFOLLOW, MOUNT_ATTR_NOSYMFOLLOW },
+};
+#define MS_ATIME (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)
+
+/* The atime setting is an enum in mount_setattr: pick the one the options ask
+ * for ("norelatime" means strictatime, "atime"/"nostrictatime" relatime). */
+static int atime_mode(unsigned long set, unsigned long clr)
+{
+	if (set & MS_NOATIME)
+		return MOUNT_ATTR_NOATIME;
+	if (set & MS_STRICTATIME)
+		return MOUNT_ATTR_STRICTATIME;
+	if (set & MS_RELATIME)
+		return MOUNT_ATTR_RELATIME;
+	if (clr & MS_RELATIME)
+		return MOUNT_ATTR_STRICTATIME;
+	if (clr & (MS_NOATIME | MS_STRICTATIME))
+		return MOUNT_ATTR_RELATIME;
+	return -1;
+}
+
+void ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a)
+{
+	int mode = atime_mode(set, clr);
+
+	for (size_t i = 0; i < sizeof(flag_map) / sizeof(flag_map[0]); i++) {
+		if (set & flag_map[i].ms)
+			a->attr_set |= flag_map[i].attr;
+		else if (clr & flag_map[i].ms)
+			a->attr_clr |= flag_map[i].attr;
+	}
+	if (mode >= 0) {
+		a->attr_clr |= MOUNT_ATTR__ATIME;
+		a->attr_set = (a->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | (uint64_t)mode;
+	}
+}
+
+void attr_fix_atime(struct mount_attr *a)
+{
+	uint64_t mode = a->attr_set & MOUNT_ATTR__ATIME;
+
+	if (!mode && !(a->attr_clr & MOUNT_ATTR__ATIME))
+		return;
+	/* "ratime" arrives as clearing NOATIME: back to the default, relatime */
+	if (mode & MOUNT_ATTR_NOATIME)
+		mode = MOUNT_ATTR_NOATIME;
+	else if (mode & MOUNT_ATTR_STRICTATIME)
+		mode = MOUNT_ATTR_STRICTATIME;
+	a->attr_clr |= MOUNT_ATTR__ATIME;
+	a->attr_set = (a->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | mode;
+}
+
+unsigned long attr_apply_ms(const struct mount_attr *a, unsigned long flags)
+{
+	for (size_t i = 0; i < sizeof(flag_map) / sizeof(flag_map[0]); i++) {
+		if (a->attr_clr & flag_map[i].attr)
+			flags &= ~flag_map[i].ms;
+		if (a->attr_set & flag_map[i].attr)
+			flags |= flag_map[i].ms;
+	}
+	if (a->attr_clr & MOUNT_ATTR__ATIME) {
+		flags &= ~MS_ATIME;
+		switch (a->attr_set & MOUNT_ATTR__ATIME) {
+		case MOUNT_ATTR_NOATIME: flags |= MS_NOATIME; break;
+		case MOUNT_ATTR_STRICTATIME: flags |= MS_STRICTATIME; break;
+		default: flags |= MS_RELATIME; break;
+		}
+	}
+	return flags;
+}
+
+unsigned long propagation_ms(enum oci_propagation p)
+{
+	switch (p) {
+	case OCI_PROP_PRIVATE: return MS_PRIVATE;
+	case OCI_PROP_RPRIVATE: return MS_PRIVATE | MS_REC;
+	case OCI_PROP_SHARED: return MS_SHARED;
+	case OCI_PROP_RSHARED: return MS_SHARED | MS_REC;
+	case OCI_PROP_SLAVE: return MS_SLAVE;
+	case OCI_PROP_RSLAVE: return MS_SLAVE | MS_REC;
+	case OCI_PROP_UNBINDABLE: return MS_UNBINDABLE;
+	case OCI_PROP_RUNBINDABLE: return MS_UNBINDABLE | MS_REC;
+	default: return 0;
+	}
+}
+
+unsigned long rootfs_propagation_ms(enum oci_rootfs_propagation_mode p)
+{
+	/* the two enums list the same modes in the same order */
+	return p == OCI_ROOTFS_PROP_DEFAULT ? 0 : propagation_ms((enum oci_propagation)p);
+}
+
+static unsigned long mount_propagation(const struct oci_mount *m)
+{
+	unsigned long p = propagation_ms(m->propagation);
+
+	/* a parser may also have left the bits in flags */
+	if (!p && (m->flags & MS_PROPAGATION))
+		p = m->flags & (MS_PROPAGATION | MS_REC);
+	return p;
+}
+
+static bool is_type(const struct oci_mount *m, const char *t)
+{
+	return m->type && strcmp(m->type, t) == 0;
+}
+
+bool path_equal(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == '/' && (a[1] == '/' || a[1] == '\0' || (a[1] == '.' && (a[2] == '/' || !a[2]))))
+			a += a[1] == '.' ? 2 : 1;
+		while (*b == '/' && (b[1] == '/' || b[1] == '\0' || (b[1] == '.' && (b[2] == '/' || !b[2]))))
+			b += b[1] == '.' ? 2 : 1;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++, b++;
+	}
+}
+
+void mount_plan_make(const struct oci_mount *m, struct mount_plan *p)
+{
+	unsigned long prop = mount_propagation(m);
+	unsigned long flags = m->flags & ~(MS_PROPAGATION | MS_BIND | MS_REC | MS_REMOUNT);
+	struct mount_attr rec = { .attr_set = m->attr_set, .attr_clr = m->attr_clr };
+
+	memset(p, 0, sizeof(*p));
+	attr_fix_atime(&rec);
+	p->bind = m->is_bind || (m->flags & MS_BIND);
+	p->remount = m->flags & MS_REMOUNT;
+	if (p->bind) {
+		p->recursive = m->flags & MS_REC;
+		/* a bind keeps what it inherits; options change only what they name */
+		ms_to_attr(flags & MS_PERMOUNT, m->clear_flags & MS_PERMOUNT, &p->top);
+		p->rec = rec;
+		if (prop & MS_REC)
+			p->rec.propagation = prop & MS_PROPAGATION;
+		else
+			p->top.propagation = prop;
+		if (!p->recursive && !p->remount) {
+			/* one mount, no children: everything is "top"; plain options win */
+			if ((p->rec.attr_clr & MOUNT_ATTR__ATIME) && !(p->top.attr_clr & MOUNT_ATTR__ATIME))
+				p->top.attr_set |= p->rec.attr_set & MOUNT_ATTR__ATIME;
+			p->top.attr_set |= p->rec.attr_set & ~(uint64_t)MOUNT_ATTR__ATIME & ~p->top.attr_clr;
+			p->top.attr_clr |= p->rec.attr_clr & ~p->top.attr_set;
+			if (!p->top.propagation)
+				p->top.propagation = p->rec.propagation;
+			memset(&p->rec, 0, sizeof(p->rec));
+		}
+		return;
+	}
+	/* a new filesystem: flags go straight to mount(2); r* attributes are
+	 * the same as plain ones on a mount without children */
+	p->ms_flags = attr_apply_ms(&rec, flags & ~m->clear_flags);
+	if (!(p->ms_flags & MS_ATIME) && (m->clear_flags & MS_ATIME)) {
+		struct mount_attr a = { 0 };
+
+		ms_to_attr(0, m->clear_flags & MS_ATIME, &a);
+		p->ms_flags = attr_apply_ms(&a, p->ms_flags);
+	}
+	p->top.propagation = prop & MS_PROPAGATION;
+	if (p->remount)
+		p->ms_flags |= MS_REMOUNT;
+	else if (p->ms_flags & MS_RDONLY && (is_type(m, "tmpfs") || path_equal(m->destination, "/dev"))) {
+		/* mounts below it still need their mountpoints created */
+		p->ms_flags &= ~MS_RDONLY;
+		p->defer_ro = true;
+	}
+}
+
+enum dest_kind dest_kind_for(const struct oci_mount *m, mode_t src_mode)
+{
+	if ((m->is_bind || (m->flags & MS_BIND)) && !S_ISDIR(src_mode))
+		return DEST_FILE;
+	return DEST_DIR;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (path[0] == '/' && path[1] == '/')
+		path++;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+bool dest_is_guarded(const struct oci_mount *m)
+{
+	return is_type(m, "proc") || is_type(m, "sysfs") ||
+	       path_equal(m->destination, "/proc") || path_equal(m->destination, "/sys") ||
+	       under(m->destination, "/proc");
+}
+
+bool is_bind_of_dev(const struct oci_mount *m)
+{
+	return (m->is_bind || (m->flags & MS_BIND)) && path_equal(m->destination, "/dev");
+}

@@ -1,0 +1,77 @@
+/* rootfs_prepare: from "child in a new mount namespace" to "every mount and
+ * device in place under <rootfs>", nothing visible to the host. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rootfs/internal.h"
+
+/* runc's rootfsParentMountPrivate: with shared propagation asked for, the
+ * mount holding the rootfs must be private, or our bind of the rootfs would
+ * show up in the host's namespace (and pivot_root would refuse it). */
+static int parent_mount_private(const char *rootfs, struct error *err)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(rootfs);
+
+	if (n >= sizeof(path))
+		return error_set(err, ENAMETOOLONG, "root.path: too long");
+	memcpy(path, rootfs, n + 1);
+	for (;;) {
+		char *slash;
+
+		if (mount(NULL, path, NULL, MS_PRIVATE, NULL) == 0)
+			return 0;
+		if (errno != EINVAL || strcmp(path, "/") == 0)
+			return error_sys(err, errno, "make the mount of %s private", path);
+		slash = strrchr(path, '/');
+		slash[slash == path ? 1 : 0] = '\0';
+	}
+}
+
+/* linux.rootfsPropagation, default rslave like runc: host mounts still
+ * reach the container, nothing the container mounts reaches the host. */
+static int set_propagation(const struct oci_config *cfg, const char *rootfs, struct error *err)
+{
+	unsigned long prop = rootfs_propagation_ms(cfg->linux_.rootfs_propagation);
+
+	if (!(prop & MS_REC) && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+		return error_sys(err, errno, "make / rslave");
+	if (prop && mount(NULL, "/", NULL, prop, NULL) < 0)
+		return error_sys(err, errno, "linux.rootfsPropagation");
+	if (prop & MS_SHARED)
+		return parent_mount_private(rootfs, err);
+	return 0;
+}
+
+int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err)
+{
+	struct rootfs_ctx c = { .cfg = cfg, .o = o, .root_fd = -1, .err = err };
+	mode_t old_umask = umask(0);   /* device and directory modes exactly as asked */
+	int r;
+
+	if ((r = set_propagation(cfg, o->rootfs, err)) < 0)
+		goto out;
+	/* a mount of its own, so that pivot_root can move it */
+	if (mount(o->rootfs, o->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		r = error_sys(err, errno, "bind the rootfs %s", o->rootfs);
+		goto out;
+	}
+	if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		r = error_sys(err, errno, "open the rootfs %s", o->rootfs);
+		goto out;
+	}
+	for (size_t i = 0; i < cfg->n_mounts; i++)
+		if ((r = mount_entry(&c, &cfg->mounts[i])) < 0)
+			goto out;
+	if ((r = setup_dev(&c)) < 0 || (r = mount_deferred_ro(&c)) < 0)
+		goto out;
+out:
+	if (c.root_fd >= 0)
+		close(c.root_fd);
+	umask(old_umask);
+	return r;
+}

@@ -1,0 +1,224 @@
+/* rootfs/: which kernel calls a mounts[] entry turns into, destination types,
+ * guarded destinations, and path resolution that never leaves the rootfs
+ * (openat2 and the fallback walk), on a scratch tree; no root needed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rootfs/internal.h"
+#include "tests/unit/unit.h"
+
+static struct oci_mount mnt(const char *dest, const char *type, unsigned long flags)
+{
+	struct oci_mount m = { .destination = (char *)dest, .type = (char *)type, .flags = flags };
+
+	m.is_bind = flags & MS_BIND;
+	return m;
+}
+
+static void test_binds(void)
+{
+	struct mount_plan p;
+	struct oci_mount m = mnt("/data", NULL, MS_BIND | MS_RDONLY);
+
+	mount_plan_make(&m, &p);
+	CHECK(p.bind && !p.recursive && !p.remount);
+	CHECK(p.top.attr_set == MOUNT_ATTR_RDONLY && p.top.attr_clr == 0);
+	CHECK(attr_empty(&p.rec));
+
+	/* rbind,nosuid,rro,rprivate: nosuid on the top mount only, the rest recursive */
+	m = mnt("/data", NULL, MS_BIND | MS_REC | MS_NOSUID);
+	m.attr_set = MOUNT_ATTR_RDONLY;
+	m.propagation = OCI_PROP_RPRIVATE;
+	mount_plan_make(&m, &p);
+	CHECK(p.bind && p.recursive);
+	CHECK(p.top.attr_set == MOUNT_ATTR_NOSUID && p.top.propagation == 0);
+	CHECK(p.rec.attr_set == MOUNT_ATTR_RDONLY && p.rec.propagation == MS_PRIVATE);
+
+	/* plain bind: recursive options fold into one mount_setattr */
+	m = mnt("/data", NULL, MS_BIND);
+	m.attr_set = MOUNT_ATTR_NOEXEC;
+	m.propagation = OCI_PROP_RSLAVE;
+	mount_plan_make(&m, &p);
+	CHECK(p.top.attr_set == MOUNT_ATTR_NOEXEC && p.top.propagation == MS_SLAVE);
+	CHECK(attr_empty(&p.rec));
+
+	/* rw, suid, dev clear only what they name */
+	m = mnt("/data", NULL, MS_BIND);
+	m.clear_flags = MS_RDONLY | MS_NOSUID;
+	mount_plan_make(&m, &p);
+	CHECK(p.top.attr_clr == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID) && p.top.attr_set == 0);
+
+	/* atime is an enum for mount_setattr */
+	m = mnt("/data", NULL, MS_BIND | MS_STRICTATIME);
+	mount_plan_make(&m, &p);
+	CHECK(p.top.attr_clr == MOUNT_ATTR__ATIME && p.top.attr_set == MOUNT_ATTR_STRICTATIME);
+	m = mnt("/data", NULL, MS_BIND);
+	m.clear_flags = MS_RELATIME;                      /* norelatime */
+	mount_plan_make(&m, &p);
+	CHECK(p.top.attr_clr == MOUNT_ATTR__ATIME && p.top.attr_set == MOUNT_ATTR_STRICTATIME);
+	m = mnt("/data", NULL, MS_BIND | MS_REC);
+	m.attr_clr = MOUNT_ATTR_NOATIME;                  /* ratime */
+	mount_plan_make(&m, &p);
+	CHECK(p.rec.attr_clr == MOUNT_ATTR__ATIME && p.rec.attr_set == MOUNT_ATTR_RELATIME);
+	m = mnt("/data", NULL, MS_BIND | MS_REC);
+	m.attr_set = MOUNT_ATTR_NOATIME;                  /* rnoatime */
+	mount_plan_make(&m, &p);
+	CHECK(p.rec.attr_clr == MOUNT_ATTR__ATIME && p.rec.attr_set == MOUNT_ATTR_NOATIME);
+
+	/* bind,remount: attributes on what is already there */
+	m = mnt("/data", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY);
+	mount_plan_make(&m, &p);
+	CHECK(p.bind && p.remount && p.top.attr_set == MOUNT_ATTR_RDONLY);
+
+	/* propagation bits left in flags by a parser still count */
+	m = mnt("/data", NULL, MS_BIND | MS_REC | MS_SHARED);
+	mount_plan_make(&m, &p);
+	CHECK(p.rec.propagation == MS_SHARED);
+}
+
+static void test_new_fs(void)
+{
+	struct mount_plan p;
+	struct oci_mount m = mnt("/proc", "proc", MS_NOSUID);
+
+	m.attr_set = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_RDONLY;   /* rnoexec,rro: no children */
+	mount_plan_make(&m, &p);
+	CHECK(!p.bind && p.ms_flags == (MS_NOSUID | MS_NOEXEC | MS_RDONLY));
+	CHECK(attr_empty(&p.top) && attr_empty(&p.rec));
+
+	m = mnt("/tmp", "tmpfs", MS_RDONLY | MS_NODEV);      /* ro tmpfs: ro at the end */
+	mount_plan_make(&m, &p);
+	CHECK(p.defer_ro && p.ms_flags == MS_NODEV);
+	m = mnt("/dev/", "devtmpfs", MS_RDONLY);
+	mount_plan_make(&m, &p);
+	CHECK(p.defer_ro && !(p.ms_flags & MS_RDONLY));
+	m = mnt("/sys", "sysfs", MS_RDONLY);
+	mount_plan_make(&m, &p);
+	CHECK(!p.defer_ro && p.ms_flags == MS_RDONLY);
+
+	m = mnt("/tmp", "tmpfs", MS_NOSUID);
+	m.clear_flags = MS_RELATIME;                      /* norelatime */
+	mount_plan_make(&m, &p);
+	CHECK(p.ms_flags == (MS_NOSUID | MS_STRICTATIME));
+
+	m = mnt("/mnt", "tmpfs", 0);
+	m.propagation = OCI_PROP_RSHARED;
+	mount_plan_make(&m, &p);
+	CHECK(p.top.propagation == MS_SHARED && p.ms_flags == 0);
+
+	m = mnt("/proc", "proc", MS_REMOUNT | MS_RDONLY);
+	mount_plan_make(&m, &p);
+	CHECK(p.remount && p.ms_flags == (MS_REMOUNT | MS_RDONLY) && !p.defer_ro);
+}
+
+static void test_decisions(void)
+{
+	struct oci_mount b = mnt("/etc/hosts", NULL, MS_BIND), t = mnt("/x", "tmpfs", 0);
+
+	CHECK(dest_kind_for(&b, S_IFREG | 0644) == DEST_FILE);
+	CHECK(dest_kind_for(&b, S_IFCHR | 0666) == DEST_FILE);
+	CHECK(dest_kind_for(&b, S_IFDIR | 0755) == DEST_DIR);
+	CHECK(dest_kind_for(&t, S_IFREG) == DEST_DIR);
+
+	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/x", .type = "proc" }));
+	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/x", .type = "sysfs" }));
+	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "//proc/" }));
+	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/proc/cpuinfo" }));
+	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/sys" }));
+	CHECK(!dest_is_guarded(&(struct oci_mount){ .destination = "/procfoo" }));
+	CHECK(!dest_is_guarded(&(struct oci_mount){ .destination = "/sys/fs/cgroup", .type = "cgroup" }));
+
+	CHECK(path_equal("/dev", "/dev/") && path_equal("//dev", "/dev") && path_equal("/./dev", "/dev"));
+	CHECK(!path_equal("/dev/shm", "/dev") && !path_equal("/devx", "/dev"));
+	CHECK(is_bind_of_dev(&(struct oci_mount){ .destination = "/dev/", .is_bind = true }));
+	CHECK(!is_bind_of_dev(&(struct oci_mount){ .destination = "/dev", .type = "tmpfs" }));
+
+	CHECK(propagation_ms(OCI_PROP_RUNBINDABLE) == (MS_UNBINDABLE | MS_REC));
+	CHECK(rootfs_propagation_ms(OCI_ROOTFS_PROP_DEFAULT) == 0);
+	CHECK(rootfs_propagation_ms(OCI_ROOTFS_PROP_RSLAVE) == (MS_SLAVE | MS_REC));
+	CHECK(rootfs_propagation_ms(OCI_ROOTFS_PROP_SHARED) == MS_SHARED);
+}
+
+/* Same inode as <root>/<rel>? */
+static bool same(int fd, int root, const char *rel)
+{
+	struct stat a, b;
+	bool r = fd >= 0 && fstat(fd, &a) == 0 && fstatat(root, rel, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+		 a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+static void test_resolve(void)
+{
+	char tmpl[] = "/tmp/test_rootfs_XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	int root, fd;
+	struct stat st;
+	int (*open_fns[2])(int, const char *, int, mode_t) = { rootfs_open_in_root, rootfs_walk_in_root };
+
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(mkdirat(root, "a", 0755) == 0 && mkdirat(root, "a/b", 0755) == 0);
+	CHECK(symlinkat("/", root, "evil") == 0);
+	CHECK(symlinkat("../../../..", root, "up") == 0);
+	CHECK(symlinkat("a/b", root, "rel") == 0);
+	CHECK(symlinkat("../evil/a", root, "a/back") == 0);
+	CHECK(symlinkat("loop", root, "loop") == 0);
+	CHECK(symlinkat("/nowhere/x", root, "dangling") == 0);
+
+	for (int i = 0; i < 2; i++) {
+		int (*f)(int, const char *, int, mode_t) = open_fns[i];
+
+		CHECK(same(f(root, "/evil/a/b", O_PATH, 0), root, "a/b"));
+		CHECK(same(f(root, "/up/a", O_PATH, 0), root, "a"));
+		CHECK(same(f(root, "/a/b/../../../../a", O_PATH, 0), root, "a"));
+		CHECK(same(f(root, "rel", O_PATH, 0), root, "a/b"));
+		CHECK(same(f(root, "/a/back/b", O_PATH, 0), root, "a/b"));
+		CHECK(same(f(root, "/evil", O_PATH | O_DIRECTORY, 0), root, "."));
+		CHECK(same(f(root, "/", O_PATH, 0), root, "."));
+		CHECK(same(f(root, "/rel", O_PATH | O_NOFOLLOW, 0), root, "rel"));
+		CHECK(f(root, "/loop", O_PATH, 0) == -ELOOP);
+		CHECK(f(root, "/dangling", O_PATH, 0) == -ENOENT);
+		CHECK(f(root, "/a/b/nothing", O_PATH, 0) == -ENOENT);
+		fd = f(root, "/up/created", O_WRONLY | O_CREAT | O_EXCL, 0600);
+		CHECK(fd >= 0 && same(fd, root, "created"));
+		CHECK(unlinkat(root, "created", 0) == 0);
+	}
+	CHECK(open_in_root_flags(root, "/evil/a", O_PATH, true) == -ELOOP);
+	CHECK(same(open_in_root_flags(root, "/a/b", O_PATH, true), root, "a/b"));
+
+	/* destinations are created inside the root, through the links */
+	CHECK(same(open_or_create(root, "/evil/new/dir/", DEST_DIR, false), root, "new/dir"));
+	CHECK(fstatat(root, "new/dir", &st, 0) == 0 && S_ISDIR(st.st_mode));
+	CHECK(same(open_or_create(root, "/up/a/file", DEST_FILE, false), root, "a/file"));
+	CHECK(fstatat(root, "a/file", &st, 0) == 0 && S_ISREG(st.st_mode));
+	CHECK(same(open_or_create(root, "/a/file", DEST_DIR, false), root, "a/file"));  /* exists: kept */
+	CHECK(open_or_create(root, "/dangling/sub", DEST_DIR, false) == -ENOENT);
+	CHECK(open_or_create(root, "/evil/x", DEST_DIR, true) == -ELOOP);
+	CHECK(faccessat(root, "nowhere", F_OK, AT_SYMLINK_NOFOLLOW) != 0);
+
+	close(root);
+	{
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		CHECK(system(cmd) == 0);
+	}
+}
+
+int main(void)
+{
+	test_binds();
+	test_new_fs();
+	test_decisions();
+	test_resolve();
+	return unit_report("test_rootfs_plan");
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bats
+# kill: signals by name and number reach the container (its traps write a
+# file), KILL stops it, invalid signals are refused, --all reaches every
+# process of the container.
+
+load helpers
+
+# A container whose init traps HUP USR1 USR2 TERM INT and appends the name to
+# /out/sig; it writes /out/ready once the traps are set.
+start_trapper() {
+	bind_out_dir
+	local s traps=""
+	for s in HUP USR1 USR2 TERM INT; do
+		traps+="trap 'echo $s >>/out/sig' $s; "
+	done
+	set_cmd "$traps echo ready >/out/ready; while :; do sleep 0.1; done"
+	run_detached "$CID"
+	wait_for_file "$OUT/ready"
+}
+
+@test "kill delivers a named signal: USR1" {
+	start_trapper
+	run runtime kill "$CID" USR1
+	assert_success
+	wait_for_file "$OUT/sig" USR1
+	assert_equal "$(state_field "$CID" status)" running
+}
+
+@test "kill delivers a named signal with the SIG prefix: SIGUSR2" {
+	start_trapper
+	run runtime kill "$CID" SIGUSR2
+	assert_success
+	wait_for_file "$OUT/sig" USR2
+}
+
+@test "kill delivers a numeric signal: 1 (HUP)" {
+	start_trapper
+	run runtime kill "$CID" 1
+	assert_success
+	wait_for_file "$OUT/sig" HUP
+}
+
+@test "kill delivers a numeric signal: 10 (USR1)" {
+	start_trapper
+	run runtime kill "$CID" 10
+	assert_success
+	wait_for_file "$OUT/sig" USR1
+}
+
+@test "kill without a signal sends TERM" {
+	start_trapper
+	run runtime kill "$CID"
+	assert_success
+	wait_for_file "$OUT/sig" TERM
+}
+
+@test "signals arrive in order: INT then HUP" {
+	start_trapper
+	runtime kill "$CID" INT
+	wait_for_file "$OUT/sig" INT
+	runtime kill "$CID" HUP
+	wait_for_file "$OUT/sig" HUP
+	assert_equal "$(tr '\n' ' ' <"$OUT/sig")" "INT HUP "
+}
+
+@test "kill KILL stops the container" {
+	run_detached "$CID"
+	local pid
+	pid="$(state_field "$CID" pid)"
+	run runtime kill "$CID" KILL
+	assert_success
+	wait_for_state "$CID" stopped
+	wait_for_exit "$pid"
+}
+
+@test "kill SIGKILL and 9 work too" {
+	run_detached "$CID"
+	run runtime kill "$CID" SIGKILL
+	assert_success
+	wait_for_state "$CID" stopped
+
+	run_detached "$CID-2"
+	run runtime kill "$CID-2" 9
+	assert_success
+	wait_for_state "$CID-2" stopped
+}
+
+@test "kill on a created container: KILL stops it before it ever ran" {
+	bind_out_dir
+	set_cmd 'echo ran >/out/ran'
+	create_container "$CID"
+	run runtime kill "$CID" KILL
+	assert_success
+	wait_for_state "$CID" stopped
+	[ ! -e "$OUT/ran" ]
+}
+
+@test "invalid signals are refused with exit 1; the container is untouched" {
+	start_trapper
+	local sig
+	for sig in NOSUCH SIGFOO 999 -5 1x; do
+		run runtime kill "$CID" "$sig"
+		[ "$status" -eq 1 ] || fail "signal '$sig': status $status: $output"
+		[ -n "$output" ] || fail "signal '$sig': no message"
+	done
+	assert_equal "$(state_field "$CID" status)" running
+	[ ! -e "$OUT/sig" ]
+}
+
+@test "kill --all signals every process of the container" {
+	bind_out_dir
+	# Two children that trap USR1 (and exit), plus init.
+	set_cmd 'for n in 1 2; do sh -c "trap \"echo child-$n >>/out/sig; exit 0\" USR1; echo $n >>/out/ready; while :; do sleep 0.1; done" & done; trap "echo init >>/out/sig" USR1; while :; do sleep 0.1; done'
+	run_detached "$CID"
+	wait_for_file "$OUT/ready" 2
+	wait_for_file "$OUT/ready" 1
+	run runtime kill --all "$CID" USR1
+	assert_success
+	wait_for_file "$OUT/sig" child-1
+	wait_for_file "$OUT/sig" child-2
+	wait_for_file "$OUT/sig" init
+}
+
+@test "kill --all KILL leaves no process of the container" {
+	set_cmd 'sleep 3600 & sleep 3600 & exec sleep 3600'
+	run_detached "$CID"
+	local pid
+	pid="$(state_field "$CID" pid)"
+	run runtime kill --all "$CID" KILL
+	assert_success
+	wait_for_state "$CID" stopped
+	run runtime delete "$CID"
+	assert_success
+	assert_no_leftovers
+}
+
+@test "kill -a is --all" {
+	set_cmd 'sleep 3600 & exec sleep 3600'
+	run_detached "$CID"
+	run runtime kill -a "$CID" KILL
+	assert_success
+	wait_for_state "$CID" stopped
+}

@@ -73,7 +73,7 @@ int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
 int open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks);
 
 /* ---- mounts.c ---- */
-int mount_entry(struct rootfs_ctx *c, const struct oci_mount *m);
+int mount_entry(struct rootfs_ctx *c, size_t i);
 int mount_deferred_ro(struct rootfs_ctx *c);
 int setattr_fd(int fd, unsigned flags, const struct mount_attr *a);
 

@@ -81,7 +81,7 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
 	return fd;
 }
 
-static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
+static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int tree)
 {
 	unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (p->recursive ? AT_RECURSIVE : 0);
 	struct stat st;
@@ -95,7 +95,8 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 	} else {
 		if (!m->source)
 			return error_set(c->err, EINVAL, "mount bind on %s: no source", m->destination);
-		if ((src = open_tree(AT_FDCWD, m->source, clone)) < 0)
+		/* an idmapped tree made by the runtime: ours to move (and close) */
+		if ((src = tree >= 0 ? dup(tree) : open_tree(AT_FDCWD, m->source, clone)) < 0)
 			return error_sys(c->err, errno, "mount bind %s on %s", m->source, m->destination);
 		if (fstat(src, &st) < 0) {
 			r = fail(c, m, -errno, "stat source");
@@ -189,12 +190,14 @@ out:
 	return r;
 }
 
-int mount_entry(struct rootfs_ctx *c, const struct oci_mount *m)
+int mount_entry(struct rootfs_ctx *c, size_t i)
 {
+	const struct oci_mount *m = &c->cfg->mounts[i];
+	int tree = c->o->mount_fds ? c->o->mount_fds[i] : -1;
 	struct mount_plan p;
 
 	mount_plan_make(m, &p);
-	return p.bind ? bind_entry(c, m, &p) : new_fs_entry(c, m, &p);
+	return p.bind ? bind_entry(c, m, &p, tree) : new_fs_entry(c, m, &p);
 }
 
 /* tmpfs (and /dev) asked read-only became read-only only now, after the

@@ -65,7 +65,7 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 		goto out;
 	}
 	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if ((r = mount_entry(&c, &cfg->mounts[i])) < 0)
+		if ((r = mount_entry(&c, i)) < 0)
 			goto out;
 	if ((r = setup_dev(&c)) < 0 || (r = mount_deferred_ro(&c)) < 0)
 		goto out;

@@ -27,11 +27,23 @@ struct rootfs_opts {
 	bool new_cgroupns;        /* the container has its own cgroup namespace */
 	bool new_pidns;
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
+	const int *mount_fds;     /* per mounts[] entry: a tree from rootfs_idmap_prepare, or -1;
+				   * NULL when no entry is idmapped */
 };
 
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);
 int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct error *err);
 int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);
+
+/* Idmapped mounts (mounts[].uidMappings/gidMappings, idmap, ridmap). Call in
+ * the runtime BEFORE cloning the child, in the host's user namespace (the
+ * kernel wants CAP_SYS_ADMIN where the source filesystem is mounted).
+ * fds has cfg->n_mounts slots; each gets a detached idmapped tree or -1.
+ * Pass fds as rootfs_opts.mount_fds; close them in the parent after the
+ * child has done rootfs_prepare (or on failure). */
+bool rootfs_needs_idmap(const struct oci_config *cfg);
+int rootfs_idmap_prepare(const struct oci_config *cfg, int *fds, struct error *err);
+void rootfs_idmap_close(int *fds, size_t n);
 
 /* Open `path` (absolute, in the container's view) below `root_fd` without ever
  * leaving it: openat2(RESOLVE_IN_ROOT), or a component walk where the kernel

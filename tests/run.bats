@@ -39,7 +39,7 @@ run_fg() {
 
 @test "run exits 128+signal when the container is killed (KILL from outside)" {
 	set_args sleep 3600
-	runtime run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 &
+	runtime run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 3>&- 4>&- &
 	local run_pid=$!
 	wait_for_state "$CID" running
 	runtime kill "$CID" KILL
@@ -59,7 +59,7 @@ run_fg() {
 	bind_out_dir
 	set_cmd 'trap "echo got-USR1 >>/out/sig" USR1; trap "echo got-TERM >>/out/sig; exit 7" TERM; echo ready >/out/ready; while :; do sleep 0.1; done'
 	# Not through the runtime() function: $! must be the runtime itself.
-	"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 &
+	"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 3>&- 4>&- &
 	local run_pid=$!
 	wait_for_file "$OUT/ready"
 	kill -USR1 "$run_pid"

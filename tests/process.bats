@@ -1,0 +1,275 @@
+#!/usr/bin/env bats
+# The container process: what it sees of hostname, pid, user, umask, env,
+# cwd, args, rlimits, capabilities, no_new_privs, oom_score_adj and fds.
+# Most checks run tests/lib/checker.c as process.args[0] itself (any exec in
+# between would recompute the capability sets).
+
+load helpers
+
+# check [KEY...]: run the checker in the foreground; its key=value lines in
+# $output / $lines.
+check() {
+	set_args /bin/checker "$@"
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+}
+
+# expect KEY VALUE: the checker printed exactly KEY=VALUE.
+expect() {
+	assert_line "$1=$2"
+}
+
+# caps_config BND EFF PRM INH AMB: each a comma-separated list of names.
+caps_config() {
+	update_config '.process.capabilities = {
+		bounding: ($b | split(",") | map(select(. != ""))),
+		effective: ($e | split(",") | map(select(. != ""))),
+		permitted: ($p | split(",") | map(select(. != ""))),
+		inheritable: ($i | split(",") | map(select(. != ""))),
+		ambient: ($a | split(",") | map(select(. != "")))}' \
+		--arg b "$1" --arg e "$2" --arg p "$3" --arg i "$4" --arg a "$5"
+}
+
+@test "hostname from the config" {
+	update_config '.hostname = "tr-host"'
+	check hostname
+	expect hostname tr-host
+}
+
+@test "domainname from the config" {
+	is_runc && skip "runc 1.1 ignores domainname (runc 1.2 sets it)"
+	update_config '.domainname = "tr.example"'
+	check domainname
+	expect domainname tr.example
+}
+
+@test "the process is PID 1 of its pid namespace" {
+	check pid
+	expect pid 1
+}
+
+@test "uid, gid and additionalGids" {
+	update_config '.process.user = {uid: 1000, gid: 1001, additionalGids: [5, 6, 1002]}'
+	check uid euid suid gid egid sgid groups
+	expect uid 1000
+	expect euid 1000
+	expect suid 1000
+	expect gid 1001
+	expect egid 1001
+	expect sgid 1001
+	expect groups 5,6,1002
+}
+
+@test "uid/gid as seen by id(1)" {
+	update_config '.process.user = {uid: 65534, gid: 65534, additionalGids: [7]}'
+	set_cmd 'id -u; id -g; id -G; id'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line --index 0 65534
+	assert_line --index 1 65534
+	assert_line --index 2 "65534 7"
+	assert_line --index 3 --partial "uid=65534(nobody) gid=65534(nogroup)"
+}
+
+@test "root user without additionalGids has no supplementary groups" {
+	check uid gid groups
+	expect uid 0
+	expect gid 0
+	expect groups ""
+}
+
+@test "umask from the config" {
+	update_config '.process.user.umask = 63' # 0077
+	check umask
+	expect umask 0077
+}
+
+@test "umask 0 is applied too" {
+	update_config '.process.user.umask = 0'
+	check umask
+	expect umask 0000
+}
+
+@test "env is exactly process.env" {
+	update_config '.process.env = ["PATH=/bin", "FOO=bar", "WITH_EQ=a=b", "SPACES=a b c", "EMPTY="]'
+	set_args env
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line "PATH=/bin"
+	assert_line "FOO=bar"
+	assert_line "WITH_EQ=a=b"
+	assert_line "SPACES=a b c"
+	assert_line "EMPTY="
+	refute_line --partial TINYRUN_TEST_TOKEN
+}
+
+@test "args reach the program unchanged" {
+	set_args sh -c 'for a in "$0" "$@"; do echo "[$a]"; done' zero "a b" "" 'q"uote' '$HOME'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_equal "$output" "$(printf '[%s]\n' zero "a b" "" 'q"uote' '$HOME')"
+}
+
+@test "args[0] is looked up in the container's PATH" {
+	update_config '.process.env = ["PATH=/nowhere:/bin"]'
+	set_args echo found-via-path
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output found-via-path
+}
+
+@test "cwd from the config" {
+	update_config '.process.cwd = "/tmp"'
+	check cwd
+	expect cwd /tmp
+}
+
+@test "cwd for a non-root user" {
+	update_config '.process.cwd = "/home" | .process.user = {uid: 1000, gid: 1000}'
+	check cwd uid
+	expect cwd /home
+	expect uid 1000
+}
+
+@test "rlimits from the config (checker and /proc/self/limits)" {
+	# Hard limits may not exceed ours (no CAP_SYS_RESOURCE on this machine).
+	local hard_nofile
+	hard_nofile="$(ulimit -Hn)"
+	update_config '.process.rlimits = [
+		{type: "RLIMIT_NOFILE", soft: 512, hard: ($h | tonumber)},
+		{type: "RLIMIT_CORE", soft: 0, hard: 4096},
+		{type: "RLIMIT_NPROC", soft: 300, hard: 400},
+		{type: "RLIMIT_MSGQUEUE", soft: 8192, hard: 16384}]' --arg h "$hard_nofile"
+	check rlimit.
+	expect rlimit.NOFILE "512:$hard_nofile"
+	expect rlimit.CORE 0:4096
+	expect rlimit.NPROC 300:400
+	expect rlimit.MSGQUEUE 8192:16384
+
+	set_args cat /proc/self/limits
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line --regexp "^Max open files +512 +$hard_nofile +files"
+	assert_line --regexp "^Max core file size +0 +4096 +bytes"
+	assert_line --regexp "^Max processes +300 +400 +processes"
+}
+
+@test "rlimits not in the config are inherited" {
+	update_config '.process.rlimits = []'
+	check rlimit.STACK
+	# ulimit prints KiB, the checker bytes
+	local soft hard
+	soft="$(ulimit -Ss)"; hard="$(ulimit -Hs)"
+	[[ "$soft" == unlimited ]] || soft=$((soft * 1024))
+	[[ "$hard" == unlimited ]] || hard=$((hard * 1024))
+	expect rlimit.STACK "$soft:$hard"
+}
+
+@test "capabilities: root with a coherent set, all five sets exact" {
+	caps_config CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE,CAP_SETUID \
+		CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE,CAP_SETUID \
+		CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE,CAP_SETUID \
+		CAP_KILL CAP_KILL
+	check CapBnd CapEff CapPrm CapInh CapAmb
+	expect CapBnd CAP_CHOWN,CAP_KILL,CAP_SETUID,CAP_NET_BIND_SERVICE
+	expect CapEff CAP_CHOWN,CAP_KILL,CAP_SETUID,CAP_NET_BIND_SERVICE
+	expect CapPrm CAP_CHOWN,CAP_KILL,CAP_SETUID,CAP_NET_BIND_SERVICE
+	expect CapInh CAP_KILL
+	expect CapAmb CAP_KILL
+}
+
+@test "capabilities: non-root keeps its ambient set across exec" {
+	update_config '.process.user = {uid: 1000, gid: 1000}'
+	caps_config CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE \
+		CAP_KILL,CAP_NET_BIND_SERVICE CAP_KILL,CAP_NET_BIND_SERVICE \
+		CAP_KILL,CAP_NET_BIND_SERVICE CAP_KILL,CAP_NET_BIND_SERVICE
+	check CapBnd CapEff CapPrm CapInh CapAmb uid
+	expect uid 1000
+	expect CapBnd CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE
+	expect CapEff CAP_KILL,CAP_NET_BIND_SERVICE
+	expect CapPrm CAP_KILL,CAP_NET_BIND_SERVICE
+	expect CapInh CAP_KILL,CAP_NET_BIND_SERVICE
+	expect CapAmb CAP_KILL,CAP_NET_BIND_SERVICE
+}
+
+@test "capabilities: non-root without ambient has none effective" {
+	update_config '.process.user = {uid: 1000, gid: 1000}'
+	caps_config CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL "" ""
+	check CapBnd CapEff CapPrm CapAmb
+	expect CapBnd CAP_CHOWN,CAP_KILL
+	expect CapEff ""
+	expect CapPrm ""
+	expect CapAmb ""
+}
+
+@test "capabilities: empty sets drop everything, even for root" {
+	caps_config "" "" "" "" ""
+	check CapBnd CapEff CapPrm CapInh CapAmb
+	expect CapBnd ""
+	expect CapEff ""
+	expect CapPrm ""
+	expect CapInh ""
+	expect CapAmb ""
+}
+
+@test "capabilities: no capabilities object drops everything" {
+	update_config 'del(.process.capabilities)'
+	check CapBnd CapEff CapPrm
+	expect CapBnd ""
+	expect CapEff ""
+	expect CapPrm ""
+}
+
+@test "capabilities: the kernel enforces them (chown without CAP_CHOWN fails)" {
+	bind_out_dir
+	caps_config CAP_KILL CAP_KILL CAP_KILL "" ""
+	set_cmd 'touch /out/f; chown 1000 /out/f && echo chown-ok || echo chown-denied'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_line chown-denied
+	[ "$(stat -c %u "$OUT/f")" = 0 ]
+}
+
+@test "noNewPrivileges true sets NoNewPrivs" {
+	update_config '.process.noNewPrivileges = true'
+	check NoNewPrivs
+	expect NoNewPrivs 1
+}
+
+@test "noNewPrivileges false leaves NoNewPrivs unset" {
+	update_config '.process.noNewPrivileges = false'
+	check NoNewPrivs
+	expect NoNewPrivs 0
+}
+
+@test "oomScoreAdj from the config" {
+	update_config '.process.oomScoreAdj = 123'
+	check oom_score_adj
+	expect oom_score_adj 123
+}
+
+@test "no file descriptor leaks into the container" {
+	set_args /bin/checker fds
+	# extra fds open in the caller of the runtime
+	run_nohang_to "$BATS_TEST_TMPDIR/fds.log" bash -c 'exec 7</dev/null 9>/dev/null; exec "$@"' _ \
+		"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	expect fds 0,1,2
+}
+
+@test "--preserve-fds N passes fds 3..N+2" {
+	set_args /bin/checker fds
+	echo preserved >"$BATS_TEST_TMPDIR/p"
+	run_nohang_to "$BATS_TEST_TMPDIR/fds.log" bash -c 'exec 3<"$0" 4</dev/null 7</dev/null; exec "$@"' \
+		"$BATS_TEST_TMPDIR/p" "$RUNTIME" --root "$ROOT" run --preserve-fds 2 --bundle "$BUNDLE" "$CID"
+	assert_success
+	expect fds 0,1,2,3,4
+}
+
+@test "a preserved fd is usable in the container" {
+	echo through-fd-3 >"$BATS_TEST_TMPDIR/p"
+	set_cmd 'cat <&3'
+	run_nohang_to "$BATS_TEST_TMPDIR/fds.log" bash -c 'exec 3<"$0"; exec "$@"' \
+		"$BATS_TEST_TMPDIR/p" "$RUNTIME" --root "$ROOT" run --preserve-fds 1 --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line through-fd-3
+}

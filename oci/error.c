@@ -32,12 +32,21 @@ int error_sys(struct error *err, int errnum, const char *fmt, ...)
 
 void error_prefix(struct error *err, const char *fmt, ...)
 {
-	char prefix[512], old[sizeof(err->msg)];
+	char prefix[512];
+	size_t pl, ml = strlen(err->msg);
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
-	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+	pl = strlen(prefix);
+	if (pl + 2 >= sizeof(err->msg))
+		return;
+	if (pl + 2 + ml >= sizeof(err->msg))
+		ml = sizeof(err->msg) - pl - 3;
+	memmove(err->msg + pl + 2, err->msg, ml);
+	err->msg[pl + 2 + ml] = 0;
+	memcpy(err->msg, prefix, pl);
+	err->msg[pl] = ':';
+	err->msg[pl + 1] = ' ';
 }

@@ -1,0 +1,188 @@
+#!/usr/bin/env bats
+# Errors: a bad bundle or config makes `create` (and `run`) exit 1 with one
+# clear line that names the problem, and leaves NOTHING behind: no state dir,
+# no mount, no process, no cgroup. Texts differ between runtimes; the tests
+# assert only that the field or path is named.
+
+load helpers
+
+# create_fails NEEDLE...: create must exit 1, print something naming each
+# NEEDLE, and leave nothing behind.
+create_fails() {
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	[ -n "$output" ] || fail "no error message"
+	local needle
+	for needle in "$@"; do
+		[[ -n "${RUNC_UNNAMED:-}" ]] && is_runc && break
+		assert_output --partial "$needle"
+	done
+	# tinyrun: exactly one line (runc's Go errors sometimes wrap).
+	is_runc || [ "${#lines[@]}" -eq 1 ] || fail "expected one line, got ${#lines[@]}: $output"
+	run runtime state "$CID"
+	assert_failure 1
+	assert_no_leftovers
+}
+
+# The same through `run` in the foreground.
+run_fails() {
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	local needle
+	for needle in "$@"; do
+		assert_output --partial "$needle"
+	done
+	assert_no_leftovers
+}
+
+@test "missing bundle directory" {
+	BUNDLE="$BATS_TEST_TMPDIR/no-such-bundle"
+	create_fails no-such-bundle
+}
+
+@test "bundle without config.json" {
+	rm "$BUNDLE/config.json"
+	create_fails config.json
+}
+
+@test "config.json that is not JSON" {
+	RUNC_UNNAMED=1 # runc: "unexpected EOF", no file name
+	echo '{"ociVersion": "1.0.2", "process": {' >"$BUNDLE/config.json"
+	create_fails config.json
+}
+
+@test "config.json that is empty" {
+	RUNC_UNNAMED=1 # runc: "unexpected EOF", no file name
+	: >"$BUNDLE/config.json"
+	create_fails config.json
+}
+
+@test "config.json that is a JSON array" {
+	RUNC_UNNAMED=1 # runc: "unexpected EOF", no file name
+	echo '[]' >"$BUNDLE/config.json"
+	create_fails config.json
+}
+
+@test "process.args of the wrong type" {
+	update_config '.process.args = "sh"'
+	create_fails args
+}
+
+@test "process.user.uid of the wrong type" {
+	update_config '.process.user.uid = "root"'
+	create_fails uid
+}
+
+@test "process.user.uid negative" {
+	update_config '.process.user.uid = -1'
+	create_fails uid
+}
+
+@test "process.args empty" {
+	update_config '.process.args = []'
+	create_fails args
+}
+
+@test "process missing" {
+	update_config 'del(.process)'
+	create_fails process
+}
+
+@test "process.cwd relative" {
+	RUNC_UNNAMED=1 # runc: "Cwd must be an absolute path"
+	update_config '.process.cwd = "relative/dir"'
+	create_fails cwd
+}
+
+@test "unknown rlimit type" {
+	update_config '.process.rlimits += [{type: "RLIMIT_FOO", soft: 1, hard: 1}]'
+	create_fails RLIMIT_FOO
+}
+
+@test "rlimit soft above hard" {
+	is_runc && skip "runc passes it to setrlimit and fails later"
+	update_config '.process.rlimits = [{type: "RLIMIT_NOFILE", soft: 2048, hard: 1024}]'
+	create_fails RLIMIT_NOFILE
+}
+
+@test "unknown capability: warned about by name and ignored, like runc" {
+	# runc ignores unknown or unavailable capabilities with a warning, so that
+	# configs written for newer kernels still run; tinyrun does the same.
+	update_config '.process.capabilities.bounding += ["CAP_NOPE"] | .process.capabilities.effective += ["CAP_NOPE"]'
+	set_args /bin/checker CapBnd
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output --partial CAP_NOPE
+	assert_line "CapBnd=CAP_KILL,CAP_NET_BIND_SERVICE,CAP_AUDIT_WRITE"
+}
+
+@test "capability name that is not a string" {
+	update_config '.process.capabilities.bounding += [5]'
+	create_fails bounding
+}
+
+@test "unknown namespace type" {
+	update_config '.linux.namespaces += [{type: "bogus"}]'
+	create_fails bogus
+}
+
+@test "namespace path that does not exist" {
+	update_config '.linux.namespaces = [.linux.namespaces[] | if .type == "ipc" then .path = "/no/such/ns" else . end]'
+	create_fails /no/such/ns
+}
+
+@test "root.path that does not exist" {
+	update_config '.root.path = "no-such-rootfs"'
+	create_fails no-such-rootfs
+}
+
+@test "root missing" {
+	is_runc && skip "runc 1.1 panics on a config without root"
+	update_config 'del(.root)'
+	create_fails root
+}
+
+@test "ociVersion outside 1.0.0 - 1.3.x" {
+	is_runc && skip "runc 1.1 does not check ociVersion"
+	update_config '.ociVersion = "2.0.0"'
+	create_fails ociVersion
+}
+
+@test "mount without destination" {
+	is_runc && skip "runc 1.1 fails with a bare mount error"
+	update_config '.mounts += [{type: "tmpfs", source: "tmpfs"}]'
+	create_fails destination
+}
+
+@test "hook with a relative path" {
+	is_runc && skip "runc 1.1 reports the exec error without the field"
+	update_config '.hooks.createRuntime = [{path: "relative/hook"}]'
+	create_fails relative/hook
+}
+
+@test "run fails the same way and leaves nothing" {
+	update_config '.process.rlimits += [{type: "RLIMIT_FOO", soft: 1, hard: 1}]'
+	run_fails RLIMIT_FOO
+}
+
+@test "unknown keys are ignored" {
+	update_config '.zzzUnknown = {a: 1} | .process.zzzUnknown = [1, 2] | .linux.zzzUnknown = "x"'
+	set_cmd 'echo fine'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line fine
+}
+
+@test "a failed create does not block a later create of the same id" {
+	update_config '.process.args = []'
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	set_args sleep 3600
+	create_container "$CID"
+	assert_equal "$(state_field "$CID" status)" created
+}
+
+@test "a failure after the process exists leaves nothing (bad mount source)" {
+	update_config '.mounts += [{destination: "/mnt", type: "bind", source: "/no/such/source", options: ["rbind"]}]'
+	create_fails /no/such/source
+}

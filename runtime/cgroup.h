@@ -1,10 +1,41 @@
 /* One small interface over cgroup v2 (unified) and v1 (hybrid hosts).
  * runtime/cgroup.c detects the layout and dispatches to cgroup-v2.c or
- * cgroup-v1.c. No JSON here: resources come as struct oci_resources. */
+ * cgroup-v1.c. No JSON here: resources come as struct oci_resources.
+ *
+ * Placement (cgroup_resolve_path):
+ *  - no linux.cgroupsPath: "/tinyrun/<id>";
+ *  - absolute path: taken as is, relative to each hierarchy's root;
+ *  - relative path: under the default parent, "/tinyrun/<path>" (runc puts it
+ *    under its own cgroup instead; containerd and podman always pass absolute
+ *    or systemd paths);
+ *  - --systemd-cgroup: "slice:prefix:name" ("" slice = system.slice; default
+ *    "system.slice:tinyrun:<id>") mapped to the cgroupfs path systemd would
+ *    use, "/system.slice/prefix-name.scope". tinyrun does not talk to systemd
+ *    over D-Bus: with systemd as PID 1 it still uses that path, with a debug note.
+ * Paths are cleaned lexically ("..", "//") so they never leave the hierarchy.
+ *
+ * Hierarchies: v2: /sys/fs/cgroup, every available controller enabled in the
+ * parents' cgroup.subtree_control. v1/hybrid: every mounted v1 hierarchy
+ * (cpuset cpu cpuacct memory devices freezer blkio pids net_cls net_prio
+ * hugetlb perf_event rdma misc name=systemd) plus, on hybrid hosts, the
+ * cgroup2 at /sys/fs/cgroup/unified (as runc does), so every tool sees the
+ * container in the same place. Resources only go to the v1 controllers there
+ * (`unified` keys go to the unified hierarchy).
+ *
+ * Devices: the config's linux.resources.devices, then the runtime's default
+ * devices (null zero full random urandom tty ptmx pts tun, mknod of any),
+ * then every linux.devices entry (rwm), as runc. The last matching rule
+ * decides, per access bit; no matching rule = deny. v1: devices.deny/allow;
+ * v2: a BPF_PROG_TYPE_CGROUP_DEVICE program. `update` does not change them.
+ *
+ * Every function fills *err and returns a negative errno on failure; the
+ * messages name the cgroup and file: "cgroup /tinyrun/x: memory.max: write
+ * \"12\": Device or resource busy". */
 #ifndef TINYRUN_CGROUP_H
 #define TINYRUN_CGROUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -16,30 +47,124 @@ enum cgroup_mode { CGROUP_MODE_V2 = 2, CGROUP_MODE_V1 = 1 /* v1 or hybrid */ };
 struct cgroup {
 	enum cgroup_mode mode;
 	char *path;          /* relative to each hierarchy's root, e.g. "/tinyrun/abc" */
-	int v2_dirfd;        /* the container's v2 cgroup dir (for CLONE_INTO_CGROUP), or -1 */
+	int v2_dirfd;        /* the container's v2 cgroup dir (for CLONE_INTO_CGROUP), or -1;
+	                      * only on pure v2 hosts: on v1/hybrid use cgroup_attach */
 	bool created;        /* we made it (so delete removes it) */
+	bool hybrid;         /* v1 with a cgroup2 at /sys/fs/cgroup/unified */
+	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (cgroup-v1.c) */
 };
 
 enum cgroup_mode cgroup_detect(void);
+/* "v2", "hybrid" or "v1": for `features` and --debug. */
+const char *cgroup_mode_name(void);
+
+/* Where the runtime's --debug notes go (ignored/converted fields, systemd
+ * path mapping). NULL: dropped. */
+void cgroup_set_debug(void (*fn)(const char *msg));
+
+/* The container's cgroup path, see above. *out is malloc'd. */
+int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
+			char **out, struct error *err);
 
 /* Resolve the path (linux.cgroupsPath, systemd form when `systemd`, or the
  * default "/tinyrun/<id>"), create it in every hierarchy and apply resources.
- * On failure nothing is left behind. */
+ * On failure nothing is left behind and cgroup_close(cg) is still safe. */
 int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
 		  struct cgroup *cg, struct error *err);
-/* Put `pid` in the cgroup (v1: every controller; v2: cgroup.procs). */
+/* Put `pid` in the cgroup (v1: every hierarchy; v2: cgroup.procs). Not needed
+ * after clone3(CLONE_INTO_CGROUP, v2_dirfd). */
 int cgroup_attach(const struct cgroup *cg, pid_t pid, struct error *err);
-/* Re-open a cgroup recorded in the state (path, mode) for later commands. */
+/* Re-open a cgroup recorded in the state (path, mode) for later commands.
+ * -ENOENT when the cgroup is gone. Cheap: one open on v2, a few stats on v1. */
 int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err);
+/* Apply the fields present in `res` to a live cgroup (`update`). Devices are
+ * not changed. memory.checkBeforeUpdate is honoured on v2. */
 int cgroup_update(const struct cgroup *cg, const struct oci_resources *res, struct error *err);
+/* Freeze (and wait until the kernel reports it frozen) or thaw. */
 int cgroup_freeze(const struct cgroup *cg, bool frozen, struct error *err);
 bool cgroup_is_frozen(const struct cgroup *cg);
-/* Send sig to every process in the cgroup (cgroup.kill for SIGKILL on v2). */
+/* Send sig to every process in the cgroup and its sub-cgroups (cgroup.kill
+ * for SIGKILL where the kernel has it, else each pid with the cgroup frozen
+ * meanwhile so no new process escapes). */
 int cgroup_kill_all(const struct cgroup *cg, int sig, struct error *err);
-/* pids in the cgroup; *pids malloc'd. */
+/* pids in the cgroup and its sub-cgroups; *pids malloc'd (NULL when *n == 0). */
 int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err);
-/* Kill what is left, wait until empty, rmdir in every hierarchy. */
+/* Kill what is left, wait until empty (up to 10 s), rmdir in every hierarchy,
+ * sub-cgroups first. Parents are left alone. A cgroup already gone is fine. */
 int cgroup_destroy(struct cgroup *cg, struct error *err);
 void cgroup_close(struct cgroup *cg);
+
+/* ---- stats, for `events` ------------------------------------------------
+ * Units as runc's `events --stats` JSON: bytes, nanoseconds. A value the
+ * kernel does not provide stays 0. Limits: UINT64_MAX when unlimited
+ * (pids.limit: 0 when unlimited, as runc). */
+struct cgroup_kv {                  /* memory.stat entry */
+	char key[40];
+	uint64_t value;
+};
+
+struct cgroup_blkio_entry {         /* blkio / io.stat */
+	uint32_t major, minor;
+	char op[12];                    /* "Read", "Write", "Sync", "Async", "Discard", "Total" */
+	uint64_t value;
+};
+
+struct cgroup_mem_entry {
+	uint64_t usage, max_usage, failcnt, limit;
+};
+
+struct cgroup_hugetlb_stat {
+	char page_size[16];             /* "2MB", "1GB" */
+	uint64_t usage, max_usage, failcnt;
+};
+
+struct cgroup_stats {
+	struct {
+		uint64_t total, kernel, user;          /* ns */
+		uint64_t *percpu;                      /* v1 only: cpuacct.usage_percpu */
+		size_t n_percpu;
+		uint64_t periods, throttled_periods, throttled_time;
+	} cpu;
+	struct {
+		uint64_t cache;
+		struct cgroup_mem_entry usage;
+		struct cgroup_mem_entry swap;          /* memory+swap, as v1 memsw (v2: summed) */
+		struct cgroup_mem_entry kernel, kernel_tcp; /* v1 only */
+		struct cgroup_kv *raw;                 /* memory.stat */
+		size_t n_raw;
+		uint64_t oom, oom_kill;                /* memory.events / memory.oom_control */
+		bool under_oom;
+	} memory;
+	struct {
+		uint64_t current, limit;
+	} pids;
+	struct {
+		struct cgroup_blkio_entry *service_bytes, *serviced;
+		size_t n_service_bytes, n_serviced;
+	} blkio;
+	struct cgroup_hugetlb_stat *hugetlb;
+	size_t n_hugetlb;
+};
+
+int cgroup_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err);
+void cgroup_stats_free(struct cgroup_stats *st);
+
+/* OOM kills seen so far (memory.events oom_kill on v2, memory.oom_control
+ * oom_kill on v1). */
+int cgroup_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err);
+
+/* For `events`: fd becomes ready (poll POLLIN|POLLPRI) when the cgroup's
+ * memory events change; then cgroup_oom_watch_read tells how many OOM events
+ * happened since the previous call (v2: new oom_kill count in memory.events;
+ * v1: the memory.oom_control eventfd count), 0 on other changes. */
+struct cgroup_oom_watch {
+	int fd;                         /* poll this */
+	int ctl_fd;                     /* v1: memory.oom_control, kept open */
+	uint64_t last;
+	const struct cgroup *cg;
+};
+int cgroup_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err);
+int cgroup_oom_watch_read(struct cgroup_oom_watch *w, uint64_t *new_kills, struct error *err);
+void cgroup_oom_watch_close(struct cgroup_oom_watch *w);
 
 #endif

@@ -179,12 +179,17 @@ static int prepare(struct child_ctx *ctx, char *state, char *exe, struct error *
 	};
 	int r;
 
+	/* the cgroup namespace's root is the cgroup we are in when it is made */
+	if (ctx->late_cgroupns && (r = expect(ctx->sync_fd, SYNC_CGROUP_DONE, NULL, 0, err)) < 0)
+		return r;
 	if ((ctx->join_any || ctx->unshare_ns || ctx->must_fork) && (r = enter_namespaces(ctx, err)) < 0)
 		return r;
 	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
 		return r;
 	if (ctx->userns && (r = become_ns_root(err)) < 0)
 		return r;
+	if (ctx->late_cgroupns && !ctx->unshare_ns && unshare(CLONE_NEWCGROUP) < 0)
+		return error_sys(err, errno, "linux.namespaces: cgroup namespace");
 	if ((r = set_names(cfg, err)) < 0)
 		return r;
 	join_keyring(ctx);

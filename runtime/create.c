@@ -293,6 +293,11 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0)
 		goto fail;
 	c->st.cgroup_path = out->cg.path;
+	if (out->cg.v2_dirfd < 0 && cfg->linux_.ns[OCI_NS_CGROUP].present && !cfg->linux_.ns[OCI_NS_CGROUP].path) {
+		/* v1: clone cannot put us into the cgroup, so the cgroup ns waits for the attach */
+		ctx.late_cgroupns = true;
+		ctx.clone_ns &= ~CLONE_NEWCGROUP;
+	}
 	if (!o->run_mode) {
 		if (mkfifoat(c->dirfd, "exec.fifo", 0622) < 0) {
 			r = error_sys(err, errno, "%s/exec.fifo", c->dir);
@@ -320,6 +325,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		close(ctx.fifo_fd);
 	if (attach_by_hand && (r = cgroup_attach(&out->cg, out->pid, err)) < 0)
 		goto fail;
+	if (ctx.late_cgroupns)
+		sync_send(sv[0], SYNC_CGROUP_DONE, 0, NULL, 0, -1);
 	if ((ctx.clone_ns & CLONE_NEWUSER)) {
 		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
 			goto fail;

@@ -36,6 +36,7 @@ struct child_ctx {
 	bool join_any;               /* some namespace has a path */
 	bool must_fork;              /* slow path needs a fork to enter the pid/time ns */
 	bool userns;                 /* the container has a (new or joined) user ns */
+	bool late_cgroupns;          /* v1: unshare the cgroup ns after the parent attached us */
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
 	bool has_seccomp;
 	struct seccomp_prog seccomp;

@@ -17,6 +17,7 @@ enum sync_type {
 	SYNC_CREATED,        /* child -> parent: waiting for start */
 	SYNC_START,          /* parent -> child (run): go */
 	SYNC_ERROR,          /* child -> parent, payload: message */
+	SYNC_CGROUP_DONE,    /* parent -> child: attached to the cgroup (v1): unshare the cgroup ns now */
 };
 
 struct sync_msg {

@@ -1,0 +1,94 @@
+#!/usr/bin/env bats
+# Devices (rootfs/devices.c): the default nodes and links, linux.devices,
+# and that an image's own /dev never redirects device set-up.
+
+load helpers
+
+run_ctr() {
+	run_nohang runtime run --bundle "$BUNDLE" "$@" "$CID"
+}
+
+@test "devices: the default nodes exist with their numbers and mode 0666" {
+	set_cmd 'for d in null zero full random urandom tty; do stat -c "%n %F %t:%T %a %u:%g" /dev/$d; done'
+	run_ctr
+	assert_success
+	assert_line "/dev/null character special file 1:3 666 0:0"
+	assert_line "/dev/zero character special file 1:5 666 0:0"
+	assert_line "/dev/full character special file 1:7 666 0:0"
+	assert_line "/dev/random character special file 1:8 666 0:0"
+	assert_line "/dev/urandom character special file 1:9 666 0:0"
+	assert_line "/dev/tty character special file 5:0 666 0:0"
+}
+
+@test "devices: the standard links and /dev/shm" {
+	set_cmd 'for l in fd stdin stdout stderr ptmx; do echo "$l -> $(readlink /dev/$l)"; done; stat -c "%F" /dev/shm; echo ok >/dev/null && echo null-ok'
+	run_ctr
+	assert_success
+	assert_line "fd -> /proc/self/fd"
+	assert_line "stdin -> /proc/self/fd/0"
+	assert_line "stdout -> /proc/self/fd/1"
+	assert_line "stderr -> /proc/self/fd/2"
+	assert_line "ptmx -> pts/ptmx"
+	assert_line directory
+	assert_line null-ok
+}
+
+@test "devices: linux.devices with type, numbers, fileMode, uid and gid" {
+	update_config '.linux.devices = [
+		{"path": "/dev/fuse", "type": "c", "major": 10, "minor": 229, "fileMode": 384, "uid": 1000, "gid": 1001},
+		{"path": "/dev/sub/dir/loopx", "type": "b", "major": 7, "minor": 0},
+		{"path": "/dev/fifo", "type": "p"},
+		{"path": "/dev/null", "type": "c", "major": 1, "minor": 3, "fileMode": 416}]'
+	set_cmd 'stat -c "%n %F %t:%T %a %u:%g" /dev/fuse /dev/sub/dir/loopx /dev/fifo /dev/null'
+	run_ctr
+	assert_success
+	assert_line "/dev/fuse character special file a:e5 600 1000:1001"
+	assert_line "/dev/sub/dir/loopx block special file 7:0 666 0:0"
+	assert_line "/dev/fifo fifo 0:0 666 0:0"
+	assert_line "/dev/null character special file 1:3 640 0:0"
+}
+
+@test "devices: an image /dev that links out of the rootfs keeps device set-up inside it" {
+	# no tmpfs on /dev: the image's own /dev is used (CVE-2025-52565 class)
+	update_config '.mounts |= map(select(.destination != "/dev" and (.destination | startswith("/dev/") | not)))'
+	mkdir -p "$OUT/hostdev"
+	rm -rf "$BUNDLE/rootfs/dev"
+	mkdir -p "$BUNDLE/rootfs$OUT/hostdev"
+	ln -s "../../../../../../../..$OUT/hostdev" "$BUNDLE/rootfs/dev"
+	set_cmd 'stat -c "%n %F %t:%T" /dev/null /dev/zero'
+	run_ctr
+	assert_success
+	assert_line "/dev/null character special file 1:3"
+	[ -z "$(ls -A "$OUT/hostdev")" ]
+	[ -c "$BUNDLE/rootfs$OUT/hostdev/null" ]
+}
+
+@test "devices: an image's /dev/null symlink is replaced by the real node" {
+	update_config '.mounts |= map(select(.destination != "/dev" and (.destination | startswith("/dev/") | not)))'
+	rm -rf "$BUNDLE/rootfs/dev"
+	mkdir "$BUNDLE/rootfs/dev" "$OUT"
+	echo keep >"$OUT/target"
+	ln -s "$OUT/target" "$BUNDLE/rootfs/dev/null"
+	set_cmd 'stat -c "%n %F %t:%T" /dev/null; echo junk >/dev/null'
+	run_ctr
+	assert_success
+	assert_line "/dev/null character special file 1:3"
+	[ "$(cat "$OUT/target")" = keep ]
+}
+
+@test "devices: in a user namespace the host's nodes are bound" {
+	update_config '.linux.namespaces += [{"type": "user"}]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+		| .linux.devices = [{"path": "/dev/fuse", "type": "c", "major": 10, "minor": 229}]'
+	[ -c /dev/fuse ] || skip "no /dev/fuse on the host"
+	# the mapped root must be able to reach the bundle
+	local d="$BUNDLE"
+	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+	set_cmd 'stat -c "%n %F %t:%T" /dev/null /dev/fuse; grep -c " /dev/null " /proc/self/mountinfo; echo x >/dev/null && echo null-ok'
+	run_ctr
+	assert_success
+	assert_line "/dev/null character special file 1:3"
+	assert_line "/dev/fuse character special file a:e5"
+	assert_line null-ok
+}

@@ -1,0 +1,302 @@
+#!/usr/bin/env bats
+# Mounts (rootfs/): mounts[] in order with their options, binds, destinations
+# that never leave the rootfs, proc/sys guards, masked and read-only paths,
+# root.readonly, propagation, cgroup, tmpcopyup, overlay, --no-pivot.
+# Everything is asserted from inside the container (/proc/self/mountinfo,
+# writes that must fail) and on the host (nothing left, nothing escaped).
+
+load helpers
+
+run_ctr() {
+	run_nohang runtime run --bundle "$BUNDLE" "$@" "$CID"
+}
+
+# opts_of DEST: the per-mount options of the top mount at DEST, from the
+# mountinfo in $output.
+opts_of() {
+	awk -v d="$1" '$5 == d { o = $6 } END { print o }' <<<"$output"
+}
+
+# has_opt DEST OPT: DEST's per-mount options contain OPT.
+has_opt() {
+	local o
+	o="$(opts_of "$1")"
+	[[ ",$o," == *",$2,"* ]] || fail "$1: '$2' not in '$o'"
+}
+
+lacks_opt() {
+	local o
+	o="$(opts_of "$1")"
+	[[ -n "$o" && ",$o," != *",$2,"* ]] || fail "$1: '$2' in '$o' (or no such mount)"
+}
+
+# add_mount JSON: append one mounts[] entry.
+add_mount() {
+	update_config ".mounts += [$1]"
+}
+
+@test "mounts: the standard mounts carry the options of the config" {
+	set_cmd 'cat /proc/self/mountinfo'
+	run_ctr
+	assert_success
+	assert_equal "$(awk '$5 == "/proc" { print $9 }' <<<"$output")" proc
+	has_opt /dev nosuid
+	lacks_opt /dev relatime            # strictatime
+	has_opt /dev/pts nosuid
+	has_opt /dev/pts noexec
+	assert_output --regexp ' /dev/pts [^ ]+ .* devpts [^ ]+ [^ ]*gid=5,mode=620,ptmxmode=666'
+	has_opt /dev/shm nodev
+	has_opt /dev/mqueue noexec
+	has_opt /sys ro
+	has_opt /sys/fs/cgroup ro
+	has_opt /sys/fs/cgroup nosuid
+}
+
+@test "mounts: a read-only bind stays read-only; file and directory destinations get their type" {
+	mkdir -p "$OUT/dir"
+	echo data >"$OUT/file"
+	add_mount '{"destination": "/new/deep/file", "type": "bind", "source": "'"$OUT/file"'", "options": ["bind", "ro"]}'
+	add_mount '{"destination": "/new/dir", "type": "bind", "source": "'"$OUT/dir"'", "options": ["rbind", "ro"]}'
+	set_cmd 'cat /proc/self/mountinfo; stat -c "%n %F" /new/deep/file /new/dir; cat /new/deep/file;
+		echo x >/new/deep/file && echo WROTE-FILE; touch /new/dir/x && echo WROTE-DIR;
+		mount -o remount,rw /new/dir 2>/dev/null; true'
+	run_ctr
+	assert_success
+	has_opt /new/deep/file ro
+	has_opt /new/dir ro
+	assert_line "/new/deep/file regular file"
+	assert_line "/new/dir directory"
+	assert_line data
+	refute_line WROTE-FILE
+	refute_line WROTE-DIR
+	assert_output --partial "Read-only file system"
+	[ "$(cat "$OUT/file")" = data ]
+	[ ! -e "$OUT/dir/x" ]
+}
+
+@test "mounts: rro makes every submount read-only, ro only the top one; rnoexec recurses" {
+	mkdir -p "$OUT/src/sub"
+	mount -t tmpfs "tinyrun-$TOKEN" "$OUT/src/sub"
+	add_mount '{"destination": "/rro", "type": "bind", "source": "'"$OUT/src"'", "options": ["rbind", "rro", "rnoexec"]}'
+	add_mount '{"destination": "/ro", "type": "bind", "source": "'"$OUT/src"'", "options": ["rbind", "ro", "nosuid"]}'
+	set_cmd 'cat /proc/self/mountinfo'
+	run_ctr
+	umount "$OUT/src/sub"
+	assert_success
+	has_opt /rro ro
+	has_opt /rro/sub ro
+	has_opt /rro/sub noexec
+	has_opt /ro ro
+	has_opt /ro nosuid
+	lacks_opt /ro/sub ro
+	lacks_opt /ro/sub nosuid
+}
+
+@test "mounts: propagation options (rshared, rprivate) show in mountinfo" {
+	mkdir -p "$OUT/a" "$OUT/b"
+	add_mount '{"destination": "/shared", "type": "bind", "source": "'"$OUT/a"'", "options": ["rbind", "rshared"]}'
+	add_mount '{"destination": "/private", "type": "bind", "source": "'"$OUT/b"'", "options": ["rbind", "rprivate"]}'
+	set_cmd 'cat /proc/self/mountinfo'
+	run_ctr
+	assert_success
+	assert_output --regexp ' /shared [^ ]+ shared:[0-9]+ '
+	refute_output --regexp ' /private [^ ]+ (shared|master):'
+}
+
+@test "mounts: a destination through a symlink to / or ../../.. lands inside the rootfs" {
+	mkdir -p "$OUT/vol"
+	echo inside >"$OUT/vol/marker"
+	ln -s / "$BUNDLE/rootfs/evil"
+	ln -s ../../../../../../.. "$BUNDLE/rootfs/up"
+	local host_a="/escaped-$TOKEN" host_b="/up-$TOKEN"
+	add_mount '{"destination": "/evil'"$host_a"'", "type": "bind", "source": "'"$OUT/vol"'", "options": ["bind"]}'
+	add_mount '{"destination": "/up'"$host_b"'", "type": "bind", "source": "'"$OUT/vol"'", "options": ["bind"]}'
+	set_cmd "cat $host_a/marker $host_b/marker"
+	run_ctr
+	assert_success
+	assert_equal "${lines[0]}" inside
+	assert_equal "${lines[1]}" inside
+	[ ! -e "$host_a" ] && [ ! -e "$host_b" ]
+	[ -d "$BUNDLE/rootfs$host_a" ] && [ -d "$BUNDLE/rootfs$host_b" ]
+}
+
+@test "mounts: a rootfs whose /proc is a symlink is refused" {
+	rmdir "$BUNDLE/rootfs/proc"
+	mkdir "$BUNDLE/rootfs/notproc"
+	ln -s /notproc "$BUNDLE/rootfs/proc"
+	set_args true
+	run_ctr
+	assert_failure
+	assert_output --partial "/proc"
+	assert_output --partial "symlink"
+	[ -z "$(ls -A "$BUNDLE/rootfs/notproc")" ]
+}
+
+@test "mounts: a rootfs whose /sys is a symlink is refused" {
+	rmdir "$BUNDLE/rootfs/sys"
+	ln -s /tmp "$BUNDLE/rootfs/sys"
+	set_args true
+	run_ctr
+	assert_failure
+	assert_output --partial "symlink"
+}
+
+@test "mounts: proc on top of another filesystem (a tmpfs at /proc) is refused" {
+	update_config '.mounts = [{"destination": "/proc", "type": "tmpfs", "source": "tmpfs"}] + .mounts'
+	set_args true
+	run_ctr
+	assert_failure
+	assert_output --partial "/proc"
+}
+
+@test "mounts: masked paths: a file reads empty, a directory is empty and read-only, remount does not unmask" {
+	mkdir -p "$BUNDLE/rootfs/secret-dir"
+	echo secret >"$BUNDLE/rootfs/secret-dir/key"
+	echo secret >"$BUNDLE/rootfs/secret-file"
+	update_config '.linux.maskedPaths += ["/secret-file", "/secret-dir", "/does-not-exist"]'
+	set_cmd 'echo "file:[$(cat /secret-file)]"; echo "dir:[$(ls -A /secret-dir)]";
+		touch /secret-dir/x 2>/dev/null && echo WROTE; mount -o remount,rw /secret-file 2>/dev/null;
+		echo "after:[$(cat /secret-file)]"; cat /proc/self/mountinfo'
+	run_ctr
+	assert_success
+	assert_line "file:[]"
+	assert_line "dir:[]"
+	assert_line "after:[]"
+	refute_line WROTE
+	has_opt /secret-dir ro
+}
+
+@test "mounts: a masked /dev/null link in the image does not decide what masks a file" {
+	# CVE-2025-31133 class: the image's /dev/null is never the mask's source.
+	update_config '.mounts |= map(select(.destination != "/dev" and (.destination | startswith("/dev/") | not)))'
+	rm -rf "$BUNDLE/rootfs/dev"
+	mkdir "$BUNDLE/rootfs/dev"
+	ln -s /proc/sys/kernel/hostname "$BUNDLE/rootfs/dev/null"
+	echo secret >"$BUNDLE/rootfs/secret-file"
+	update_config '.linux.maskedPaths += ["/secret-file"]'
+	set_cmd 'echo "file:[$(cat /secret-file)]"; stat -c "%F %t:%T" /secret-file'
+	run_ctr
+	assert_success
+	assert_line "file:[]"
+	assert_line "character special file 1:3"
+}
+
+@test "mounts: readonlyPaths are read-only, recursively" {
+	mkdir -p "$OUT/rw/sub"
+	add_mount '{"destination": "/data", "type": "bind", "source": "'"$OUT/rw"'", "options": ["rbind", "rw"]}'
+	add_mount '{"destination": "/data/sub", "type": "tmpfs", "source": "tmpfs"}'
+	update_config '.linux.readonlyPaths += ["/data"]'
+	set_cmd 'cat /proc/self/mountinfo; touch /data/x 2>/dev/null && echo WROTE1; touch /data/sub/x 2>/dev/null && echo WROTE2; true'
+	run_ctr
+	assert_success
+	has_opt /proc/sys ro
+	has_opt /data ro
+	has_opt /data/sub ro
+	refute_line WROTE1
+	refute_line WROTE2
+}
+
+@test "mounts: root.readonly makes / read-only and leaves other mounts alone" {
+	update_config '.root.readonly = true'
+	set_cmd 'cat /proc/self/mountinfo; touch /x 2>/dev/null && echo WROTE; touch /dev/shm/x && echo SHM-OK'
+	run_ctr
+	assert_success
+	has_opt / ro
+	refute_line WROTE
+	assert_line SHM-OK
+	[ ! -e "$BUNDLE/rootfs/x" ]
+}
+
+@test "mounts: tmpfs size and mode, and tmpcopyup copies the image's files" {
+	mkdir -p "$BUNDLE/rootfs/cu/d"
+	echo hello >"$BUNDLE/rootfs/cu/d/f"
+	ln -s f "$BUNDLE/rootfs/cu/d/l"
+	chmod 750 "$BUNDLE/rootfs/cu"
+	chown 12:34 "$BUNDLE/rootfs/cu/d/f"
+	add_mount '{"destination": "/cu", "type": "tmpfs", "source": "tmpfs", "options": ["tmpcopyup", "size=1m"]}'
+	add_mount '{"destination": "/t", "type": "tmpfs", "source": "tmpfs", "options": ["mode=700", "size=2m", "ro"]}'
+	set_cmd 'cat /proc/self/mountinfo; cat /cu/d/l; stat -c "%n %a %u:%g" /cu /cu/d/f /t; echo new >/cu/new; touch /t/x 2>/dev/null && echo WROTE; true'
+	run_ctr
+	assert_success
+	assert_output --regexp ' /cu [^ ]+ .* tmpfs [^ ]+ rw,size=1024k'
+	assert_line hello
+	assert_line "/cu 750 0:0"
+	assert_line "/cu/d/f 644 12:34"
+	assert_line "/t 700 0:0"
+	has_opt /t ro
+	refute_line WROTE
+	[ ! -e "$BUNDLE/rootfs/cu/new" ]
+}
+
+@test "mounts: overlay" {
+	mkdir -p "$OUT/lower" "$OUT/upper" "$OUT/work"
+	echo low >"$OUT/lower/f"
+	add_mount '{"destination": "/ovl", "type": "overlay", "source": "overlay", "options": ["lowerdir='"$OUT/lower"'", "upperdir='"$OUT/upper"'", "workdir='"$OUT/work"'"]}'
+	set_cmd 'cat /ovl/f; echo up >/ovl/g'
+	run_ctr
+	assert_success
+	assert_line low
+	[ "$(cat "$OUT/upper/g")" = up ]
+}
+
+@test "mounts: sysfs is read-only without a network namespace of its own" {
+	update_config '.linux.namespaces |= map(select(.type != "network"))
+		| .mounts |= map(if .type == "sysfs" then .options = ["nosuid", "nodev", "noexec"] else . end)'
+	set_cmd 'cat /proc/self/mountinfo'
+	run_ctr
+	assert_success
+	has_opt /sys ro
+}
+
+@test "mounts: without a cgroup namespace /sys/fs/cgroup is read-only and shows the container's own cgroup" {
+	update_config '.mounts |= map(if .type == "cgroup" then .options = ["nosuid", "nodev", "noexec"] else . end)'
+	set_cmd 'cat /proc/self/mountinfo; echo ===; cat /proc/self/cgroup; touch /sys/fs/cgroup/x 2>/dev/null && echo WROTE; true'
+	run_ctr
+	assert_success
+	has_opt /sys/fs/cgroup ro
+	refute_line WROTE
+	# every cgroup mount below /sys/fs/cgroup is read-only
+	run awk '$5 ~ "^/sys/fs/cgroup/" && ("," $6 ",") !~ /,ro,/' <<<"$output"
+	assert_output ""
+}
+
+@test "mounts: cgroup v1 hierarchies are the container's own cgroup (no cgroup namespace)" {
+	[ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ] || skip "cgroup v1/hybrid host only"
+	set_cmd 'cat /proc/self/mountinfo; echo ===; cat /proc/self/cgroup'
+	run_ctr
+	assert_success
+	local pids_path
+	pids_path="$(awk -F: '$2 == "pids" { print $3 }' <<<"$output")"
+	[ -n "$pids_path" ] && [ "$pids_path" != / ]
+	assert_equal "$(awk '$5 == "/sys/fs/cgroup/pids" { print $4 }' <<<"$output")" "$pids_path"
+}
+
+@test "mounts: with a cgroup namespace the cgroup mounts are rooted at the container's cgroup" {
+	update_config '.linux.namespaces += [{"type": "cgroup"}]'
+	set_cmd 'cat /proc/self/cgroup; ls /sys/fs/cgroup/'
+	run_ctr
+	assert_success
+	run awk -F: '$3 != "/"' <<<"$(grep -E '^[0-9]+:' <<<"$output")"
+	assert_output ""
+}
+
+@test "mounts: --no-pivot (MS_MOVE + chroot) gives the same view" {
+	set_cmd 'cat /proc/self/mountinfo; ls /'
+	run_ctr --no-pivot
+	assert_success
+	assert_line bin
+	has_opt /sys ro
+}
+
+@test "mounts: nothing the container mounts is visible on the host while it runs" {
+	local before
+	before="$(wc -l </proc/self/mountinfo)"
+	set_args sleep 3600
+	run_detached "$CID"
+	run grep -F "$BUNDLE" /proc/self/mountinfo
+	assert_failure
+	assert_equal "$(wc -l </proc/self/mountinfo)" "$before"
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+}

@@ -27,6 +27,15 @@
  *   echo:TEXT  sleep:SECS  pause  exit:N
  *   waitsig           wait for any signal; print "waitsig=SIGNUM" and exit 0
  *
+ * Hook mode: when argv[0] is "conformance-hook", the checker is an OCI hook:
+ *   conformance-hook DIR [see:PATH] [sleep:N] [exit:N]
+ * it creates DIR and records argv.txt, env.txt, stdin.json (the state),
+ * self.txt (its mnt/pid/net/uts namespaces and root, "see:PATH=yes|no"
+ * for each see:PATH argument), target.txt (for the
+ * state's pid: alive, root, cmdline, mnt namespace, "see:PATH=yes|no" as
+ * /proc/PID/root/PATH), appends DIR's name to
+ * DIR/../order, then sleeps/exits as asked (writing done.txt before exit).
+ *
  * Host-side helper modes (first argument):
  *   checker recvtty SOCKET OUTFILE       console-socket receiver: copies the pty master to OUTFILE
  *   checker seccomp-agent SOCKET OUTFILE seccomp listener: saves the container process state,
@@ -728,8 +737,124 @@ static int seccomp_agent(const char *sock, const char *outpath)
 	return 0;
 }
 
+static void save(const char *dir, const char *name, const char *data, size_t len)
+{
+	char p[4200];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, data, len) < 0)
+		_exit(3);
+	close(fd);
+}
+
+static void add_link(char *buf, size_t size, size_t *len, const char *key, const char *path)
+{
+	char l[4096];
+	ssize_t n = readlink(path, l, sizeof(l) - 1);
+	if (n < 0)
+		n = snprintf(l, sizeof(l), "ERR:%s", strerrorname_np(errno));
+	else
+		l[n] = 0;
+	*len += snprintf(buf + *len, size - *len, "%s=%s\n", key, l);
+}
+
+static int hook(int argc, char **argv)
+{
+	if (argc < 2)
+		return 2;
+	const char *dir = argv[1];
+	mkdir(dir, 0755);
+	static char buf[1 << 16], in[1 << 16];
+	size_t len = 0;
+	for (int i = 0; i < argc; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s\n", argv[i]);
+	save(dir, "argv.txt", buf, len);
+	len = 0;
+	for (char **e = environ; *e; e++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s\n", *e);
+	save(dir, "env.txt", buf, len);
+	size_t n = 0;
+	ssize_t r;
+	while (n < sizeof(in) - 1 && (r = read(0, in + n, sizeof(in) - 1 - n)) > 0)
+		n += r;
+	in[n] = 0;
+	save(dir, "stdin.json", in, n);
+	len = 0;
+	add_link(buf, sizeof(buf), &len, "mnt", "/proc/self/ns/mnt");
+	add_link(buf, sizeof(buf), &len, "pid", "/proc/self/ns/pid");
+	add_link(buf, sizeof(buf), &len, "net", "/proc/self/ns/net");
+	add_link(buf, sizeof(buf), &len, "uts", "/proc/self/ns/uts");
+	add_link(buf, sizeof(buf), &len, "root", "/proc/self/root");
+	for (int i = 2; i < argc; i++) {
+		struct stat st;
+		if (!strncmp(argv[i], "see:", 4))
+			len += snprintf(buf + len, sizeof(buf) - len, "see:%s=%s\n", argv[i] + 4,
+					stat(argv[i] + 4, &st) == 0 ? "yes" : "no");
+	}
+	save(dir, "self.txt", buf, len);
+	/* the state's pid, read naively from the JSON */
+	const char *pp = strstr(in, "\"pid\"");
+	long pid = 0;
+	if (pp && (pp = strchr(pp, ':')))
+		pid = strtol(pp + 1, NULL, 10);
+	len = 0;
+	if (pid > 0) {
+		char p[64];
+		snprintf(p, sizeof(p), "/proc/%ld", pid);
+		struct stat st;
+		len += snprintf(buf + len, sizeof(buf) - len, "alive=%s\n", stat(p, &st) == 0 ? "yes" : "no");
+		snprintf(p, sizeof(p), "/proc/%ld/root", pid);
+		add_link(buf, sizeof(buf), &len, "root", p);
+		snprintf(p, sizeof(p), "/proc/%ld/ns/mnt", pid);
+		add_link(buf, sizeof(buf), &len, "mnt", p);
+		snprintf(p, sizeof(p), "/proc/%ld/ns/net", pid);
+		add_link(buf, sizeof(buf), &len, "net", p);
+		char cmd[4096];
+		snprintf(p, sizeof(p), "/proc/%ld/cmdline", pid);
+		int c = read_file(p, cmd, sizeof(cmd));
+		for (int i = 0; i < c; i++)
+			if (!cmd[i])
+				cmd[i] = ' ';
+		len += snprintf(buf + len, sizeof(buf) - len, "cmdline=%s\n", c > 0 ? cmd : "");
+		for (int i = 2; i < argc; i++) {
+			if (strncmp(argv[i], "see:", 4))
+				continue;
+			snprintf(cmd, sizeof(cmd), "/proc/%ld/root%s", pid, argv[i] + 4);
+			len += snprintf(buf + len, sizeof(buf) - len, "see:%s=%s\n", argv[i] + 4,
+					stat(cmd, &st) == 0 ? "yes" : "no");
+		}
+	}
+	save(dir, "target.txt", buf, len);
+	char order[4200], name[4096];
+	snprintf(name, sizeof(name), "%s", dir);
+	char *slash = strrchr(name, '/');
+	if (slash) {
+		*slash = 0;
+		snprintf(order, sizeof(order), "%s/order", name[0] ? name : "/");
+		int fd = open(order, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			dprintf(fd, "%s\n", slash + 1);
+			close(fd);
+		}
+	}
+	int code = 0;
+	for (int i = 2; i < argc; i++) {
+		if (!strncmp(argv[i], "sleep:", 6))
+			sleep(atoi(argv[i] + 6));
+		else if (!strncmp(argv[i], "exit:", 5))
+			code = atoi(argv[i] + 5);
+	}
+	save(dir, "done.txt", "done\n", 5);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
+	const char *base = strrchr(argv[0], '/');
+	if (!strcmp(base ? base + 1 : argv[0], "conformance-hook"))
+		return hook(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "recvtty"))
 		return recvtty(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "seccomp-agent"))

@@ -1,0 +1,252 @@
+#!/usr/bin/env bats
+# The command line: --version, --help, COMMAND --help, usage errors, global
+# flags (--log, --log-format, --debug, --systemd-cgroup, --root), list,
+# spec, features.
+
+load helpers
+
+COMMANDS=(create start state kill delete run exec ps pause resume list update events spec features)
+
+# Usage errors exit 1 (runc: 3 for an unknown command).
+assert_usage_error() {
+	if is_runc; then
+		[ "$status" -ne 0 ] || fail "succeeded: $output"
+	else
+		assert_failure 1
+	fi
+	[ -n "$output" ] || fail "no message"
+}
+
+@test "--version prints the version and the spec version" {
+	run "$RUNTIME" --version
+	assert_success
+	assert_line --index 0 --regexp '[0-9]+\.[0-9]+\.[0-9]+'
+	assert_line --regexp '^spec: 1\.[0-9]+\.[0-9]+'
+}
+
+@test "-v is --version" {
+	run "$RUNTIME" -v
+	assert_success
+	assert_line --regexp '^spec: 1\.'
+}
+
+@test "--help lists every command" {
+	run "$RUNTIME" --help
+	assert_success
+	local c
+	for c in "${COMMANDS[@]}"; do
+		assert_output --regexp "(^|[[:space:]])$c([[:space:],]|$)"
+	done
+}
+
+@test "COMMAND --help prints the command's usage and exits 0" {
+	local c
+	for c in "${COMMANDS[@]}"; do
+		run "$RUNTIME" "$c" --help
+		[ "$status" -eq 0 ] || fail "$c --help: status $status: $output"
+		[[ "$output" == *"$c"* ]] || fail "$c --help does not name the command: $output"
+	done
+	run "$RUNTIME" create --help
+	assert_output --partial --bundle
+	assert_output --partial --pid-file
+	assert_output --partial --console-socket
+	run "$RUNTIME" delete --help
+	assert_output --partial --force
+	run "$RUNTIME" kill --help
+	assert_output --partial --all
+	run "$RUNTIME" run --help
+	assert_output --partial --detach
+}
+
+@test "an unknown command is a usage error" {
+	run runtime no-such-command
+	assert_usage_error
+	assert_output --partial no-such-command
+}
+
+@test "an unknown global flag is a usage error" {
+	run runtime --no-such-flag list
+	assert_usage_error
+	assert_output --partial no-such-flag
+}
+
+@test "an unknown command flag is a usage error" {
+	run runtime list --no-such-flag
+	assert_usage_error
+	assert_output --partial no-such-flag
+}
+
+@test "extra arguments are a usage error" {
+	run runtime state "$CID" extra-arg
+	assert_usage_error
+}
+
+@test "--log FILE receives the error line" {
+	run runtime --log "$BATS_TEST_TMPDIR/log" state "$CID-missing"
+	assert_failure 1
+	[ -s "$BATS_TEST_TMPDIR/log" ]
+	grep -q "container does not exist\|$CID-missing" "$BATS_TEST_TMPDIR/log"
+}
+
+@test "--log-format json writes {level,msg,time} lines" {
+	run runtime --log "$BATS_TEST_TMPDIR/log" --log-format json state "$CID-missing"
+	assert_failure 1
+	[ -s "$BATS_TEST_TMPDIR/log" ]
+	local line
+	while IFS= read -r line; do
+		jq -e 'type == "object" and (.level | type == "string") and (.msg | type == "string") and (.time | type == "string")' \
+			<<<"$line" >/dev/null || fail "not a JSON log line: $line"
+	done <"$BATS_TEST_TMPDIR/log"
+	run jq -r 'select(.level == "error") | .msg' "$BATS_TEST_TMPDIR/log"
+	assert_success
+	[ -n "$output" ]
+	# time is RFC 3339
+	run jq -r '.time' "$BATS_TEST_TMPDIR/log"
+	assert_line --index 0 --regexp '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}'
+}
+
+@test "--log-format json escapes what it logs" {
+	run_nohang runtime --log "$BATS_TEST_TMPDIR/log" --log-format json create --bundle "$BATS_TEST_TMPDIR/quote\"back\\slash" "$CID"
+	assert_failure 1
+	local line
+	while IFS= read -r line; do
+		jq -e . <<<"$line" >/dev/null || fail "not JSON: $line"
+	done <"$BATS_TEST_TMPDIR/log"
+}
+
+@test "--log-format text is accepted" {
+	run runtime --log "$BATS_TEST_TMPDIR/log" --log-format text state "$CID-missing"
+	assert_failure 1
+	[ -s "$BATS_TEST_TMPDIR/log" ]
+}
+
+@test "--log-format with an unknown value is an error" {
+	run runtime --log-format xml list
+	assert_usage_error
+}
+
+@test "--debug and --systemd-cgroup are accepted" {
+	run runtime --debug list
+	assert_success
+	run runtime --systemd-cgroup list
+	assert_success
+}
+
+@test "--root keeps containers apart" {
+	create_container "$CID"
+	run "$RUNTIME" --root "$BATS_TEST_TMPDIR/other-root" list -q
+	assert_success
+	refute_output --partial "$CID"
+	run runtime list -q
+	assert_output "$CID"
+}
+
+@test "list: table header and a row per container" {
+	create_container "$CID"
+	run runtime list
+	assert_success
+	assert_line --index 0 --regexp '^ID +PID +STATUS +BUNDLE +CREATED +OWNER'
+	assert_line --index 1 --regexp "^$CID +[0-9]+ +created +$BUNDLE "
+}
+
+@test "list -q prints the ids only" {
+	create_container "$CID-1"
+	create_container "$CID-2"
+	run runtime list -q
+	assert_success
+	assert_equal "$(sort <<<"$output")" "$(printf '%s\n' "$CID-1" "$CID-2")"
+}
+
+@test "list --format json: an array with id status pid bundle" {
+	create_container "$CID"
+	runtime start "$CID"
+	create_container "$CID-2"
+	run runtime list --format json
+	assert_success
+	jq -e 'type == "array" and length == 2' <<<"$output" >/dev/null
+	assert_equal "$(jq -r --arg id "$CID" '.[] | select(.id == $id) | .status' <<<"$output")" running
+	assert_equal "$(jq -r --arg id "$CID-2" '.[] | select(.id == $id) | .status' <<<"$output")" created
+	assert_equal "$(jq -r --arg id "$CID" '.[] | select(.id == $id) | .pid' <<<"$output")" "$(state_field "$CID" pid)"
+	assert_equal "$(jq -r --arg id "$CID" '.[] | select(.id == $id) | .bundle' <<<"$output")" "$BUNDLE"
+	run runtime list -f json
+	assert_success
+	jq -e 'length == 2' <<<"$output" >/dev/null
+}
+
+@test "list with no containers: empty output / empty JSON" {
+	run runtime list -q
+	assert_success
+	assert_output ""
+	run runtime list --format json
+	assert_success
+	# runc prints null; [] is as good for a consumer
+	[[ "$output" == null || "$(jq -c . <<<"$output")" == "[]" ]]
+}
+
+@test "list on a root that does not exist yet" {
+	run "$RUNTIME" --root "$BATS_TEST_TMPDIR/never-made" list -q
+	assert_success
+	assert_output ""
+}
+
+@test "spec writes a valid config.json in the current directory" {
+	mkdir "$BATS_TEST_TMPDIR/s" && cd "$BATS_TEST_TMPDIR/s"
+	run runtime spec
+	assert_success
+	jq -e '.ociVersion and (.process.args | length > 0) and .root.path == "rootfs" and (.linux.namespaces | length > 0) and (.mounts | length > 0)' config.json >/dev/null
+}
+
+@test "spec --bundle DIR writes DIR/config.json" {
+	mkdir "$BATS_TEST_TMPDIR/s"
+	run runtime spec --bundle "$BATS_TEST_TMPDIR/s"
+	assert_success
+	jq -e .ociVersion "$BATS_TEST_TMPDIR/s/config.json" >/dev/null
+}
+
+@test "spec refuses to overwrite an existing config.json" {
+	mkdir "$BATS_TEST_TMPDIR/s"
+	echo keep >"$BATS_TEST_TMPDIR/s/config.json"
+	run runtime spec --bundle "$BATS_TEST_TMPDIR/s"
+	assert_failure 1
+	assert_output --partial config.json
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/s/config.json")" keep
+}
+
+@test "spec --rootless adds a user namespace with mappings, no network ns" {
+	mkdir "$BATS_TEST_TMPDIR/s"
+	run runtime spec --rootless --bundle "$BATS_TEST_TMPDIR/s"
+	assert_success
+	local c="$BATS_TEST_TMPDIR/s/config.json"
+	jq -e '[.linux.namespaces[].type] | index("user")' "$c" >/dev/null
+	jq -e '[.linux.namespaces[].type] | index("network") | not' "$c" >/dev/null
+	jq -e '.linux.uidMappings | length > 0' "$c" >/dev/null
+	jq -e '.linux.gidMappings | length > 0' "$c" >/dev/null
+}
+
+@test "the spec output runs with busybox once terminal is off" {
+	mkdir "$BATS_TEST_TMPDIR/s"
+	runtime spec --bundle "$BATS_TEST_TMPDIR/s"
+	cp -al "$BUNDLE/rootfs" "$BATS_TEST_TMPDIR/s/rootfs"
+	BUNDLE="$BATS_TEST_TMPDIR/s" update_config \
+		'.process.terminal = false | .process.args = ["echo", "spec-runs"] | .process.env += [("TINYRUN_TEST_TOKEN=" + $t)]' --arg t "$TOKEN"
+	run_nohang runtime run --bundle "$BATS_TEST_TMPDIR/s" "$CID"
+	assert_success
+	assert_line spec-runs
+}
+
+@test "features prints valid JSON with ociVersionMin/Max" {
+	run runtime features
+	assert_success
+	jq -e '(.ociVersionMin | type == "string") and (.ociVersionMax | type == "string")' <<<"$output" >/dev/null
+	assert_equal "$(jq -r .ociVersionMin <<<"$output")" 1.0.0
+	jq -e '.hooks | index("createRuntime")' <<<"$output" >/dev/null
+	jq -e '.linux.namespaces | index("pid")' <<<"$output" >/dev/null
+	jq -e '.linux.capabilities | index("CAP_KILL")' <<<"$output" >/dev/null
+}
+
+@test "features: ociVersionMax is 1.3.x" {
+	is_runc && skip "runc 1.1 supports spec 1.0.2"
+	run runtime features
+	assert_success
+	[[ "$(jq -r .ociVersionMax <<<"$output")" == 1.3.* ]]
+}

@@ -413,6 +413,10 @@ int oci_config_parse(const char *name, const char *json, size_t len,
 		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);
 void oci_config_free(struct oci_config *cfg);
 
+/* Release the arena handed out by oci_process_parse / oci_resources_parse
+ * (every string and array of the parsed struct). NULL is a no-op. */
+void oci_arena_free(void *arena);
+
 /* Parse a process.json (the `exec --process` file): a bare "process" object. */
 int oci_process_parse(const char *name, const char *json, size_t len,
 		      struct oci_process *proc, void **arena, struct error *err);

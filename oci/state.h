@@ -41,6 +41,9 @@ void oci_state_free(struct container_state *st);
 /* Generic small JSON output used by `list --format json`, `ps -f json`,
  * `--log-format json` and `events`: a string escaped for JSON, appended to buf.
  * Returns the new length or -1 when it does not fit. */
+/* (The appended text includes the surrounding double quotes; buf stays
+ * NUL-terminated; escaping is Go's, as runc prints: <, >, & as \u003c ...,
+ * invalid UTF-8 as \ufffd.) */
 int oci_json_escape(char *buf, size_t size, size_t len, const char *s);
 
 #endif

@@ -1,0 +1,272 @@
+/* config.json: read once, parse once (yajl_tree via json.c), walk the tree
+ * into struct oci_config. The sections live in config_*.c. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse.h"
+
+/* 1.0.0 up to 1.3.x, pre-releases (1.0.0-rc5, 1.0.2-dev) and build metadata
+ * included; the patch part may be missing ("1.1"). */
+static bool version_supported(const char *v)
+{
+	char *end;
+	unsigned long minor;
+
+	if (strncmp(v, "1.", 2) != 0 || !(v[2] >= '0' && v[2] <= '9'))
+		return false;
+	minor = strtoul(v + 2, &end, 10);
+	if (minor > 3)
+		return false;
+	if (*end == '.') {
+		end++;
+		if (!(*end >= '0' && *end <= '9'))
+			return false;
+		end += strspn(end, "0123456789");
+	}
+	return *end == '\0' || *end == '-' || *end == '+';
+}
+
+static int parse_version(struct pctx *c, const struct json_val *root, struct oci_config *cfg)
+{
+	int r = get_str(c, NULL, root, "ociVersion", REQ, &cfg->oci_version);
+
+	if (r < 0)
+		return r;
+	if (!version_supported(cfg->oci_version))
+		return perr(c, JKEY(NULL, "ociVersion"),
+			    "unsupported version \"%s\" (tinyrun supports 1.0.0 to 1.3.x)",
+			    cfg->oci_version);
+	return 0;
+}
+
+static int parse_root(struct pctx *c, const struct json_val *root, struct oci_config *cfg)
+{
+	const struct json_val *v;
+	int r;
+
+	if ((r = get_obj(c, NULL, root, "root", OPT, &v)) <= 0)
+		return r;
+	if ((r = get_str(c, JKEY(NULL, "root"), v, "path", REQ, &cfg->root_path)) < 0)
+		return r;
+	return get_bool(c, JKEY(NULL, "root"), v, "readonly", &cfg->root_readonly);
+}
+
+static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse_parts parts,
+		     struct oci_config *cfg)
+{
+	const struct json_val *v;
+	int r;
+
+	if (val_type(c, NULL, root, JSON_OBJECT) < 0)
+		return -EINVAL;
+	if ((r = parse_version(c, root, cfg)) < 0)
+		return r;
+	if ((r = get_obj(c, NULL, root, "hooks", OPT, &v)) < 0)
+		return r;
+	if (v && (r = parse_hooks(c, JKEY(NULL, "hooks"), v, &cfg->hooks)) < 0)
+		return r;
+	if ((r = get_kv(c, NULL, root, "annotations", &cfg->annotations, &cfg->n_annotations)) < 0)
+		return r;
+	if (parts == OCI_PARSE_HOOKS_ONLY)
+		return 0;
+
+	if ((r = parse_root(c, root, cfg)) < 0 ||
+	    (r = get_str(c, NULL, root, "hostname", OPT, &cfg->hostname)) < 0 ||
+	    (r = get_str(c, NULL, root, "domainname", OPT, &cfg->domainname)) < 0)
+		return r;
+	if ((r = get_obj(c, NULL, root, "process", OPT, &v)) < 0)
+		return r;
+	cfg->has_process = v != NULL;
+	if (v && (r = parse_process(c, JKEY(NULL, "process"), v, &cfg->process)) < 0)
+		return r;
+	if ((r = parse_mounts(c, root, cfg)) < 0)
+		return r;
+	if ((r = get_obj(c, NULL, root, "linux", OPT, &v)) < 0)
+		return r;
+	cfg->has_linux = v != NULL;
+	if (v && (r = parse_linux(c, JKEY(NULL, "linux"), v, &cfg->linux_)) < 0)
+		return r;
+	return validate_config(c, cfg);
+}
+
+/* text is NUL-terminated, len its length (sizes the arena). */
+static int config_from_text(const char *name, const char *text, size_t len,
+			    enum oci_parse_parts parts, struct oci_config *cfg, struct error *err)
+{
+	struct pctx c = { .name = name, .err = err };
+	struct json_val *root;
+	int r;
+
+	memset(cfg, 0, sizeof(*cfg));
+	c.a = arena_new(len + len / 2);
+	if (!c.a)
+		return error_set(err, ENOMEM, "%s: out of memory", name);
+	if ((r = parse_document(&c, text, &root)) < 0) {
+		arena_free(c.a);
+		return r;
+	}
+	r = parse_top(&c, root, parts, cfg);
+	json_free(root);
+	if (r < 0) {
+		arena_free(c.a);
+		memset(cfg, 0, sizeof(*cfg));
+		return r;
+	}
+	cfg->arena = c.a;
+	return 0;
+}
+
+/* The whole file in one buffer, NUL-terminated; usually a single read(). */
+static int read_all(int fd, char **out, size_t *len)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	char *buf;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	if (!(buf = malloc(cap)))
+		return -ENOMEM;
+	for (;;) {
+		ssize_t k = read(fd, buf + n, cap - n - 1);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+
+			free(buf);
+			return -e;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+		if (n == cap - 1) {
+			char *b = realloc(buf, cap * 2);
+
+			if (!b) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = b;
+			cap *= 2;
+		}
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int oci_config_load(const char *path, enum oci_parse_parts parts,
+		    struct oci_config *cfg, struct error *err)
+{
+	const char *slash = strrchr(path, '/');
+	char *text = NULL;
+	size_t len = 0;
+	int fd, r;
+
+	memset(cfg, 0, sizeof(*cfg));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_sys(err, errno, "open %s", path);
+	r = read_all(fd, &text, &len);
+	close(fd);
+	if (r < 0)
+		return error_sys(err, -r, "read %s", path);
+	r = config_from_text(slash ? slash + 1 : path, text, len, parts, cfg, err);
+	free(text);
+	return r;
+}
+
+int oci_config_parse(const char *name, const char *json, size_t len,
+		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err)
+{
+	char *text = malloc(len + 1);
+	int r;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (!text)
+		return error_set(err, ENOMEM, "%s: out of memory", name);
+	memcpy(text, json, len);
+	text[len] = '\0';
+	r = config_from_text(name, text, len, parts, cfg, err);
+	free(text);
+	return r;
+}
+
+void oci_config_free(struct oci_config *cfg)
+{
+	arena_free(cfg->arena);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* Shared by oci_process_parse and oci_resources_parse: a document whose root
+ * is the object `fn` parses. */
+typedef int (*root_fn)(struct pctx *c, const struct jpath *p, const struct json_val *v, void *out);
+
+static int parse_fragment(const char *name, const char *json, size_t len, root_fn fn,
+			  void *out, void **arena, struct error *err)
+{
+	struct pctx c = { .name = name, .err = err };
+	struct json_val *root;
+	int r;
+
+	*arena = NULL;
+	c.a = arena_new(len + len / 2);
+	if (!c.a)
+		return error_set(err, ENOMEM, "%s: out of memory", name);
+	if ((r = parse_buffer(&c, json, len, &root)) < 0) {
+		arena_free(c.a);
+		return r;
+	}
+	r = val_type(&c, NULL, root, JSON_OBJECT);
+	if (r == 0)
+		r = fn(&c, NULL, root, out);
+	json_free(root);
+	if (r < 0) {
+		arena_free(c.a);
+		return r;
+	}
+	*arena = c.a;
+	return 0;
+}
+
+static int process_root(struct pctx *c, const struct jpath *p, const struct json_val *v, void *out)
+{
+	return parse_process(c, p, v, out);
+}
+
+static int resources_root(struct pctx *c, const struct jpath *p, const struct json_val *v, void *out)
+{
+	return parse_resources(c, p, v, out);
+}
+
+int oci_process_parse(const char *name, const char *json, size_t len,
+		      struct oci_process *proc, void **arena, struct error *err)
+{
+	int r;
+
+	memset(proc, 0, sizeof(*proc));
+	if ((r = parse_fragment(name, json, len, process_root, proc, arena, err)) < 0)
+		memset(proc, 0, sizeof(*proc));
+	return r;
+}
+
+int oci_resources_parse(const char *name, const char *json, size_t len,
+			struct oci_resources *res, void **arena, struct error *err)
+{
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if ((r = parse_fragment(name, json, len, resources_root, res, arena, err)) < 0)
+		memset(res, 0, sizeof(*res));
+	return r;
+}

@@ -1,0 +1,98 @@
+/* linux.seccomp: config-linux.md "Seccomp". Names are checked here; the
+ * seccomp/ module maps them to libseccomp. */
+#include <errno.h>
+
+#include "parse.h"
+
+static int check_names(struct pctx *c, const struct jpath *p, char **names, size_t n,
+		       const struct oci_name *t, size_t tn, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (oci_name_lookup(t, tn, names[i]) < 0)
+			return perr(c, JIDX(p, i), "unknown %s \"%s\"", what, names[i]);
+	return 0;
+}
+
+/* "errnoRet": only actions that return an errno take one (spec: MUST fail). */
+static int get_errno_ret(struct pctx *c, const struct jpath *p, const struct json_val *v,
+			 const char *key, int action, bool *has, uint32_t *out)
+{
+	int r = get_u32(c, p, v, key, OPT, out);
+
+	if (r <= 0)
+		return r;
+	if (action != OCI_SECCOMP_ERRNO && action != OCI_SECCOMP_TRACE)
+		return perr(c, JKEY(p, key), "only allowed with SCMP_ACT_ERRNO or SCMP_ACT_TRACE");
+	*has = true;
+	return 0;
+}
+
+static int arg_one(struct pctx *c, const struct jpath *p, const struct json_val *v,
+		   void *elem, void *ud)
+{
+	struct oci_seccomp_arg *a = elem;
+	uint64_t index;
+	int op;
+
+	(void)ud;
+	if (get_u64(c, p, v, "index", REQ, 5, &index) < 0 ||
+	    get_u64(c, p, v, "value", REQ, UINT64_MAX, &a->value) < 0 ||
+	    get_u64(c, p, v, "valueTwo", OPT, UINT64_MAX, &a->value_two) < 0 ||
+	    get_name(c, p, v, "op", REQ, oci_seccomp_operators, oci_n_seccomp_operators,
+		     "seccomp operator", &op) < 0)
+		return -EINVAL;
+	a->index = (unsigned)index;
+	a->op = (enum oci_seccomp_op)op;
+	return 0;
+}
+
+static int syscall_one(struct pctx *c, const struct jpath *p, const struct json_val *v,
+		       void *elem, void *ud)
+{
+	struct oci_seccomp_rule *s = elem;
+	int r, action;
+
+	(void)ud;
+	if ((r = get_strv(c, p, v, "names", REQ, &s->names, &s->n_names)) < 0)
+		return r;
+	if (s->n_names == 0)
+		return perr(c, JKEY(p, "names"), "must not be empty");
+	if ((r = get_name(c, p, v, "action", REQ, oci_seccomp_actions, oci_n_seccomp_actions,
+			  "seccomp action", &action)) < 0)
+		return r;
+	s->action = (enum oci_seccomp_action)action;
+	if ((r = get_errno_ret(c, p, v, "errnoRet", action, &s->has_errno_ret, &s->errno_ret)) < 0)
+		return r;
+	r = get_array_of(c, p, v, "args", sizeof(*s->args), &s->args, &s->n_args, arg_one, NULL);
+	return r < 0 ? r : 0;
+}
+
+int parse_seccomp(struct pctx *c, const struct jpath *p, const struct json_val *v,
+		  struct oci_seccomp *s)
+{
+	int r, action;
+
+	if ((r = get_name(c, p, v, "defaultAction", REQ, oci_seccomp_actions,
+			  oci_n_seccomp_actions, "seccomp action", &action)) < 0)
+		return r;
+	if (action == OCI_SECCOMP_NOTIFY)
+		return perr(c, JKEY(p, "defaultAction"), "SCMP_ACT_NOTIFY cannot be the default action");
+	s->default_action = (enum oci_seccomp_action)action;
+	if ((r = get_errno_ret(c, p, v, "defaultErrnoRet", action, &s->has_default_errno_ret,
+			       &s->default_errno_ret)) < 0 ||
+	    (r = get_strv(c, p, v, "architectures", OPT, &s->architectures,
+			  &s->n_architectures)) < 0 ||
+	    (r = check_names(c, JKEY(p, "architectures"), s->architectures, s->n_architectures,
+			     oci_seccomp_archs, oci_n_seccomp_archs, "architecture")) < 0 ||
+	    (r = get_strv(c, p, v, "flags", OPT, &s->flags, &s->n_flags)) < 0 ||
+	    (r = check_names(c, JKEY(p, "flags"), s->flags, s->n_flags, oci_seccomp_flags,
+			     oci_n_seccomp_flags, "seccomp flag")) < 0 ||
+	    (r = get_str(c, p, v, "listenerPath", OPT, &s->listener_path)) < 0 ||
+	    (r = get_str(c, p, v, "listenerMetadata", OPT, &s->listener_metadata)) < 0)
+		return r;
+	if (s->listener_metadata && !s->listener_path)
+		return perr(c, JKEY(p, "listenerMetadata"), "not allowed without listenerPath");
+	r = get_array_of(c, p, v, "syscalls", sizeof(*s->syscalls), &s->syscalls, &s->n_syscalls,
+			 syscall_one, NULL);
+	return r < 0 ? r : 0;
+}

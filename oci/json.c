@@ -1,0 +1,338 @@
+/* The only file that knows the JSON library: yajl_tree for reading,
+ * yajl_gen for writing. */
+#include "json.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+
+/* struct json_val is yajl's node; the cast keeps yajl out of json.h. */
+#define Y(v) ((yajl_val)(v))
+
+struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
+{
+	char ebuf[512] = "";
+	yajl_val root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	size_t n;
+
+	if (root)
+		return (struct json_val *)root;
+	n = strcspn(ebuf, "\n");
+	while (n > 0 && ebuf[n - 1] == ' ')
+		n--;
+	if (n == 0)
+		snprintf(errbuf, errlen, "out of memory");
+	else
+		snprintf(errbuf, errlen, "%.*s", (int)n, ebuf);
+	return NULL;
+}
+
+void json_free(struct json_val *root)
+{
+	yajl_tree_free(Y(root));
+}
+
+enum json_type json_type(const struct json_val *v)
+{
+	switch (Y(v)->type) {
+	case yajl_t_string: return JSON_STRING;
+	case yajl_t_number: return JSON_NUMBER;
+	case yajl_t_object: return JSON_OBJECT;
+	case yajl_t_array:  return JSON_ARRAY;
+	case yajl_t_true:
+	case yajl_t_false:  return JSON_BOOL;
+	default:            return JSON_NULL;
+	}
+}
+
+const char *json_type_name(enum json_type t)
+{
+	static const char *const names[] = {
+		[JSON_NULL] = "null", [JSON_BOOL] = "boolean", [JSON_NUMBER] = "number",
+		[JSON_STRING] = "string", [JSON_OBJECT] = "object", [JSON_ARRAY] = "array",
+	};
+	return names[t];
+}
+
+const struct json_val *json_get(const struct json_val *obj, const char *key)
+{
+	yajl_val o = Y(obj);
+
+	if (!o || o->type != yajl_t_object)
+		return NULL;
+	for (size_t i = o->u.object.len; i-- > 0;)
+		if (strcmp(o->u.object.keys[i], key) == 0)
+			return (const struct json_val *)o->u.object.values[i];
+	return NULL;
+}
+
+size_t json_len(const struct json_val *v)
+{
+	if (Y(v)->type == yajl_t_array)
+		return Y(v)->u.array.len;
+	if (Y(v)->type == yajl_t_object)
+		return Y(v)->u.object.len;
+	return 0;
+}
+
+const struct json_val *json_at(const struct json_val *v, size_t i)
+{
+	if (Y(v)->type == yajl_t_array)
+		return (const struct json_val *)Y(v)->u.array.values[i];
+	return (const struct json_val *)Y(v)->u.object.values[i];
+}
+
+const char *json_key(const struct json_val *obj, size_t i)
+{
+	return Y(obj)->u.object.keys[i];
+}
+
+const char *json_str(const struct json_val *v)
+{
+	return Y(v)->type == yajl_t_string ? Y(v)->u.string : NULL;
+}
+
+bool json_bool(const struct json_val *v)
+{
+	return Y(v)->type == yajl_t_true;
+}
+
+const char *json_num_text(const struct json_val *v)
+{
+	return Y(v)->type == yajl_t_number ? Y(v)->u.number.r : NULL;
+}
+
+/* An integer literal: optional '-' then digits only (JSON already forbids
+ * leading '+' and leading zeros). */
+static const char *int_text(const struct json_val *v)
+{
+	const char *s = json_num_text(v), *p;
+
+	if (!s)
+		return NULL;
+	p = s + (*s == '-');
+	if (*p == '\0' || p[strspn(p, "0123456789")] != '\0')
+		return NULL;
+	return s;
+}
+
+int json_int64(const struct json_val *v, int64_t *out)
+{
+	const char *s = int_text(v);
+	long long n;
+
+	if (!s)
+		return -EINVAL;
+	errno = 0;
+	n = strtoll(s, NULL, 10);
+	if (errno)
+		return -ERANGE;
+	*out = n;
+	return 0;
+}
+
+int json_uint64(const struct json_val *v, uint64_t *out)
+{
+	const char *s = int_text(v);
+	unsigned long long n;
+
+	if (!s)
+		return -EINVAL;
+	if (*s == '-')
+		return -ERANGE;
+	errno = 0;
+	n = strtoull(s, NULL, 10);
+	if (errno)
+		return -ERANGE;
+	*out = n;
+	return 0;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+#define MAX_DEPTH 128
+
+struct json_writer {
+	yajl_gen g;
+	char *buf;
+	size_t len, cap;
+	bool pretty, failed;
+	unsigned depth;
+	size_t open_at[MAX_DEPTH];   /* buffer offset just after the '[' or '{' */
+	bool items[MAX_DEPTH];       /* anything written inside yet */
+};
+
+static void w_print(void *ctx, const char *s, size_t n)
+{
+	struct json_writer *w = ctx;
+
+	if (w->len + n + 1 > w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 1024;
+		char *b;
+
+		while (cap < w->len + n + 1)
+			cap *= 2;
+		b = realloc(w->buf, cap);
+		if (!b) {
+			w->failed = true;
+			return;
+		}
+		w->buf = b;
+		w->cap = cap;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	w->buf[w->len] = '\0';
+}
+
+struct json_writer *json_writer_new(const char *indent)
+{
+	struct json_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->g = yajl_gen_alloc(NULL);
+	if (!w->g) {
+		free(w);
+		return NULL;
+	}
+	yajl_gen_config(w->g, yajl_gen_print_callback, w_print, w);
+	if (indent) {
+		w->pretty = true;
+		yajl_gen_config(w->g, yajl_gen_beautify, 1);
+		yajl_gen_config(w->g, yajl_gen_indent_string, indent);
+	}
+	return w;
+}
+
+static void w_check(struct json_writer *w, yajl_gen_status st)
+{
+	if (st != yajl_gen_status_ok)
+		w->failed = true;
+}
+
+static void w_item(struct json_writer *w)
+{
+	if (w->depth > 0)
+		w->items[w->depth - 1] = true;
+}
+
+static void w_open(struct json_writer *w, bool object)
+{
+	if (!w)
+		return;
+	w_item(w);
+	w_check(w, object ? yajl_gen_map_open(w->g) : yajl_gen_array_open(w->g));
+	if (w->failed || w->depth >= MAX_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	w->open_at[w->depth] = w->len - (w->pretty ? 1 : 0);   /* pretty adds "\n" */
+	w->items[w->depth] = false;
+	w->depth++;
+}
+
+/* yajl's pretty printer writes "[\n\n]" for an empty array: cut it back to "[]". */
+static void w_close(struct json_writer *w, bool object)
+{
+	bool empty;
+
+	if (!w || w->failed || w->depth == 0) {
+		if (w)
+			w->failed = true;
+		return;
+	}
+	w->depth--;
+	empty = !w->items[w->depth];
+	w_check(w, object ? yajl_gen_map_close(w->g) : yajl_gen_array_close(w->g));
+	if (w->pretty && empty && !w->failed) {
+		w->len = w->open_at[w->depth];
+		w_print(w, object ? "}" : "]", 1);
+	}
+}
+
+void json_w_object(struct json_writer *w) { w_open(w, true); }
+void json_w_object_end(struct json_writer *w) { w_close(w, true); }
+void json_w_array(struct json_writer *w) { w_open(w, false); }
+void json_w_array_end(struct json_writer *w) { w_close(w, false); }
+
+void json_w_key(struct json_writer *w, const char *key)
+{
+	if (!w)
+		return;
+	w_item(w);
+	w_check(w, yajl_gen_string(w->g, (const unsigned char *)key, strlen(key)));
+}
+
+void json_w_string(struct json_writer *w, const char *s)
+{
+	if (!w)
+		return;
+	if (!s) {
+		json_w_null(w);
+		return;
+	}
+	w_item(w);
+	w_check(w, yajl_gen_string(w->g, (const unsigned char *)s, strlen(s)));
+}
+
+void json_w_int(struct json_writer *w, int64_t v)
+{
+	if (!w)
+		return;
+	w_item(w);
+	w_check(w, yajl_gen_integer(w->g, (long long)v));
+}
+
+void json_w_uint(struct json_writer *w, uint64_t v)
+{
+	char num[32];
+	int n = snprintf(num, sizeof(num), "%" PRIu64, v);
+
+	if (!w)
+		return;
+	w_item(w);
+	w_check(w, yajl_gen_number(w->g, num, (size_t)n));
+}
+
+void json_w_bool(struct json_writer *w, bool v)
+{
+	if (!w)
+		return;
+	w_item(w);
+	w_check(w, yajl_gen_bool(w->g, v));
+}
+
+void json_w_null(struct json_writer *w)
+{
+	if (!w)
+		return;
+	w_item(w);
+	w_check(w, yajl_gen_null(w->g));
+}
+
+int json_writer_finish(struct json_writer *w, char **out, size_t *len)
+{
+	int r = 0;
+
+	if (!w)
+		return -ENOMEM;
+	if (w->failed || w->depth != 0 || !w->buf) {
+		r = w->failed ? -ENOMEM : -EINVAL;
+		free(w->buf);
+	} else {
+		while (w->len > 0 && w->buf[w->len - 1] == '\n')
+			w->buf[--w->len] = '\0';
+		*out = w->buf;
+		if (len)
+			*len = w->len;
+	}
+	yajl_gen_free(w->g);
+	free(w);
+	return r;
+}

@@ -1,0 +1,464 @@
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- paths and errors --------------------------------------------------- */
+
+static bool is_ident(const char *k)
+{
+	if (!isalpha((unsigned char)*k) && *k != '_')
+		return false;
+	for (; *k; k++)
+		if (!isalnum((unsigned char)*k) && *k != '_')
+			return false;
+	return true;
+}
+
+void jpath_format(const struct jpath *p, char *buf, size_t size)
+{
+	const struct jpath *frames[64];
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (; p && n < 64; p = p->up)
+		frames[n++] = p;
+	while (n-- > 0 && len < size) {
+		const struct jpath *f = frames[n];
+		int w;
+
+		if (!f->key)
+			w = snprintf(buf + len, size - len, "[%zu]", f->idx);
+		else if (is_ident(f->key))
+			w = snprintf(buf + len, size - len, ".%s", f->key);
+		else
+			w = snprintf(buf + len, size - len, "[\"%s\"]", f->key);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
+int perr(struct pctx *c, const struct jpath *p, const char *fmt, ...)
+{
+	char path[512], msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!p)
+		return error_set(c->err, EINVAL, "%s: %s", c->name, msg);
+	jpath_format(p, path, sizeof(path));
+	return error_set(c->err, EINVAL, "%s: %s: %s", c->name, path, msg);
+}
+
+void *palloc(struct pctx *c, size_t n, size_t size)
+{
+	void *p = NULL;
+	size_t total = n * size;
+
+	if (size == 0 || n <= SIZE_MAX / size)
+		p = arena_alloc(c->a, total > 0 ? total : 1);
+	if (!p)
+		error_set(c->err, ENOMEM, "%s: out of memory", c->name);
+	return p;
+}
+
+char *pstrdup(struct pctx *c, const char *s)
+{
+	char *d = arena_strdup(c->a, s);
+
+	if (!d)
+		error_set(c->err, ENOMEM, "%s: out of memory", c->name);
+	return d;
+}
+
+const struct json_val *member(const struct json_val *obj, const char *key)
+{
+	const struct json_val *v = json_get(obj, key);
+
+	return v && json_type(v) != JSON_NULL ? v : NULL;
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+int val_type(struct pctx *c, const struct jpath *p, const struct json_val *v, enum json_type t)
+{
+	if (json_type(v) == t)
+		return 0;
+	return perr(c, p, "expected %s", json_type_name(t));
+}
+
+int val_str(struct pctx *c, const struct jpath *p, const struct json_val *v, char **out)
+{
+	if (val_type(c, p, v, JSON_STRING) < 0)
+		return -EINVAL;
+	*out = pstrdup(c, json_str(v));
+	return *out ? 0 : -ENOMEM;
+}
+
+static int not_integer(struct pctx *c, const struct jpath *p, const struct json_val *v)
+{
+	(void)v;
+	return perr(c, p, "expected integer");
+}
+
+int val_i64(struct pctx *c, const struct jpath *p, const struct json_val *v,
+	    int64_t min, int64_t max, int64_t *out)
+{
+	int64_t n;
+	int r;
+
+	if (json_type(v) != JSON_NUMBER)
+		return not_integer(c, p, v);
+	r = json_int64(v, &n);
+	if (r == -EINVAL)
+		return not_integer(c, p, v);
+	if (r < 0 || n < min || n > max)
+		return perr(c, p, "%s is out of range (%" PRId64 " to %" PRId64 ")",
+			    json_num_text(v), min, max);
+	*out = n;
+	return 0;
+}
+
+int val_u64(struct pctx *c, const struct jpath *p, const struct json_val *v,
+	    uint64_t max, uint64_t *out)
+{
+	uint64_t n;
+	int r;
+
+	if (json_type(v) != JSON_NUMBER)
+		return not_integer(c, p, v);
+	r = json_uint64(v, &n);
+	if (r == -EINVAL)
+		return not_integer(c, p, v);
+	if (r < 0 || n > max)
+		return perr(c, p, "%s is out of range (0 to %" PRIu64 ")", json_num_text(v), max);
+	*out = n;
+	return 0;
+}
+
+int val_name(struct pctx *c, const struct jpath *p, const struct json_val *v,
+	     const struct oci_name *t, size_t n, const char *what, int *out)
+{
+	int value;
+
+	if (val_type(c, p, v, JSON_STRING) < 0)
+		return -EINVAL;
+	value = oci_name_lookup(t, n, json_str(v));
+	if (value < 0)
+		return perr(c, p, "unknown %s \"%s\"", what, json_str(v));
+	*out = value;
+	return 0;
+}
+
+/* ---- members ------------------------------------------------------------ */
+
+/* The member, or NULL; `*r` is 0 when absent and optional, <0 when required. */
+static const struct json_val *want(struct pctx *c, const struct jpath *p,
+				   const struct json_val *obj, const char *key, bool req, int *r)
+{
+	const struct json_val *v = member(obj, key);
+
+	*r = 0;
+	if (!v && req)
+		*r = perr(c, JKEY(p, key), "required");
+	return v;
+}
+
+int get_obj(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, const struct json_val **out)
+{
+	int r;
+	const struct json_val *v = want(c, p, obj, key, req, &r);
+
+	*out = NULL;
+	if (!v)
+		return r;
+	if (val_type(c, JKEY(p, key), v, JSON_OBJECT) < 0)
+		return -EINVAL;
+	*out = v;
+	return 1;
+}
+
+int get_arr(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, const struct json_val **out)
+{
+	int r;
+	const struct json_val *v = want(c, p, obj, key, req, &r);
+
+	*out = NULL;
+	if (!v)
+		return r;
+	if (val_type(c, JKEY(p, key), v, JSON_ARRAY) < 0)
+		return -EINVAL;
+	*out = v;
+	return 1;
+}
+
+int get_str(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, char **out)
+{
+	int r;
+	const struct json_val *v = want(c, p, obj, key, req, &r);
+
+	if (!v)
+		return r;
+	if (!req && json_type(v) == JSON_STRING && json_str(v)[0] == '\0')
+		return 0;   /* like Go's zero value: "" is the same as absent */
+	return val_str(c, JKEY(p, key), v, out) < 0 ? -EINVAL : 1;
+}
+
+int get_bool(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	     const char *key, bool *out)
+{
+	const struct json_val *v = member(obj, key);
+
+	if (!v)
+		return 0;
+	if (val_type(c, JKEY(p, key), v, JSON_BOOL) < 0)
+		return -EINVAL;
+	*out = json_bool(v);
+	return 1;
+}
+
+int get_i64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, int64_t min, int64_t max, int64_t *out)
+{
+	int r;
+	const struct json_val *v = want(c, p, obj, key, req, &r);
+
+	if (!v)
+		return r;
+	return val_i64(c, JKEY(p, key), v, min, max, out) < 0 ? -EINVAL : 1;
+}
+
+int get_u64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, uint64_t max, uint64_t *out)
+{
+	int r;
+	const struct json_val *v = want(c, p, obj, key, req, &r);
+
+	if (!v)
+		return r;
+	return val_u64(c, JKEY(p, key), v, max, out) < 0 ? -EINVAL : 1;
+}
+
+int get_u32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, uint32_t *out)
+{
+	uint64_t v;
+	int r = get_u64(c, p, obj, key, req, UINT32_MAX, &v);
+
+	if (r > 0)
+		*out = (uint32_t)v;
+	return r;
+}
+
+int get_u16(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, uint16_t *out)
+{
+	uint64_t v;
+	int r = get_u64(c, p, obj, key, req, UINT16_MAX, &v);
+
+	if (r > 0)
+		*out = (uint16_t)v;
+	return r;
+}
+
+int get_i32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	    const char *key, bool req, int32_t *out)
+{
+	int64_t v;
+	int r = get_i64(c, p, obj, key, req, INT32_MIN, INT32_MAX, &v);
+
+	if (r > 0)
+		*out = (int32_t)v;
+	return r;
+}
+
+int get_name(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	     const char *key, bool req, const struct oci_name *t, size_t n,
+	     const char *what, int *out)
+{
+	int r;
+	const struct json_val *v = want(c, p, obj, key, req, &r);
+
+	if (!v)
+		return r;
+	return val_name(c, JKEY(p, key), v, t, n, what, out) < 0 ? -EINVAL : 1;
+}
+
+int get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	     const char *key, bool req, char ***out, size_t *n)
+{
+	const struct json_val *arr;
+	const struct jpath *kp = JKEY(p, key);
+	char **v;
+	size_t len;
+	int r;
+
+	if ((r = get_arr(c, p, obj, key, req, &arr)) <= 0)
+		return r;
+	len = json_len(arr);
+	v = palloc(c, len + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++)
+		if (val_str(c, JIDX(kp, i), json_at(arr, i), &v[i]) < 0)
+			return -EINVAL;
+	*out = v;
+	*n = len;
+	return 1;
+}
+
+int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	   const char *key, struct oci_kv **out, size_t *n)
+{
+	const struct json_val *map;
+	const struct jpath *kp = JKEY(p, key);
+	struct oci_kv *kv;
+	size_t len;
+	int r;
+
+	if ((r = get_obj(c, p, obj, key, OPT, &map)) <= 0)
+		return r;
+	len = json_len(map);
+	kv = palloc(c, len, sizeof(*kv));
+	if (!kv)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++) {
+		kv[i].key = pstrdup(c, json_key(map, i));
+		if (!kv[i].key)
+			return -ENOMEM;
+		if (val_str(c, JKEY(kp, json_key(map, i)), json_at(map, i), &kv[i].value) < 0)
+			return -EINVAL;
+	}
+	*out = kv;
+	*n = len;
+	return 1;
+}
+
+int get_array_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+		 const char *key, size_t size, void *out, size_t *n, elem_fn fn, void *ud)
+{
+	const struct json_val *arr;
+	const struct jpath *kp = JKEY(p, key);
+	unsigned char *elems;
+	size_t len;
+	int r;
+
+	if ((r = get_arr(c, p, obj, key, OPT, &arr)) <= 0)
+		return r;
+	len = json_len(arr);
+	elems = palloc(c, len, size);
+	if (!elems)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++) {
+		const struct json_val *v = json_at(arr, i);
+
+		if (val_type(c, JIDX(kp, i), v, JSON_OBJECT) < 0)
+			return -EINVAL;
+		if ((r = fn(c, JIDX(kp, i), v, elems + i * size, ud)) < 0)
+			return r;
+	}
+	*(void **)out = elems;
+	*n = len;
+	return 1;
+}
+
+int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+	       const char *key, size_t size, void *out, size_t *n, entry_fn fn, void *ud)
+{
+	const struct json_val *map;
+	const struct jpath *kp = JKEY(p, key);
+	unsigned char *elems;
+	size_t len;
+	int r;
+
+	if ((r = get_obj(c, p, obj, key, OPT, &map)) <= 0)
+		return r;
+	len = json_len(map);
+	elems = palloc(c, len, size);
+	if (!elems)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++) {
+		const struct json_val *v = json_at(map, i);
+		const struct jpath *ep = JKEY(kp, json_key(map, i));
+
+		if (val_type(c, ep, v, JSON_OBJECT) < 0)
+			return -EINVAL;
+		if ((r = fn(c, ep, json_key(map, i), v, elems + i * size, ud)) < 0)
+			return r;
+	}
+	*(void **)out = elems;
+	*n = len;
+	return 1;
+}
+
+/* ---- misc --------------------------------------------------------------- */
+
+static bool parse_num(const char **s, unsigned long *out)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**s))
+		return false;
+	errno = 0;
+	*out = strtoul(*s, &end, 10);
+	if (errno)
+		return false;
+	*s = end;
+	return true;
+}
+
+bool cpu_list_valid(const char *s)
+{
+	unsigned long a, b;
+
+	if (*s == '\0')
+		return true;
+	for (;;) {
+		if (!parse_num(&s, &a))
+			return false;
+		if (*s == '-') {
+			s++;
+			if (!parse_num(&s, &b) || b < a)
+				return false;
+		}
+		if (*s == '\0')
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+}
+
+int parse_document(struct pctx *c, const char *text, struct json_val **root)
+{
+	char why[256];
+
+	*root = json_parse(text, why, sizeof(why));
+	if (!*root)
+		return error_set(c->err, EINVAL, "%s: invalid JSON: %s", c->name, why);
+	return 0;
+}
+
+int parse_buffer(struct pctx *c, const char *json, size_t len, struct json_val **root)
+{
+	char *copy = malloc(len + 1);
+	int r;
+
+	if (!copy)
+		return error_set(c->err, ENOMEM, "%s: out of memory", c->name);
+	memcpy(copy, json, len);
+	copy[len] = '\0';
+	r = parse_document(c, copy, root);
+	free(copy);
+	return r;
+}

@@ -1,0 +1,226 @@
+/* The config.json `tinyrun spec` writes: the same document `runc spec`
+ * (and `runc spec --rootless`) prints, keys in the same order, tab indent. */
+#include "spec.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+
+#include "json.h"
+
+#define CGROUP2_SUPER_MAGIC 0x63677270
+
+struct spec_mount {
+	const char *destination, *type, *source;
+	const char *options[8];
+};
+
+static const struct spec_mount mounts[] = {
+	{ "/proc", "proc", "proc", { NULL } },
+	{ "/dev", "tmpfs", "tmpfs", { "nosuid", "strictatime", "mode=755", "size=65536k" } },
+	{ "/dev/pts", "devpts", "devpts",
+	  { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620", "gid=5" } },
+	{ "/dev/shm", "tmpfs", "shm", { "nosuid", "noexec", "nodev", "mode=1777", "size=65536k" } },
+	{ "/dev/mqueue", "mqueue", "mqueue", { "nosuid", "noexec", "nodev" } },
+	{ "/sys", "sysfs", "sysfs", { "nosuid", "noexec", "nodev", "ro" } },
+	{ "/sys/fs/cgroup", "cgroup", "cgroup", { "nosuid", "noexec", "nodev", "relatime", "ro" } },
+};
+
+/* rootless: sysfs cannot be mounted without a network namespace of our own */
+static const struct spec_mount rootless_sys =
+	{ "/sys", "none", "/sys", { "rbind", "nosuid", "noexec", "nodev", "ro" } };
+
+static const char *const caps[] = { "CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL };
+
+static const char *const masked[] = {
+	"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
+	"/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware",
+	"/proc/scsi", "/sys/devices/virtual/tpm", NULL,
+};
+
+static const char *const readonly[] = {
+	"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger", NULL,
+};
+
+static void key_str(struct json_writer *w, const char *k, const char *v)
+{
+	json_w_key(w, k);
+	json_w_string(w, v);
+}
+
+static void key_strv(struct json_writer *w, const char *k, const char *const *v)
+{
+	json_w_key(w, k);
+	json_w_array(w);
+	for (; *v; v++)
+		json_w_string(w, *v);
+	json_w_array_end(w);
+}
+
+static void write_process(struct json_writer *w)
+{
+	static const char *const args[] = { "sh", NULL };
+	static const char *const env[] = {
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TERM=xterm", NULL,
+	};
+
+	json_w_key(w, "process");
+	json_w_object(w);
+	json_w_key(w, "terminal");
+	json_w_bool(w, true);
+	json_w_key(w, "user");
+	json_w_object(w);
+	json_w_key(w, "uid");
+	json_w_int(w, 0);
+	json_w_key(w, "gid");
+	json_w_int(w, 0);
+	json_w_object_end(w);
+	key_strv(w, "args", args);
+	key_strv(w, "env", env);
+	key_str(w, "cwd", "/");
+	json_w_key(w, "capabilities");
+	json_w_object(w);
+	key_strv(w, "bounding", caps);
+	key_strv(w, "effective", caps);
+	key_strv(w, "permitted", caps);
+	json_w_object_end(w);
+	json_w_key(w, "rlimits");
+	json_w_array(w);
+	json_w_object(w);
+	key_str(w, "type", "RLIMIT_NOFILE");
+	json_w_key(w, "hard");
+	json_w_int(w, 1024);
+	json_w_key(w, "soft");
+	json_w_int(w, 1024);
+	json_w_object_end(w);
+	json_w_array_end(w);
+	json_w_key(w, "noNewPrivileges");
+	json_w_bool(w, true);
+	json_w_object_end(w);
+}
+
+static void write_mount(struct json_writer *w, const struct spec_mount *m, bool rootless)
+{
+	json_w_object(w);
+	key_str(w, "destination", m->destination);
+	key_str(w, "type", m->type);
+	key_str(w, "source", m->source);
+	if (m->options[0]) {
+		json_w_key(w, "options");
+		json_w_array(w);
+		for (const char *const *o = m->options; *o; o++)
+			if (!rootless || (strncmp(*o, "uid=", 4) != 0 && strncmp(*o, "gid=", 4) != 0))
+				json_w_string(w, *o);
+		json_w_array_end(w);
+	}
+	json_w_object_end(w);
+}
+
+static void write_mounts(struct json_writer *w, bool rootless)
+{
+	json_w_key(w, "mounts");
+	json_w_array(w);
+	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+		const struct spec_mount *m = &mounts[i];
+
+		write_mount(w, rootless && strcmp(m->destination, "/sys") == 0 ? &rootless_sys : m,
+			    rootless);
+	}
+	json_w_array_end(w);
+}
+
+static void write_idmap(struct json_writer *w, const char *key, unsigned host)
+{
+	json_w_key(w, key);
+	json_w_array(w);
+	json_w_object(w);
+	json_w_key(w, "containerID");
+	json_w_int(w, 0);
+	json_w_key(w, "hostID");
+	json_w_uint(w, host);
+	json_w_key(w, "size");
+	json_w_int(w, 1);
+	json_w_object_end(w);
+	json_w_array_end(w);
+}
+
+static bool cgroup2_unified(void)
+{
+	struct statfs st;
+
+	return statfs("/sys/fs/cgroup", &st) == 0 && st.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+static void write_namespaces(struct json_writer *w, bool rootless)
+{
+	static const char *const root_ns[] = { "pid", "network", "ipc", "uts", "mount", NULL };
+	static const char *const rootless_ns[] = { "pid", "ipc", "uts", "mount", NULL };
+	const char *const *ns = rootless ? rootless_ns : root_ns;
+
+	json_w_key(w, "namespaces");
+	json_w_array(w);
+	for (; *ns; ns++) {
+		json_w_object(w);
+		key_str(w, "type", *ns);
+		json_w_object_end(w);
+	}
+	/* like runc: a cgroup namespace only on a pure cgroup v2 host */
+	if (cgroup2_unified()) {
+		json_w_object(w);
+		key_str(w, "type", "cgroup");
+		json_w_object_end(w);
+	}
+	if (rootless) {
+		json_w_object(w);
+		key_str(w, "type", "user");
+		json_w_object_end(w);
+	}
+	json_w_array_end(w);
+}
+
+static void write_linux(struct json_writer *w, bool rootless, unsigned uid, unsigned gid)
+{
+	json_w_key(w, "linux");
+	json_w_object(w);
+	if (rootless) {
+		write_idmap(w, "uidMappings", uid);
+		write_idmap(w, "gidMappings", gid);
+	} else {
+		json_w_key(w, "resources");
+		json_w_object(w);
+		json_w_key(w, "devices");
+		json_w_array(w);
+		json_w_object(w);
+		json_w_key(w, "allow");
+		json_w_bool(w, false);
+		key_str(w, "access", "rwm");
+		json_w_object_end(w);
+		json_w_array_end(w);
+		json_w_object_end(w);
+	}
+	write_namespaces(w, rootless);
+	key_strv(w, "maskedPaths", masked);
+	key_strv(w, "readonlyPaths", readonly);
+	json_w_object_end(w);
+}
+
+char *oci_spec_default(bool rootless, unsigned uid, unsigned gid)
+{
+	struct json_writer *w = json_writer_new("\t");
+	char *out;
+
+	json_w_object(w);
+	key_str(w, "ociVersion", "1.3.0");
+	write_process(w);
+	json_w_key(w, "root");
+	json_w_object(w);
+	key_str(w, "path", "rootfs");
+	json_w_key(w, "readonly");
+	json_w_bool(w, true);
+	json_w_object_end(w);
+	key_str(w, "hostname", "tinyrun");
+	write_mounts(w, rootless);
+	write_linux(w, rootless, uid, gid);
+	json_w_object_end(w);
+	return json_writer_finish(w, &out, NULL) < 0 ? NULL : out;
+}

@@ -54,6 +54,8 @@ static int parse_root(struct pctx *c, const struct json_val *root, struct oci_co
 		return r;
 	if ((r = get_str(c, JKEY(NULL, "root"), v, "path", REQ, &cfg->root_path)) < 0)
 		return r;
+	if (cfg->root_path[0] == '\0')
+		return perr(c, JKEY(JKEY(NULL, "root"), "path"), "must not be empty");
 	return get_bool(c, JKEY(NULL, "root"), v, "readonly", &cfg->root_readonly);
 }
 

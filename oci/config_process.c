@@ -244,6 +244,8 @@ static int parse_command(struct pctx *c, const struct jpath *p, const struct jso
 		return perr(c, JKEY(p, "args"), "must not be empty");
 	if ((r = get_strv(c, p, proc, "env", OPT, &out->env, &out->n_env)) < 0)
 		return r;
+	if (!out->env && !(out->env = palloc(c, 1, sizeof(char *))))   /* ready for execve */
+		return -ENOMEM;
 	if ((r = get_str(c, p, proc, "cwd", REQ, &out->cwd)) < 0)
 		return r;
 	if (out->cwd[0] != '/')

@@ -318,6 +318,16 @@ int get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	return 1;
 }
 
+/* A key that appears again later in the object: the last one wins, as when
+ * Go decodes into a map. */
+static bool key_repeats(const struct json_val *map, size_t i)
+{
+	for (size_t j = i + 1; j < json_len(map); j++)
+		if (strcmp(json_key(map, i), json_key(map, j)) == 0)
+			return true;
+	return false;
+}
+
 int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	   const char *key, struct oci_kv **out, size_t *n)
 {
@@ -333,15 +343,19 @@ int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	kv = palloc(c, len, sizeof(*kv));
 	if (!kv)
 		return -ENOMEM;
+	*n = 0;
 	for (size_t i = 0; i < len; i++) {
-		kv[i].key = pstrdup(c, json_key(map, i));
-		if (!kv[i].key)
+		struct oci_kv *e = &kv[*n];
+
+		if (key_repeats(map, i))
+			continue;
+		if (!(e->key = pstrdup(c, json_key(map, i))))
 			return -ENOMEM;
-		if (val_str(c, JKEY(kp, json_key(map, i)), json_at(map, i), &kv[i].value) < 0)
+		if (val_str(c, JKEY(kp, json_key(map, i)), json_at(map, i), &e->value) < 0)
 			return -EINVAL;
+		(*n)++;
 	}
 	*out = kv;
-	*n = len;
 	return 1;
 }
 
@@ -388,17 +402,20 @@ int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj
 	elems = palloc(c, len, size);
 	if (!elems)
 		return -ENOMEM;
+	*n = 0;
 	for (size_t i = 0; i < len; i++) {
 		const struct json_val *v = json_at(map, i);
 		const struct jpath *ep = JKEY(kp, json_key(map, i));
 
+		if (key_repeats(map, i))
+			continue;
 		if (val_type(c, ep, v, JSON_OBJECT) < 0)
 			return -EINVAL;
-		if ((r = fn(c, ep, json_key(map, i), v, elems + i * size, ud)) < 0)
+		if ((r = fn(c, ep, json_key(map, i), v, elems + *n * size, ud)) < 0)
 			return r;
+		(*n)++;
 	}
 	*(void **)out = elems;
-	*n = len;
 	return 1;
 }
 

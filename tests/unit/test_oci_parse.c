@@ -378,7 +378,30 @@ static void test_empty_and_null(void)
 	CHECK(cfg.linux_.ns[OCI_NS_PID].present && cfg.linux_.ns[OCI_NS_PID].path == NULL);
 	CHECK(cfg.linux_.rootfs_propagation == OCI_ROOTFS_PROP_DEFAULT);
 	CHECK(cfg.linux_.cgroups_path == NULL && !cfg.linux_.has_resources);
-	CHECK(cfg.process.env == NULL && cfg.process.n_env == 0);
+	CHECK(cfg.process.env != NULL && cfg.process.env[0] == NULL && cfg.process.n_env == 0);
+	oci_config_free(&cfg);
+}
+
+/* A repeated key: the last one counts (as Go decoding into a struct or map). */
+static void test_repeated_keys(void)
+{
+	const char *json =
+		"{\"ociVersion\": \"0.1\", \"ociVersion\": \"1.0.0\","
+		" \"annotations\": {\"a\": \"1\", \"b\": \"2\", \"a\": \"3\"},"
+		" \"linux\": {\"namespaces\": [{\"type\": \"network\"}],"
+		" \"netDevices\": {\"eth0\": {\"name\": \"x\"}, \"eth0\": {\"name\": \"y\"}}}}";
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	CHECK(parse_str(json, OCI_PARSE_ALL, &cfg, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+	CHECK_STR(cfg.oci_version, "1.0.0");
+	CHECK(cfg.n_annotations == 2);
+	CHECK_STR(cfg.annotations[0].key, "b");
+	CHECK_STR(cfg.annotations[1].value, "3");
+	CHECK(cfg.linux_.n_net_devices == 1);
+	CHECK_STR(cfg.linux_.net_devices[0].name, "y");
 	oci_config_free(&cfg);
 }
 
@@ -569,6 +592,7 @@ int main(void)
 	test_versions();
 	test_hooks_only();
 	test_empty_and_null();
+	test_repeated_keys();
 	test_mount_options();
 	test_load_errors();
 	test_process_parse();

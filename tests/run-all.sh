@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# run-all.sh: every test of tinyrun, ending with ONE line "N passed, M failed"
+# (exit status 1 when anything failed). `make check` runs it after building
+# ./tinyrun and the unit test binaries.
+#
+#   1. C unit tests: build/tests/test_* for every tests/unit/test_*.c; each
+#      prints "NAME: N passed, M failed".
+#   2. bats suites: every tests/*.bats, one bats run per file, counted from TAP.
+#   3. tests/conformance/run.sh when it exists (its own runner and summary).
+#
+# A unit binary that is missing or crashes, a bats file that dies before
+# finishing its plan, a runner without a summary line: each counts as failed,
+# never as silently passed.
+#
+# Environment:
+#   RUNTIME=/path/to/runtime   test another runtime (default ./tinyrun)
+#   TESTS="lifecycle run"      only these bats suites (names without .bats)
+#   SKIP_UNIT=1 SKIP_BATS=1 SKIP_CONFORMANCE=1   leave a part out
+#   VERBOSE=1                  print the full TAP of passing suites too
+set -uo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo" || exit 1
+export RUNTIME="${RUNTIME:-$repo/tinyrun}"
+
+passed=0
+failed=0
+skipped=0
+logdir="$repo/build/test-logs"
+mkdir -p "$logdir"
+
+note() { printf '%s\n' "$*"; }
+
+# Shared cache for the bats suites (base rootfs), removed at exit.
+TINYRUN_TEST_CACHE="$(mktemp -d /tmp/tinyrun-tests.XXXXXX)"
+export TINYRUN_TEST_CACHE
+trap 'rm -rf "$TINYRUN_TEST_CACHE"' EXIT
+
+# count_summary NAME TEXT: add the last "N passed, M failed" of TEXT; a
+# missing line is one failure.
+count_summary() {
+	local name="$1" text="$2" line
+	line="$(grep -E '([0-9]+) passed, ([0-9]+) failed' <<<"$text" | tail -n1)"
+	if [[ "$line" =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+		return 0
+	fi
+	note "FAIL $name: no 'N passed, M failed' summary"
+	failed=$((failed + 1))
+	return 1
+}
+
+run_unit() {
+	local src name bin out rc before
+	for src in tests/unit/test_*.c; do
+		[[ -e "$src" ]] || continue
+		name="$(basename "${src%.c}")"
+		bin="build/tests/$name"
+		if [[ ! -x "$bin" ]]; then
+			note "FAIL unit $name: $bin was not built"
+			failed=$((failed + 1))
+			continue
+		fi
+		out="$("$bin" 2>&1 </dev/null)"
+		rc=$?
+		printf '%s\n' "$out" >"$logdir/$name.log"
+		before=$failed
+		count_summary "unit $name" "$out" || { tail -n 20 <<<"$out"; continue; }
+		if ((rc != 0 && failed == before)); then
+			note "FAIL unit $name: exit status $rc with no failed check"
+			failed=$((failed + 1))
+		fi
+		if ((rc != 0)); then
+			grep -v ' passed, ' <<<"$out" | tail -n 40
+		fi
+		note "unit $(tail -n1 <<<"$out")"
+	done
+}
+
+# run_bats FILE: one bats run; counts from the TAP stream.
+run_bats() {
+	local file="$1" name tap rc plan=-1 ok=0 notok=0 skip=0 line
+	name="$(basename "$file" .bats)"
+	tap="$logdir/$name.tap"
+	bats --tap "$file" </dev/null >"$tap" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		1..*) plan="${line#1..}" ;;
+		"ok "*"# skip"*) skip=$((skip + 1)) ;;
+		"ok "*) ok=$((ok + 1)) ;;
+		"not ok "*) notok=$((notok + 1)) ;;
+		esac
+	done <"$tap"
+	[[ "$plan" =~ ^[0-9]+$ ]] || plan=-1
+	if ((plan < 0)); then
+		note "FAIL $name.bats: no TAP plan (bats failed to load the file?)"
+		notok=$((notok + 1))
+	elif ((ok + notok + skip < plan)); then
+		note "FAIL $name.bats: only $((ok + notok + skip)) of $plan tests reported"
+		notok=$((notok + plan - ok - notok - skip))
+	fi
+	if ((rc != 0 && notok == 0)); then
+		note "FAIL $name.bats: bats exited $rc with no failed test"
+		notok=1
+	fi
+	if ((notok > 0)) || [[ -n "${VERBOSE:-}" ]]; then
+		# the failing tests with their diagnostics
+		awk '/^not ok /{p=1} /^ok /{p=0} p' "$tap"
+	fi
+	note "bats $name: $ok passed, $notok failed$( ((skip)) && echo ", $skip skipped")"
+	passed=$((passed + ok))
+	failed=$((failed + notok))
+	skipped=$((skipped + skip))
+}
+
+build_helpers() {
+	# shellcheck source=/dev/null
+	(BATS_RUN_TMPDIR="$TINYRUN_TEST_CACHE" && load() { :; } && source tests/helpers.bash && build_test_lib)
+}
+
+if [[ -z "${SKIP_UNIT:-}" ]]; then
+	run_unit
+fi
+
+if [[ -z "${SKIP_BATS:-}" ]]; then
+	if ! command -v bats >/dev/null; then
+		note "FAIL bats is not installed (make deps)"
+		failed=$((failed + 1))
+	elif ! build_helpers; then
+		note "FAIL building the test helpers (tests/lib)"
+		failed=$((failed + 1))
+	else
+		if [[ ! -x "$RUNTIME" ]]; then
+			note "WARN $RUNTIME is not built: every bats test will fail"
+		fi
+		if [[ -n "${TESTS:-}" ]]; then
+			for t in $TESTS; do
+				if [[ -f "tests/$t.bats" ]]; then
+					run_bats "tests/$t.bats"
+				else
+					note "FAIL no such suite tests/$t.bats"
+					failed=$((failed + 1))
+				fi
+			done
+		else
+			for f in tests/*.bats; do
+				[[ -e "$f" ]] && run_bats "$f"
+			done
+		fi
+	fi
+fi
+
+if [[ -z "${SKIP_CONFORMANCE:-}" && -z "${TESTS:-}" && -f tests/conformance/run.sh ]]; then
+	out="$(bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
+	rc=$?
+	printf '%s\n' "$out" >"$logdir/conformance.log"
+	before=$failed
+	if count_summary conformance "$out"; then
+		if ((rc != 0 && failed == before)); then
+			note "FAIL conformance: exit status $rc with no failed test"
+			failed=$((failed + 1))
+		fi
+		if ((rc != 0)); then
+			grep -E '^not ok ' <<<"$out" | head -n 50
+		fi
+		note "conformance: $(grep -E '[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n1)"
+	else
+		tail -n 20 <<<"$out"
+	fi
+fi
+
+((skipped > 0)) && note "($skipped skipped)"
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -35,6 +35,9 @@ int seccomp_compile(const struct oci_seccomp *s, const char *cache_dir,
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	/* nobody could answer: every notified syscall would hang, then ENOSYS */
+	if (notify && !s->listener_path)
+		return error_set(err, EINVAL, ".linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY");
 	r = seccomp_flags_of(s, notify, &flags, debug, err);
 	if (r < 0)
 		return r;

@@ -330,6 +330,7 @@ static void test_skips_and_errors(void)
 
 	/* NOTIFY as the default action */
 	s = profile(OCI_SECCOMP_NOTIFY, NULL, 0);
+	s.listener_path = (char *)"/run/agent.sock";
 	CHECK(seccomp_compile(&s, NULL, NULL, &p, &err) < 0);
 	CHECK(strstr(err.msg, "defaultAction") != NULL);
 
@@ -365,6 +366,7 @@ static void test_flags(void)
 	seccomp_prog_free(&p);
 
 	rule.action = OCI_SECCOMP_NOTIFY;   /* TSYNC with a listener needs TSYNC_ESRCH */
+	s.listener_path = (char *)"/run/agent.sock";
 	CHECK(compile(&s, &p) == 0);
 	CHECK(p.notify && (p.flags & SECCOMP_FILTER_FLAG_TSYNC_ESRCH) &&
 	      (p.flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV));
@@ -476,6 +478,10 @@ static void test_notify(void)
 	unlink(a.path);
 	int lsock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	CHECK(bind(lsock, (struct sockaddr *)&addr, sizeof(addr)) == 0 && listen(lsock, 1) == 0);
+	struct error err = { 0 };
+	CHECK(seccomp_compile(&s, NULL, NULL, &p, &err) == -EINVAL);   /* no listenerPath */
+	CHECK(strstr(err.msg, "listenerPath") != NULL);
+	s.listener_path = addr.sun_path;
 	CHECK(compile(&s, &p) == 0 && p.notify);
 
 	pid_t pid = fork();
@@ -497,7 +503,6 @@ static void test_notify(void)
 	seccomp_prog_free(&p);
 
 	/* an unreachable listener is an error that names the path */
-	struct error err = { 0 };
 	CHECK(seccomp_send_listener(a.path, NULL, a.state, 1, 0, &err) < 0);
 	CHECK(strstr(err.msg, a.path) != NULL);
 }

@@ -733,6 +733,60 @@ static void test_profile_strict(void)
 	oci_config_free(&cfg);
 }
 
+/* strict.json is default.json plus the documented denials: every other
+ * syscall has the same rules in both (two hand-kept files must not drift). */
+static const char *const strict_only[] = { "clone", "fork", "vfork", "socket", "socketpair", "socketcall" };
+
+static bool strict_changes(const char *name)
+{
+	for (size_t i = 0; i < sizeof(strict_only) / sizeof(strict_only[0]); i++)
+		if (strcmp(name, strict_only[i]) == 0)
+			return true;
+	return false;
+}
+
+/* "name action errno args..." for every (name, rule) outside strict_only, in order */
+static size_t rule_lines(const struct oci_seccomp *s, char lines[][256], size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_syscalls; i++) {
+		const struct oci_seccomp_rule *r = &s->syscalls[i];
+		for (size_t k = 0; k < r->n_names && n < max; k++) {
+			if (strict_changes(r->names[k]))
+				continue;
+			int len = snprintf(lines[n], 256, "%s %d %d %u", r->names[k], (int)r->action,
+					   r->has_errno_ret, r->errno_ret);
+			for (size_t a = 0; a < r->n_args && len < 200; a++)
+				len += snprintf(lines[n] + len, 256 - (size_t)len, " %u:%d:%llx:%llx", r->args[a].index,
+						(int)r->args[a].op, (unsigned long long)r->args[a].value,
+						(unsigned long long)r->args[a].value_two);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void test_profiles_in_step(void)
+{
+	static char a[512][256], b[512][256];
+	struct oci_config d = { 0 }, s = { 0 };
+
+	CHECK(load_profile("default", &d) == 0 && load_profile("strict", &s) == 0);
+	size_t na = rule_lines(&d.linux_.seccomp, a, 512), nb = rule_lines(&s.linux_.seccomp, b, 512);
+	CHECK(na > 300 && na < 512 && na == nb);
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (strcmp(a[i], b[i]) != 0) {
+			CHECK_STR(a[i], b[i]);
+			break;
+		}
+	CHECK(d.linux_.seccomp.default_action == s.linux_.seccomp.default_action &&
+	      d.linux_.seccomp.default_errno_ret == s.linux_.seccomp.default_errno_ret &&
+	      d.linux_.seccomp.n_architectures == s.linux_.seccomp.n_architectures);
+	oci_config_free(&d);
+	oci_config_free(&s);
+}
+
 /* Not asserted (no timing thresholds in tests): what the cache saves. */
 static void report_timing(void)
 {
@@ -784,6 +838,7 @@ int main(void)
 	test_cache();
 	test_profile_default();
 	test_profile_strict();
+	test_profiles_in_step();
 	report_timing();
 	return unit_report("test_seccomp_filter");
 }

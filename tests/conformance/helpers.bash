@@ -326,10 +326,14 @@ track_pid() { echo "$1" >>"$T/.pids"; }
 track_mount() { echo "$1" >>"$T/.mounts"; }
 track_cgroup() { echo "$1" >>"$T/.cgroups"; }
 
+# on_teardown CMD...: run CMD (eval'd) when the test ends, last registered first
+on_teardown() { echo "$*" >>"$T/.cleanup"; }
+
 # bg CMD...: start a host helper in the background, tracked; pid in $BG_PID
 bg() {
 	"$@" </dev/null >>"$T/bg.log" 2>&1 3>&- &
 	BG_PID=$!
+	disown "$BG_PID" 2>/dev/null || true
 	track_pid "$BG_PID"
 }
 
@@ -359,6 +363,9 @@ conformance_setup() {
 	T=$BATS_TEST_TMPDIR
 	ROOT=$T/state
 	mkdir -p "$ROOT"
+	# ids mapped by a user namespace must be able to reach the bundle
+	local d=$T
+	while [ "$d" != / ] && [ "$d" != /tmp ]; do chmod o+x "$d"; d=$(dirname "$d"); done
 	local f=${BATS_TEST_FILENAME##*/}
 	ID=ct-${f%.bats}-$BATS_TEST_NUMBER
 	ID=${ID//./-}
@@ -418,6 +425,10 @@ conformance_teardown() {
 		fi
 		state "$id" >/dev/null 2>&1 && problems+=("container $id still exists")
 	done < <(cat "$T/.ids" 2>/dev/null)
+	# registered cleanups
+	if [ -s "$T/.cleanup" ]; then
+		while read -r m; do eval "$m" >/dev/null 2>&1 || true; done < <(tac "$T/.cleanup")
+	fi
 	# helper processes
 	local owned=()
 	for p in $(cat "$T/.pids" "$T"/*.pid 2>/dev/null); do

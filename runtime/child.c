@@ -179,8 +179,9 @@ static int prepare(struct child_ctx *ctx, char *state, char *exe, struct error *
 	};
 	int r;
 
-	/* the cgroup namespace's root is the cgroup we are in when it is made */
-	if (ctx->late_cgroupns && (r = expect(ctx->sync_fd, SYNC_CGROUP_DONE, NULL, 0, err)) < 0)
+	/* the cgroup namespace's root, and the cgroup mounts, come from the
+	 * cgroup we are in: on v1 that is only right once the parent attached us */
+	if (ctx->wait_cgroup && (r = expect(ctx->sync_fd, SYNC_CGROUP_DONE, NULL, 0, err)) < 0)
 		return r;
 	if ((ctx->join_any || ctx->unshare_ns || ctx->must_fork) && (r = enter_namespaces(ctx, err)) < 0)
 		return r;
@@ -231,6 +232,13 @@ void child_main(struct child_ctx *ctx)
 	bool created = false;
 	extern char **environ;
 
+	/* the flock on the state dir belongs to the runtime, not to the container */
+	close(ctx->state_dirfd);
+	/* relative mount sources are relative to the bundle, as in runc */
+	if (chdir(ctx->o->bundle) < 0) {
+		error_sys(&err, errno, "bundle %s", ctx->o->bundle);
+		goto fail;
+	}
 	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* the runtime's signal dispositions must not leak into the container */
 	signal(SIGPIPE, SIG_DFL);

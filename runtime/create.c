@@ -280,6 +280,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	}
 	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
 		return r;
+	ctx.state_dirfd = c->dirfd;
 	now_rfc3339(created_at, sizeof(created_at));
 	c->st = (struct container_state){
 		.oci_version = cfg->oci_version, .id = (char *)o->id, .bundle = (char *)o->bundle,
@@ -293,13 +294,17 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0)
 		goto fail;
 	c->st.cgroup_path = out->cg.path;
-	if (out->cg.v2_dirfd < 0 && cfg->linux_.ns[OCI_NS_CGROUP].present && !cfg->linux_.ns[OCI_NS_CGROUP].path) {
-		/* v1: clone cannot put us into the cgroup, so the cgroup ns waits for the attach */
-		ctx.late_cgroupns = true;
-		ctx.clone_ns &= ~CLONE_NEWCGROUP;
+	if (out->cg.v2_dirfd < 0) {
+		/* v1: clone cannot put the child into the cgroup, so it waits for the attach */
+		ctx.wait_cgroup = true;
+		if (ctx.clone_ns & CLONE_NEWCGROUP) {
+			ctx.late_cgroupns = true;
+			ctx.clone_ns &= ~CLONE_NEWCGROUP;
+		}
 	}
 	if (!o->run_mode) {
-		if (mkfifoat(c->dirfd, "exec.fifo", 0622) < 0) {
+		/* 0622 whatever the umask: the container's user (maybe not root) opens it */
+		if (mkfifoat(c->dirfd, "exec.fifo", 0622) < 0 || fchmodat(c->dirfd, "exec.fifo", 0622, 0) < 0) {
 			r = error_sys(err, errno, "%s/exec.fifo", c->dir);
 			goto fail;
 		}
@@ -325,7 +330,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		close(ctx.fifo_fd);
 	if (attach_by_hand && (r = cgroup_attach(&out->cg, out->pid, err)) < 0)
 		goto fail;
-	if (ctx.late_cgroupns)
+	if (ctx.wait_cgroup)
 		sync_send(sv[0], SYNC_CGROUP_DONE, 0, NULL, 0, -1);
 	if ((ctx.clone_ns & CLONE_NEWUSER)) {
 		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)

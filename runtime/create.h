@@ -31,12 +31,14 @@ struct child_ctx {
 	const char *rootfs;          /* absolute, resolved */
 	int sync_fd;                 /* child's end */
 	int fifo_fd;                 /* O_PATH exec.fifo, -1 in run mode */
+	int state_dirfd;             /* the parent's locked state dir: the child must drop it */
 	int clone_ns;                /* CLONE_NEW* flags created by clone itself */
 	int unshare_ns;              /* slow path: created by unshare in the child */
 	bool join_any;               /* some namespace has a path */
 	bool must_fork;              /* slow path needs a fork to enter the pid/time ns */
 	bool userns;                 /* the container has a (new or joined) user ns */
-	bool late_cgroupns;          /* v1: unshare the cgroup ns after the parent attached us */
+	bool wait_cgroup;            /* v1: wait until the parent attached us to the cgroup */
+	bool late_cgroupns;          /* and only then unshare the cgroup namespace */
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
 	bool has_seccomp;
 	struct seccomp_prog seccomp;

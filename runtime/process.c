@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "oci/tables.h"
 
 int process_apply_limits(const struct oci_process *p, struct error *err)
@@ -106,9 +107,11 @@ static int set_caps(const struct oci_process *p, struct error *err)
 	for (int cap = 0; cap <= last; cap++) {
 		if (!(c->ambient & (1ULL << cap)))
 			continue;
+		/* as runc: an ambient capability missing from the inheritable or
+		 * permitted set cannot be raised; that is not an error */
 		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
-			return error_sys(err, errno, "process.capabilities.ambient: raise %s",
-					 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
+			log_debug("process.capabilities.ambient: %s not raised: %s",
+				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(errno));
 	}
 	return 0;
 }

@@ -30,6 +30,31 @@ int container_id_check(const char *id, struct error *err)
 	return 0;
 }
 
+/* Ids may be 1024 characters; file names only 255. A long id gets a
+ * directory named '~' (never part of an id) and a hash of the id. */
+static void dir_name(const char *id, char *out, size_t size)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	if (strlen(id) <= 200) {
+		snprintf(out, size, "%s", id);
+		return;
+	}
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	snprintf(out, size, "~%.100s-%016llx", id, (unsigned long long)h);
+}
+
+static int set_dir(struct container *c, const char *root, const char *id, struct error *err)
+{
+	char name[256];
+
+	dir_name(id, name, sizeof(name));
+	if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, name) >= (int)sizeof(c->dir))
+		return error_set(err, ENAMETOOLONG, "--root %s: path too long", root);
+	return 0;
+}
+
 static int mkdir_root(const char *root, struct error *err)
 {
 	char path[4096];
@@ -70,10 +95,8 @@ int container_dir_create(const char *root, const char *id, struct container *c, 
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->dirfd = -1;
-	if ((r = container_id_check(id, err)) < 0)
+	if ((r = container_id_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
 		return r;
-	if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, id) >= (int)sizeof(c->dir))
-		return error_set(err, ENAMETOOLONG, "--root %s: path too long", root);
 	if ((r = mkdir_root(root, err)) < 0)
 		return r;
 	if (mkdir(c->dir, 0711) < 0)
@@ -118,10 +141,12 @@ int container_load(const char *root, const char *id, bool lock, struct container
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->dirfd = -1;
-	if ((r = container_id_check(id, err)) < 0)
+	if (id[0] == '~') {        /* `list` names a hashed directory; the id is in the state */
+		if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, id) >= (int)sizeof(c->dir))
+			return error_set(err, ENAMETOOLONG, "--root %s: path too long", root);
+	} else if ((r = container_id_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0) {
 		return r;
-	if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, id) >= (int)sizeof(c->dir))
-		return error_set(err, ENAMETOOLONG, "--root %s: path too long", root);
+	}
 	if (lock) {
 		if ((r = lock_dir(c, err)) < 0)
 			return r;
@@ -143,6 +168,8 @@ int container_load(const char *root, const char *id, bool lock, struct container
 		return r;
 	}
 	c->has_state = true;
+	if (id[0] == '~')
+		c->id = c->st.id;
 	return 0;
 }
 

@@ -1,0 +1,115 @@
+# table.awk: the driver's summary lines -> a markdown table (used by bench.sh).
+# Input: metric TAB runtime TAB median TAB p10 TAB p90 TAB samples TAB failures TAB error.
+# A cell without samples is "n/a [k]"; footnote k gives the runtime's first error.
+
+BEGIN {
+	FS = "\t"
+	nrows = split("version run create start state exec kill delete cswd " \
+		      "run_rss create_rss minmem syscalls par2 par8", rows, " ")
+	label["version"] = "start-up (`--version`), ms"
+	label["run"] = "`run` /bin/true, ms"
+	label["create"] = "`create`, ms"
+	label["start"] = "`start`, ms"
+	label["state"] = "`state`, ms"
+	label["exec"] = "`exec` /bin/true, ms"
+	label["kill"] = "`kill`, ms"
+	label["delete"] = "`delete`, ms"
+	label["cswd"] = "create+start+wait+delete, ms"
+	label["run_rss"] = "peak RSS of `run`"
+	label["create_rss"] = "peak RSS of `create`"
+	label["minmem"] = "smallest memory.limit for `run`"
+	label["syscalls"] = "syscalls per `run`"
+	label["par2"] = "containers/s, 2 workers"
+	label["par8"] = "containers/s, 8 workers"
+	kind["run_rss"] = kind["create_rss"] = "rss"
+	kind["minmem"] = "kib"
+	kind["syscalls"] = "count"
+	kind["par2"] = kind["par8"] = "rate"
+	# The issue's targets: tinyrun <= f x crun.
+	target["run"] = 0.6; target["state"] = 0.5; target["kill"] = 0.5
+	target["delete"] = 0.5; target["create"] = 0.7; target["exec"] = 0.6
+	target["run_rss"] = 1; target["create_rss"] = 1; target["minmem"] = 1
+	target["syscalls"] = 0.5
+	nrt = split("tinyrun crun runc", rts, " ")
+	nnotes = 0
+}
+
+{
+	key = $1 SUBSEP $2
+	med[key] = $3; p10[key] = $4; p90[key] = $5; n[key] = $6; fails[key] = $7; err[key] = $8
+}
+
+function note(text,    i) {
+	for (i = 1; i <= nnotes; i++)
+		if (notes[i] == text)
+			return i
+	notes[++nnotes] = text
+	return nnotes
+}
+
+function value(m, r,    k) {
+	k = m SUBSEP r
+	return (k in n) && n[k] > 0 ? med[k] + 0 : -1
+}
+
+function show(m, v, lo, hi,    k) {
+	k = kind[m]
+	if (k == "rss")
+		return sprintf("%.1f MiB", v / 1024)
+	if (k == "kib")
+		return sprintf("%d KiB", v)
+	if (k == "count")
+		return sprintf("%d", v)
+	if (k == "rate")
+		return sprintf("%.1f/s", v)
+	return sprintf("%.1f (%.1f-%.1f)", v, lo, hi)
+}
+
+function cell(m, r,    k, text) {
+	k = m SUBSEP r
+	if (!(k in n))
+		return "-"
+	if (n[k] == 0)
+		return "n/a [" note(r ": " err[k]) "]"
+	text = show(m, med[k], p10[k], p90[k])
+	if (fails[k] > 0)
+		text = text " [" note(r ": " fails[k] " of " n[k] + fails[k] " failed, first: " err[k]) "]"
+	return text
+}
+
+# peer/tinyrun (tinyrun/peer for rates): above 1 means tinyrun is ahead.
+function ratio(m, peer,    t, p) {
+	t = value(m, "tinyrun"); p = value(m, peer)
+	if (t <= 0 || p <= 0)
+		return "-"
+	return sprintf("%.2f", kind[m] == "rate" ? t / p : p / t)
+}
+
+function goal(m,    t, c) {
+	if (!(m in target))
+		return ""
+	t = value(m, "tinyrun"); c = value(m, "crun")
+	if (t <= 0 || c <= 0)
+		return sprintf("≥ %.2f: not measured", 1 / target[m])
+	return sprintf("≥ %.2f: %s", 1 / target[m], t <= target[m] * c ? "met" : "NOT met")
+}
+
+END {
+	print "| metric | tinyrun | crun | runc | crun/tinyrun | runc/tinyrun | target (crun/tinyrun) |"
+	print "|---|---|---|---|---|---|---|"
+	for (i = 1; i <= nrows; i++) {
+		m = rows[i]
+		line = "| " label[m]
+		for (j = 1; j <= nrt; j++)
+			line = line " | " cell(m, rts[j])
+		print line " | " ratio(m, "crun") " | " ratio(m, "runc") " | " goal(m) " |"
+	}
+	k = "spawn_true" SUBSEP "floor"
+	if (k in n && n[k] > 0)
+		printf("\nFloor: spawning /bin/true itself from the driver takes %.2f ms (%.2f-%.2f).\n",
+		       med[k], p10[k], p90[k])
+	if (nnotes)
+		print ""
+	for (i = 1; i <= nnotes; i++)
+		printf("[%d] %s\n", i, notes[i])
+}

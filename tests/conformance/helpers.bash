@@ -408,9 +408,9 @@ cg_remove_tree() {
 conformance_teardown() {
 	local id p m d problems=()
 	if [ -z "${BATS_TEST_COMPLETED:-}" ]; then
-		for f in "$T"/*.err "$T"/*.out "$T"/bg.log; do
+		for f in "$T/$ID".*err "$T/$ID".*out "$T/$ID.out" "$T"/bg.log; do
 			[ -s "$f" ] && { echo "--- ${f##*/}"; head -c 3000 "$f"; echo; }
-		done >&2
+		done 2>/dev/null | awk '!seen[$0]++' >&2
 	fi
 	# containers
 	while read -r id; do

@@ -1,7 +1,7 @@
 #!/bin/bash
 # make bench: tinyrun, crun and runc side by side, interleaved, on one busybox bundle.
 #
-#   BENCH_N=100 bash tests/bench/bench.sh      (BENCH_N scales every loop; 100 ≈ 5 min on 2 cores)
+#   BENCH_N=100 bash tests/bench/bench.sh   (BENCH_N scales every loop; 100 takes 1-3 min on 2 cores)
 #
 # Builds build/bench/driver (tests/bench/driver.c: a child subreaper that spawns and times
 # every runtime command, rotating the runtimes each iteration), a busybox bundle whose
@@ -22,13 +22,9 @@ set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 N=${BENCH_N:-100}
 TIMEOUT=${BENCH_TIMEOUT:-10}	# seconds one runtime command may take before it is killed
-OUT=build/bench
-DRIVER=$OUT/driver
-RESULTS=$OUT/results.md
-CG_PARENT=tinyrun-bench
-RUNTIMES=(tinyrun crun runc)
-declare -A BIN=([tinyrun]=$PWD/tinyrun [crun]=$(command -v crun || echo crun)
-		[runc]=$(command -v runc || echo runc))
+RESULTS=build/bench/results.md
+# shellcheck source=tests/bench/lib.sh
+source tests/bench/lib.sh
 
 # Loop sizes, all scaled by BENCH_N.
 STRACE_N=$(( N / 20 > 3 ? N / 20 : 3 ))
@@ -36,108 +32,29 @@ PAR_ROUNDS=$(( N / 25 > 2 ? N / 25 : 2 ))
 PAR2_C=$(( N > 4 ? N : 4 ))		# 2 workers x N containers a round
 PAR8_C=$(( N / 4 > 2 ? N / 4 : 2 ))	# 8 workers x N/4
 
-say() { printf '%s\n' "$*" >&2; }
-
-if [ "$(id -u)" != 0 ]; then say "bench: needs root (namespaces, cgroups)"; exit 1; fi
-mkdir -p "$OUT"
-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$DRIVER" tests/bench/driver.c || exit 1
-
-TMP=$(mktemp -d /tmp/tinyrun-bench.XXXXXX) || exit 1
-EMPTY=$TMP/empty-cgroup.controllers
-: >"$EMPTY"
-# Measure one fixed binary even if ./tinyrun is rebuilt while the bench runs.
-if [ -x "${BIN[tinyrun]}" ]; then
-	mkdir -p "$TMP/bin" && cp "${BIN[tinyrun]}" "$TMP/bin/tinyrun" && BIN[tinyrun]=$TMP/bin/tinyrun
-fi
-
-# in_ns CMD...: CMD in a private mount namespace with the empty cgroup.controllers bind.
-in_ns() {
-	unshare -m --propagation private sh -c \
-		'mount --bind "$0" /sys/fs/cgroup/unified/cgroup.controllers && exec "$@"' \
-		"$EMPTY" "$@"
-}
-
-cgroup_parents() {
-	local d
-	for d in /sys/fs/cgroup/$CG_PARENT /sys/fs/cgroup/*/$CG_PARENT; do
-		[ -d "$d" ] && printf '%s\n' "$d"
-	done
-}
-
-# Kills what is left in our cgroups (by pid) and removes them, deepest first.
-remove_cgroups() {
-	local parent procs pid try
-	for parent in $(cgroup_parents); do
-		for procs in $(find "$parent" -name cgroup.procs 2>/dev/null); do
-			while read -r pid; do kill -9 "$pid" 2>/dev/null; done <"$procs"
-		done
-		for try in $(seq 50); do
-			find "$parent" -depth -mindepth 1 -type d -exec rmdir {} + 2>/dev/null
-			rmdir "$parent" 2>/dev/null
-			[ -d "$parent" ] || break
-			sleep 0.1
-		done
-		[ -d "$parent" ] && say "bench: could not remove $parent"
-	done
-}
-
-cleanup() {
-	local rt dir
-	trap - EXIT INT TERM
-	for rt in "${RUNTIMES[@]}"; do
-		for dir in "$TMP/root-$rt"/*/; do
-			[ -d "$dir" ] || continue
-			in_ns "${BIN[$rt]}" --root "$TMP/root-$rt" delete --force "$(basename "$dir")" \
-				>/dev/null 2>&1
-		done
-	done
-	remove_cgroups
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'say "bench: interrupted"; exit 130' INT TERM
-
-if [ -n "$(cgroup_parents)" ]; then
-	say "bench: removing cgroups left by an earlier run: $(cgroup_parents | tr '\n' ' ')"
-	remove_cgroups
-fi
-
-# ---- the bundle: busybox rootfs, config.json from `runc spec` ----
-make_bundle() {
-	local rootfs=$TMP/rootfs a
-	mkdir -p "$rootfs"/{bin,proc,sys,dev,tmp,etc} || return 1
-	cp /bin/busybox "$rootfs/bin/busybox" || return 1
-	for a in true sleep sh cat; do ln -s busybox "$rootfs/bin/$a"; done
-	mkdir -p "$TMP/spec" && (cd "$TMP/spec" && runc spec) || return 1
-	local base='.process.terminal = false | .root = {path: $root, readonly: false}
-		| .linux.cgroupsPath = "@CG@"'
-	# The driver replaces @CG@ by /tinyrun-bench/<container id> and "@MEM@" by a number.
-	jq --arg root "$rootfs" "$base"' | .process.args = ["/bin/true"]' \
-		"$TMP/spec/config.json" >"$TMP/config-true.json" &&
-	jq --arg root "$rootfs" "$base"' | .process.args = ["/bin/sleep", "1000"]' \
-		"$TMP/spec/config.json" >"$TMP/config-sleep.json" &&
-	jq --arg root "$rootfs" "$base"' | .process.args = ["/bin/true"]
-		| .linux.resources.memory = {limit: "@MEM@"}' \
-		"$TMP/spec/config.json" >"$TMP/config-mem.json"
-}
-make_bundle || { say "bench: could not build the busybox bundle"; exit 1; }
-
-specs() { local rt; for rt in "${RUNTIMES[@]}"; do printf '%s=%s ' "$rt" "${BIN[$rt]}"; done; }
-# shellcheck disable=SC2046
-drive() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" $(specs); }
+bench_setup || exit 1
+SPECS=()
+for rt in "${RUNTIMES[@]}"; do SPECS+=("$rt=${BIN[$rt]}"); done
+drive() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" "${SPECS[@]}"; }
 
 # ---- does the bind change tinyrun's or runc's behaviour? ----
+probe_verdict() {
+	case $1 in
+	*"create failed: "*) local e=${1#*create failed: }; printf '%s' "${e%%$'\n'*}";;
+	*) printf 'works';;
+	esac
+}
+
 probe_check() {
 	local rt plain bound
-	"$DRIVER" probe -d "$TMP" -T "$TIMEOUT" $(specs) >"$TMP/probe-plain.tsv" 2>/dev/null
+	"$DRIVER" probe -d "$TMP" -T "$TIMEOUT" "${SPECS[@]}" >"$TMP/probe-plain.tsv" 2>/dev/null
 	drive probe >"$TMP/probe-bound.tsv" 2>/dev/null
 	for rt in "${RUNTIMES[@]}"; do
 		plain=$(awk -F'\t' -v r="$rt" '$2 == r { print $3 }' "$TMP/probe-plain.tsv" | sort)
 		bound=$(awk -F'\t' -v r="$rt" '$2 == r { print $3 }' "$TMP/probe-bound.tsv" | sort)
 		if [ "$rt" = crun ]; then
 			printf -- '- crun without the bind: %s; with it: %s\n' \
-				"$(grep -q 'create failed' <<<"$plain" && sed 's/create failed: //' <<<"$plain" | head -1 || echo works)" \
-				"$(grep -q 'create failed' <<<"$bound" && sed 's/create failed: //' <<<"$bound" | head -1 || echo works)"
+				"$(probe_verdict "$plain")" "$(probe_verdict "$bound")"
 		elif [ -z "$plain" ] || grep -q 'create failed' <<<"$plain$bound"; then
 			printf -- '- %s: could not compare (%s)\n' "$rt" \
 				"$(grep -h 'create failed' <<<"$plain"$'\n'"$bound" | head -1)"
@@ -207,7 +124,7 @@ container running /bin/sleep (exec = `exec ID /bin/true`; kill = `kill ID KILL`,
 reaps the init before `delete`); create+start+wait+delete = all four for /bin/true, wait being
 the subreaper's waitpid; peak RSS = wait4 ru_maxrss of the command (its waited-for children
 included); memory.limit = linux.resources.memory.limit (memory.limit_in_bytes on v1), bisected to
-4 KiB; syscalls = strace -f -c total of one `run`; containers/s = W workers each running `run`
+4 KiB, each probe passing twice; syscalls = strace -f -c total of one `run`; containers/s = W workers each running `run`
 sequentially. Ratios are crun/tinyrun and runc/tinyrun (for containers/s, tinyrun/peer), so above
 1 means tinyrun is ahead.
 EOF

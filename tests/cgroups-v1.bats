@@ -1,0 +1,299 @@
+#!/usr/bin/env bats
+# cgroups on a v1/hybrid host (this machine): placement in every hierarchy,
+# linux.resources in the v1 files and in the kernel's behaviour, pause/resume,
+# update, kill --all, ps, events, and nothing left after delete.
+# The v2 twin is cgroups-v2.bats (run in a cgroup2 VM).
+
+load helpers
+
+setup_file() {
+	if [[ "$(stat -f -c %T /sys/fs/cgroup)" != tmpfs ]]; then
+		skip "not a cgroup v1/hybrid host"
+	fi
+}
+
+setup() {
+	tr_setup
+	CGPARENT="/tinyrun-test-$TOKEN"
+	CGPATH="$CGPARENT/$CID"
+	update_config '.linux.cgroupsPath = $p' --arg p "$CGPATH"
+}
+
+teardown() {
+	local d id
+	# The containers first, then the parents this suite made (rmdir only:
+	# a container dir still inside makes it fail, and teardown reports it).
+	for d in "$ROOT"/*/; do
+		[[ -d "$d" ]] || continue
+		id="$(basename "$d")"
+		"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
+	done
+	for d in /sys/fs/cgroup/*"$CGPARENT" /sys/fs/cgroup/*/tinyrun/"rel-$TOKEN"; do
+		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
+	done
+	tr_teardown
+}
+
+# cg CTRL FILE: a file of the container's cgroup in hierarchy CTRL.
+cg() {
+	cat "/sys/fs/cgroup/$1$CGPATH/$2"
+}
+
+# The container's directories in every hierarchy (none after delete).
+cg_dirs() {
+	find /sys/fs/cgroup -mindepth 1 -maxdepth 6 -type d -name "$CID" 2>/dev/null
+}
+
+ctr_pid() {
+	state_field "$CID" pid
+}
+
+# cpu ticks (utime + stime) a process has used
+cpu_ticks() {
+	local stat
+	stat="$(cat "/proc/$1/stat")"
+	stat="${stat##*) }"
+	# shellcheck disable=SC2086
+	set -- $stat
+	echo $((${12} + ${13}))
+}
+
+events_implemented() {
+	run_nohang runtime events --stats "$CID"
+	[[ "$output" != *"not implemented"* ]]
+}
+
+@test "cgroups v1: the container is in every hierarchy at the default path /tinyrun/<id>" {
+	update_config 'del(.linux.cgroupsPath)'
+	CGPATH="/tinyrun/$CID"
+	create_container "$CID"
+	local pid n=0 line
+	pid="$(ctr_pid)"
+	# name=systemd, the unified hierarchy (hybrid) and every v1 controller
+	while read -r line; do
+		[[ "$line" == *":$CGPATH" ]] || fail "not in $CGPATH: $line"
+		n=$((n + 1))
+	done <"/proc/$pid/cgroup"
+	[[ $n -ge 8 ]]
+	assert_equal "$(cg pids cgroup.procs)" "$pid"
+	assert_equal "$(cg unified cgroup.procs)" "$pid"
+	assert_equal "$(cg systemd cgroup.procs)" "$pid"
+	runtime delete --force "$CID"
+	assert_equal "$(cg_dirs)" ""
+}
+
+@test "cgroups v1: an absolute cgroupsPath is used as is, a relative one goes under /tinyrun" {
+	create_container "$CID"
+	grep -q ":memory:$CGPATH\$" "/proc/$(ctr_pid)/cgroup"
+	runtime delete --force "$CID"
+
+	update_config '.linux.cgroupsPath = $p' --arg p "rel-$TOKEN/$CID"
+	CGPATH="/tinyrun/rel-$TOKEN/$CID"
+	create_container "$CID"
+	grep -q "pids:$CGPATH\$" "/proc/$(ctr_pid)/cgroup"
+	runtime delete --force "$CID"
+	assert_equal "$(cg_dirs)" ""
+}
+
+@test "cgroups v1: linux.resources land in the v1 files" {
+	local blk
+	blk="$(cat /sys/block/vda/dev 2>/dev/null || cat /sys/block/loop0/dev)"
+	update_config '.linux.resources += {
+		"memory": {"limit": 67108864, "reservation": 33554432, "swap": 100663296, "swappiness": 20, "kernelTCP": 16777216},
+		"cpu": {"shares": 512, "quota": 25000, "period": 50000, "cpus": "0", "mems": "0"},
+		"pids": {"limit": 50},
+		"blockIO": {"throttleReadBpsDevice": [{"major": ($b|split(":")[0]|tonumber), "minor": ($b|split(":")[1]|tonumber), "rate": 1048576}]}
+	}' --arg b "$blk"
+	create_container "$CID"
+	assert_equal "$(cg memory memory.limit_in_bytes)" 67108864
+	assert_equal "$(cg memory memory.soft_limit_in_bytes)" 33554432
+	assert_equal "$(cg memory memory.memsw.limit_in_bytes)" 100663296
+	assert_equal "$(cg memory memory.swappiness)" 20
+	assert_equal "$(cg memory memory.kmem.tcp.limit_in_bytes)" 16777216
+	assert_equal "$(cg cpu cpu.shares)" 512
+	assert_equal "$(cg cpu cpu.cfs_quota_us)" 25000
+	assert_equal "$(cg cpu cpu.cfs_period_us)" 50000
+	assert_equal "$(cg cpuset cpuset.cpus)" 0
+	assert_equal "$(cg cpuset cpuset.mems)" 0
+	assert_equal "$(cg pids pids.max)" 50
+	assert_equal "$(cg blkio blkio.throttle.read_bps_device)" "$blk 1048576"
+	# deny all but the defaults: a whitelist with /dev/null, no "a *:* rwm"
+	run cg devices devices.list
+	assert_line "c 1:3 rwm"
+	refute_line "a *:* rwm"
+}
+
+@test "cgroups v1: a fork bomb stops at pids.limit" {
+	bind_out_dir
+	update_config '.linux.resources.pids = {"limit": 8}'
+	# The inner shell forks until the kernel refuses (ash then gives up);
+	# the outer one reports. In the cgroup: outer sh + inner sh + 6 sleeps.
+	set_cmd 'sh -c "for i in \$(seq 30); do sleep 1000 & done"; echo "rc=$?" >/out/done; exec sleep 1001'
+	run_detached "$CID"
+	wait_for_file "$OUT/done" "rc="
+	run cg pids pids.events
+	[[ "${output#max }" -ge 1 ]]
+	run runtime ps "$CID"
+	assert_success
+	assert_equal "$(grep -c 'sleep 1000' <<<"$output")" 6
+	assert_line --partial "sleep 1001"
+	grep -q "can't fork" "$(container_log "$CID")"
+}
+
+@test "cgroups v1: an allocation beyond memory.limit is OOM-killed" {
+	bind_out_dir
+	update_config '.linux.resources.memory = {"limit": 33554432, "swap": 33554432}'
+	set_cmd 'dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null; echo "dd=$?" >/out/dd; exec sleep 1000'
+	run_detached "$CID"
+	wait_for_file "$OUT/dd" "dd="
+	assert_equal "$(cat "$OUT/dd")" "dd=137"
+	run cg memory memory.oom_control
+	assert_line "oom_kill 1"
+}
+
+@test "cgroups v1: events reports the OOM kill and --stats the usage" {
+	bind_out_dir
+	update_config '.linux.resources.memory = {"limit": 33554432, "swap": 33554432} | .linux.resources.pids = {"limit": 20}'
+	set_cmd 'while [ ! -e /out/go ]; do sleep 0.1; done; dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null; echo "dd=$?" >/out/dd; exec sleep 1000'
+	run_detached "$CID"
+	events_implemented || skip "events is not implemented yet"
+	assert_success
+	assert_equal "$(jq -r .type <<<"$output")" stats
+	assert_equal "$(jq -r .data.pids.limit <<<"$output")" 20
+	assert_equal "$(jq -r .data.memory.usage.limit <<<"$output")" 33554432
+	[[ "$(jq -r .data.pids.current <<<"$output")" -ge 1 ]]
+
+	local log="$BATS_TEST_TMPDIR/events.log" epid
+	"$RUNTIME" --root "$ROOT" events --interval 1s "$CID" >"$log" 2>&1 </dev/null 3>&- 4>&- &
+	epid=$!
+	record_pid "$epid"
+	touch "$OUT/go"
+	wait_for_file "$OUT/dd" "dd=137"
+	wait_for_file "$log" '"type":"oom"'
+	kill "$epid"
+	wait "$epid" || true
+}
+
+@test "cgroups v1: a denied device cannot be opened while an allowed one can" {
+	mknod "$BUNDLE/rootfs/fuse" c 10 229
+	set_cmd 'cat /dev/null && echo null-ok; (exec 3</fuse) && echo read-ok; (exec 4>/fuse) && echo write-ok; true'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line null-ok
+	refute_line read-ok
+	assert_output --partial "Operation not permitted"
+
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 10, "minor": 229, "access": "r"}]'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line read-ok
+	refute_line write-ok
+	assert_equal "$(cg_dirs)" ""
+}
+
+@test "cgroups v1: pause stops the process, resume restarts it" {
+	set_cmd 'while :; do :; done'
+	run_detached "$CID"
+	local pid t1 t2 i
+	pid="$(ctr_pid)"
+	runtime pause "$CID"
+	assert_equal "$(state_field "$CID" status)" paused
+	assert_equal "$(cg freezer freezer.state)" FROZEN
+	t1="$(cpu_ticks "$pid")"
+	sleep 0.3
+	t2="$(cpu_ticks "$pid")"
+	assert_equal "$t2" "$t1"
+	runtime resume "$CID"
+	assert_equal "$(state_field "$CID" status)" running
+	assert_equal "$(cg freezer freezer.state)" THAWED
+	for ((i = 0; i < 200; i++)); do
+		[[ "$(cpu_ticks "$pid")" -gt "$t2" ]] && break
+		sleep 0.05
+	done
+	[[ "$(cpu_ticks "$pid")" -gt "$t2" ]]
+}
+
+# How many `sleep 1000` the cgroup holds.
+count_sleeps() {
+	local p n=0
+	for p in $(cg pids cgroup.procs); do
+		[[ "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" == "sleep 1000 " ]] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# wait_sleeps N: until the cgroup holds N `sleep 1000`.
+wait_sleeps() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[[ "$(count_sleeps)" == "$1" ]] && return 0
+		sleep 0.05
+	done
+	echo "$(count_sleeps) sleeps, wanted $1" >&2
+	return 1
+}
+
+@test "cgroups v1: update changes live limits (flags and -r)" {
+	update_config '.linux.resources += {"memory": {"limit": 67108864}, "pids": {"limit": 5}}'
+	# An inner shell forks sleeps until refused, then gives up; the outer
+	# starts another one: the cgroup fills up to the limit, again and again.
+	# Stable: outer sh + (limit - 2) sleeps + 1 slot for the retrying shell.
+	set_cmd 'while :; do sh -c "while :; do sleep 1000 & done" 2>/dev/null; sleep 0.05; done'
+	run_detached "$CID"
+	wait_sleeps 3
+
+	runtime update --memory 134217728 --memory-swap 268435456 --pids-limit 9 --cpu-shares 256 \
+		--cpu-quota 10000 --cpu-period 100000 --cpuset-cpus 0 "$CID"
+	assert_equal "$(cg memory memory.limit_in_bytes)" 134217728
+	assert_equal "$(cg memory memory.memsw.limit_in_bytes)" 268435456
+	assert_equal "$(cg pids pids.max)" 9
+	assert_equal "$(cg cpu cpu.shares)" 256
+	assert_equal "$(cg cpu cpu.cfs_quota_us)" 10000
+	assert_equal "$(cg cpuset cpuset.cpus)" 0
+	# the raised limit lets more processes in
+	wait_sleeps 7
+
+	echo '{"memory": {"limit": 100663296}, "pids": {"limit": 12}}' >"$BATS_TEST_TMPDIR/r.json"
+	runtime update -r "$BATS_TEST_TMPDIR/r.json" "$CID"
+	assert_equal "$(cg memory memory.limit_in_bytes)" 100663296
+	assert_equal "$(cg pids pids.max)" 12
+	wait_sleeps 10
+}
+
+@test "cgroups v1: kill --all reaches every process of the cgroup, delete removes it everywhere" {
+	set_cmd 'sleep 1000 & sleep 1000 & exec sleep 1001'
+	run_detached "$CID"
+	local pids p
+	for ((i = 0; i < 200; i++)); do [[ "$(cg pids pids.current)" == 3 ]] && break; sleep 0.05; done
+	pids="$(cg pids cgroup.procs)"
+	assert_equal "$(wc -l <<<"$pids")" 3
+	run runtime ps -f json "$CID"
+	assert_success
+	for p in $pids; do jq -e --argjson p "$p" 'index($p) != null' <<<"$output" >/dev/null; done
+	runtime kill --all "$CID" KILL
+	for p in $pids; do wait_for_exit "$p"; done
+	assert_equal "$(cg pids cgroup.procs)" ""
+	runtime delete --force "$CID"
+	assert_equal "$(cg_dirs)" ""
+}
+
+@test "cgroups v1: delete --force of a paused container removes its cgroup everywhere" {
+	run_detached "$CID"
+	runtime pause "$CID"
+	runtime delete --force "$CID"
+	assert_equal "$(cg_dirs)" ""
+}
+
+@test "cgroups v1: a bad resource fails create with the field named and leaves nothing" {
+	update_config '.linux.resources.unified = {"foo.bar": "1"}'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial '"foo.bar"'
+	assert_equal "$(cg_dirs)" ""
+
+	update_config 'del(.linux.resources.unified) | .linux.resources.memory = {"limit": 67108864, "swap": 1048576}'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial "linux.resources.memory.swap"
+	assert_equal "$(cg_dirs)" ""
+}

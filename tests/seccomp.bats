@@ -64,7 +64,7 @@ run_ctr() {
 	set_args mkdir /tmp/d
 	run_ctr
 	assert_equal "$status" 159
-	assert_output --partial "$CID: policy violation: killed by SIGSYS"
+	is_runc || assert_output --partial "$CID: policy violation: killed by SIGSYS"
 }
 
 @test "argument filter: personality(PER_LINUX32) denied, personality(PER_LINUX) allowed" {
@@ -113,12 +113,14 @@ run_ctr() {
 		update_config '.linux.seccomp = $s' --argjson s "$bad"
 		run_nohang runtime run --bundle "$BUNDLE" "$CID"
 		assert_failure
+		is_runc && continue
 		assert_output --partial "BOGUS"
 		assert_output --partial "seccomp"
 	done
 }
 
 @test "flags: SECCOMP_FILTER_FLAG_LOG and SPEC_ALLOW are accepted" {
+	is_runc && skip "runc 1.1 has no seccomp flags"
 	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
 		"flags": ["SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_SPEC_ALLOW"],
 		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO"}]}'
@@ -154,7 +156,19 @@ int main(int argc, char **argv)
 	if (bind(s, (struct sockaddr *)&a, sizeof(a)) || listen(s, 1) || (c = accept(s, NULL, NULL)) < 0) return 3;
 	n = recvmsg(c, &m, 0);
 	if (n > 0 && CMSG_FIRSTHDR(&m)) memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
-	while (n > 0) { total += n; n = read(c, buf + total, sizeof(buf) - 1 - total); }
+	/* up to the end of the JSON object (runc 1.1 keeps the connection open) */
+	int depth = 0, in_str = 0, esc = 0, done = 0;
+	while (n > 0 && !done) {
+		for (ssize_t i = total; i < total + n && !done; i++) {
+			char ch = buf[i];
+			if (in_str) { if (esc) esc = 0; else if (ch == '\\') esc = 1; else if (ch == '"') in_str = 0; }
+			else if (ch == '"') in_str = 1;
+			else if (ch == '{') depth++;
+			else if (ch == '}' && --depth == 0) done = 1;
+		}
+		total += n;
+		if (!done) n = read(c, buf + total, sizeof(buf) - 1 - total);
+	}
 	buf[total] = 0;
 	FILE *f = fopen(argv[2], "w");
 	fprintf(f, "%s\n", buf);
@@ -225,6 +239,7 @@ EOF
 	use_profile strict
 	set_cmd 'echo before; /bin/true; echo after'
 	run_ctr
-	assert_line --index 0 "before"
+	assert_line "before"
 	assert_output --partial "can't fork"
+	refute_line "after"
 }

@@ -144,7 +144,7 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 		return error_sys(err, errno, "open exec fifo");
 	if (write(fd, "0", 1) != 1)
 		return error_sys(err, errno, "write exec fifo");
-	close(fd);
+	/* fd stays open: it closes on exec, which tells `start` the program runs */
 	close(ctx->fifo_fd);
 	return 0;
 }
@@ -164,7 +164,7 @@ static int load_seccomp(struct child_ctx *ctx, struct error *err)
 	return r < 0 ? r : 0;
 }
 
-static int prepare(struct child_ctx *ctx, char *state, char *exe, struct error *err)
+static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *exe, struct error *err)
 {
 	const struct oci_config *cfg = ctx->cfg;
 	const struct oci_process *p = &cfg->process;
@@ -202,6 +202,9 @@ static int prepare(struct child_ctx *ctx, char *state, char *exe, struct error *
 		if (sync_send(ctx->sync_fd, SYNC_HOOKS, 0, NULL, 0, -1) < 0 ||
 		    (r = expect(ctx->sync_fd, SYNC_HOOKS_DONE, state, STATE_MAX, err)) < 0)
 			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");
+		if (cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
+		    (r = expect(ctx->sync_fd, SYNC_START_STATE, start_state, STATE_MAX, err)) < 0)
+			return r;
 		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, state, strlen(state), err)) < 0)
 			return r;
 	}
@@ -226,7 +229,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *exe, struct error *
 
 void child_main(struct child_ctx *ctx)
 {
-	static char state[STATE_MAX], exe[PATH_MAX];
+	static char state[STATE_MAX], start_state[STATE_MAX], exe[PATH_MAX];
 	const struct oci_process *p = &ctx->cfg->process;
 	struct error err = { 0 };
 	bool created = false;
@@ -242,7 +245,7 @@ void child_main(struct child_ctx *ctx)
 	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* the runtime's signal dispositions must not leak into the container */
 	signal(SIGPIPE, SIG_DFL);
-	if (prepare(ctx, state, exe, &err) < 0)
+	if (prepare(ctx, state, start_state, exe, &err) < 0)
 		goto fail;
 	if (sync_send(ctx->sync_fd, SYNC_CREATED, 0, NULL, 0, -1) < 0)
 		_exit(1);
@@ -250,7 +253,7 @@ void child_main(struct child_ctx *ctx)
 	if (wait_for_start(ctx, &err) < 0)
 		goto fail;
 	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
-	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, state, strlen(state), &err) < 0)
+	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, start_state, strlen(start_state), &err) < 0)
 		goto fail;
 	if (p->no_new_privileges && load_seccomp(ctx, &err) < 0)
 		goto fail;

@@ -51,16 +51,14 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 		wait_block_signals();
 	if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
 		log_warn("container \"%s\": init is gone", c->id);
-	lifecycle_poststart(c, cfg);
-	if (detach) {
-		close(cr->sync_fd);
-		return 0;
-	}
-	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig);
-	/* an exec failure after start comes back over the sync socket */
+	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
 	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
 		log_error("%s", msg);
 	close(cr->sync_fd);
+	lifecycle_poststart(c, cfg);
+	if (detach)
+		return 0;
+	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig);
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
 	c->st.pid = 0;

@@ -27,6 +27,16 @@ static int release(struct container *c, struct error *err)
 		close(fd);
 		return error_set(err, ECHILD, "container \"%s\": the init process exited before start", c->id);
 	}
+	/* the writer closes its end at exec (or exit): then the program runs */
+	for (;;) {
+		ssize_t n;
+
+		while (poll(&p, 1, -1) < 0 && errno == EINTR)
+			;
+		n = read(fd, &b, 1);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			break;
+	}
 	close(fd);
 	unlinkat(c->dirfd, "exec.fifo", 0);
 	return 0;

@@ -137,23 +137,69 @@ static int write_oom_score(pid_t pid, const struct oci_process *p, struct error 
 	return 0;
 }
 
+/* The pid as the container sees it: the last NSpid of /proc/<pid>/status. */
+static pid_t ns_pid(pid_t pid)
+{
+	char path[64], buf[2048], *line, *end, *last;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pid;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	line = strstr(buf, "\nNSpid:");
+	if (!line)
+		return pid;
+	line += strlen("\nNSpid:");
+	if ((end = strchr(line, '\n')))
+		*end = 0;
+	last = strrchr(line, '\t');
+	return last ? (pid_t)atoi(last + 1) : pid;
+}
+
+static int send_state(struct container *c, const char *status, int sync_fd, enum sync_type type,
+		      struct error *err)
+{
+	char *json;
+	size_t len;
+	int r = container_state_json(c, status, &json, &len, err);
+
+	if (r < 0)
+		return r;
+	if (len >= STATE_MAX)
+		r = error_set(err, E2BIG, "state JSON too large for hooks");
+	else if (sync_send(sync_fd, type, 0, json, len, -1) < 0)
+		r = error_set(err, EPIPE, "container init exited during hooks");
+	free(json);
+	return r;
+}
+
+/* prestart + createRuntime here (host pid); createContainer and
+ * startContainer in the container get its own view of the pid (runc does). */
 static int run_create_hooks(struct container *c, const struct oci_config *cfg, int sync_fd, struct error *err)
 {
+	pid_t host_pid = c->st.pid;
 	char *json;
 	size_t len;
 	int r;
 
-	c->st.pid_start_time = 0;
 	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
 		return r;
 	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, json, len, err);
 	if (r == 0)
 		r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_RUNTIME, json, len, err);
-	if (r == 0 && len >= STATE_MAX)
-		r = error_set(err, E2BIG, "state JSON too large for hooks");
-	if (r == 0 && sync_send(sync_fd, SYNC_HOOKS_DONE, 0, json, len, -1) < 0)
-		r = error_set(err, EPIPE, "container init exited during hooks");
 	free(json);
+	if (r < 0)
+		return r;
+	c->st.pid = ns_pid(host_pid);
+	r = send_state(c, "creating", sync_fd, SYNC_HOOKS_DONE, err);
+	if (r == 0 && cfg->hooks.n[OCI_HOOK_START_CONTAINER])
+		r = send_state(c, "created", sync_fd, SYNC_START_STATE, err);
+	c->st.pid = host_pid;
 	return r;
 }
 

@@ -56,8 +56,7 @@ int process_drop_bounding(const struct oci_process *p, struct error *err)
 {
 	int last = process_cap_last_cap();
 
-	if (!p->has_caps || !p->caps.has_bounding)
-		return 0;
+	/* as runc: a set that is not given is empty */
 	for (int cap = 0; cap <= last; cap++) {
 		if (p->caps.bounding & (1ULL << cap))
 			continue;
@@ -122,17 +121,14 @@ int process_set_identity(const struct oci_process *p, bool allow_setgroups, stru
 
 	if ((r = set_groups(p, allow_setgroups, err)) < 0)
 		return r;
-	if (p->has_caps && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return error_sys(err, errno, "prctl(PR_SET_KEEPCAPS)");
 	if (setresgid(p->gid, p->gid, p->gid) < 0)
 		return error_sys(err, errno, "process.user.gid %u", p->gid);
 	if (setresuid(p->uid, p->uid, p->uid) < 0)
 		return error_sys(err, errno, "process.user.uid %u", p->uid);
-	if (p->has_caps) {
-		prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-		return set_caps(p, err);
-	}
-	return 0;
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	return set_caps(p, err);
 }
 
 static const char *env_path(const struct oci_process *p)

@@ -13,6 +13,7 @@ enum sync_type {
 	SYNC_PID,            /* child -> parent: value = the container init's pid (after a fork) */
 	SYNC_HOOKS,          /* child -> parent: rootfs ready, run prestart + createRuntime */
 	SYNC_HOOKS_DONE,     /* parent -> child, payload: state JSON for createContainer */
+	SYNC_START_STATE,    /* parent -> child, payload: state JSON for startContainer */
 	SYNC_PTY,            /* child -> parent, fd: the pty master */
 	SYNC_CREATED,        /* child -> parent: waiting for start */
 	SYNC_START,          /* parent -> child (run): go */

@@ -40,6 +40,9 @@ struct oci_rlimit {
 struct oci_caps {
 	bool has_bounding, has_effective, has_inheritable, has_permitted, has_ambient;
 	uint64_t bounding, effective, inheritable, permitted, ambient;
+	/* names no table knows (spec: log a warning, do not fail), each once */
+	char **unknown;
+	size_t n_unknown;
 	/* names given in the config that this build knows but the running kernel
 	 * lacks are dropped by the runtime with a debug note (see cap_last_cap). */
 };

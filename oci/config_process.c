@@ -60,8 +60,30 @@ static int parse_user(struct pctx *c, const struct jpath *p, const struct json_v
 	return 0;
 }
 
+/* config.md: a capability that cannot be mapped MUST be logged as a warning,
+ * and the runtime SHOULD NOT fail: unknown names are kept for the runtime to
+ * report, once each. */
+static int note_unknown_cap(struct pctx *c, struct oci_caps *k, const char *name)
+{
+	char **grown;
+
+	for (size_t i = 0; i < k->n_unknown; i++)
+		if (!strcmp(k->unknown[i], name))
+			return 0;
+	grown = palloc(c, k->n_unknown + 1, sizeof(char *));
+	if (!grown)
+		return -ENOMEM;
+	if (k->n_unknown)
+		memcpy(grown, k->unknown, k->n_unknown * sizeof(char *));
+	if (!(grown[k->n_unknown] = pstrdup(c, name)))
+		return -ENOMEM;
+	k->unknown = grown;
+	k->n_unknown++;
+	return 0;
+}
+
 static int parse_cap_set(struct pctx *c, const struct jpath *p, const struct json_val *caps,
-			 const char *key, bool *has, uint64_t *mask)
+			 const char *key, struct oci_caps *k, bool *has, uint64_t *mask)
 {
 	const struct json_val *arr;
 	const struct jpath *kp = JKEY(p, key);
@@ -71,9 +93,16 @@ static int parse_cap_set(struct pctx *c, const struct jpath *p, const struct jso
 		return r;
 	*has = true;
 	for (size_t i = 0; i < json_len(arr); i++) {
-		if (val_name(c, JIDX(kp, i), json_at(arr, i), oci_capabilities, oci_n_capabilities,
-			     "capability", &cap) < 0)
+		const struct json_val *v = json_at(arr, i);
+
+		if (val_type(c, JIDX(kp, i), v, JSON_STRING) < 0)
 			return -EINVAL;
+		cap = oci_name_lookup(oci_capabilities, oci_n_capabilities, json_str(v));
+		if (cap < 0) {
+			if (note_unknown_cap(c, k, json_str(v)) < 0)
+				return -ENOMEM;
+			continue;
+		}
 		*mask |= UINT64_C(1) << cap;
 	}
 	return 0;
@@ -90,11 +119,11 @@ static int parse_caps(struct pctx *c, const struct jpath *p, const struct json_v
 	if ((r = get_obj(c, p, proc, "capabilities", OPT, &v)) <= 0)
 		return r;
 	out->has_caps = true;
-	if ((r = parse_cap_set(c, kp, v, "bounding", &k->has_bounding, &k->bounding)) < 0 ||
-	    (r = parse_cap_set(c, kp, v, "effective", &k->has_effective, &k->effective)) < 0 ||
-	    (r = parse_cap_set(c, kp, v, "inheritable", &k->has_inheritable, &k->inheritable)) < 0 ||
-	    (r = parse_cap_set(c, kp, v, "permitted", &k->has_permitted, &k->permitted)) < 0 ||
-	    (r = parse_cap_set(c, kp, v, "ambient", &k->has_ambient, &k->ambient)) < 0)
+	if ((r = parse_cap_set(c, kp, v, "bounding", k, &k->has_bounding, &k->bounding)) < 0 ||
+	    (r = parse_cap_set(c, kp, v, "effective", k, &k->has_effective, &k->effective)) < 0 ||
+	    (r = parse_cap_set(c, kp, v, "inheritable", k, &k->has_inheritable, &k->inheritable)) < 0 ||
+	    (r = parse_cap_set(c, kp, v, "permitted", k, &k->has_permitted, &k->permitted)) < 0 ||
+	    (r = parse_cap_set(c, kp, v, "ambient", k, &k->has_ambient, &k->ambient)) < 0)
 		return r;
 	return 0;
 }
@@ -112,8 +141,8 @@ static int rlimit_one(struct pctx *c, const struct jpath *p, const struct json_v
 	    (r = get_u64(c, p, v, "hard", REQ, UINT64_MAX, &rl->hard)) < 0)
 		return r;
 	if (rl->soft > rl->hard)
-		return perr(c, JKEY(p, "soft"), "%" PRIu64 " is greater than hard limit %" PRIu64,
-			    rl->soft, rl->hard);
+		return perr(c, JKEY(p, "soft"), "%s soft limit %" PRIu64 " is greater than its hard limit %" PRIu64,
+			    oci_name_of(oci_rlimits, oci_n_rlimits, rl->resource), rl->soft, rl->hard);
 	return 0;
 }
 

@@ -317,6 +317,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	out->cg.v2_dirfd = -1;
 	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0)
 		return r;
+	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
+		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
 	plan_namespaces(&ctx, cfg, o->run_mode);
 	ctx.hook_sync = any_create_hooks(&cfg->hooks);
 	if (cfg->linux_.has_seccomp) {

@@ -1,0 +1,331 @@
+#!/usr/bin/env bats
+# cgroups on pure cgroup v2: placement (controllers enabled in the parents),
+# linux.resources in the v2 files and in the kernel's behaviour (pids, OOM,
+# the eBPF device filter), pause/resume, update, kill --all, events, and
+# nothing left after delete.
+#
+# On a host without cgroup2 at /sys/fs/cgroup (our hybrid machines), setup_file
+# boots ONE guest with ../shared/tools/vm-run that runs this same file, and
+# every test here reports the guest's verdict for itself.
+
+load helpers
+
+VM_RUN="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}"
+
+on_cgroup2() {
+	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
+}
+
+setup_file() {
+	on_cgroup2 && return 0
+	[[ -x "$VM_RUN" ]] || skip "no cgroup2 here and no vm-run at $VM_RUN"
+	build_test_lib   # on the host: compiling in the guest is slow
+	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
+	local env=()
+	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
+	(cd "$REPO_DIR" && "$VM_RUN" --timeout 1500 "${env[@]}" -- \
+		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap tests/cgroups-v2.bats) \
+		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
+}
+
+# On the host: pass, fail (with the guest's diagnostics) or skip as the
+# guest did for the test of the same name.
+guest_verdict() {
+	local verdict status
+	verdict="$(awk -v name="$BATS_TEST_DESCRIPTION" '
+		/^(ok|not ok) [0-9]+ / {
+			found = 0
+			d = $0
+			sub(/^(ok|not ok) [0-9]+ /, "", d)
+			if (d == name) { found = 1; print ($1 == "ok" ? "ok" : "fail"); next }
+			if (index(d, name " # skip") == 1) { found = 1; print "skip" substr(d, length(name) + 8); next }
+			next
+		}
+		found && /^#/ { print }' "$VM_TAP")"
+	status="${verdict%%$'\n'*}"
+	case "$status" in
+	ok) return 0 ;;
+	skip*) skip "in the guest:${status#skip}" ;;
+	fail) tail -n +2 <<<"$verdict" | fail ;;
+	*) { echo "the guest ran no test of this name; the end of its output:"; tail -40 "$VM_TAP"; } | fail ;;
+	esac
+}
+
+setup() {
+	on_cgroup2 || return 0
+	tr_setup
+	CGPARENT="/tinyrun-test-$TOKEN"
+	CGPATH="$CGPARENT/$CID"
+	update_config '.linux.cgroupsPath = $p' --arg p "$CGPATH"
+}
+
+teardown() {
+	on_cgroup2 || return 0
+	local d id
+	for d in "$ROOT"/*/; do
+		[[ -d "$d" ]] || continue
+		id="$(basename "$d")"
+		"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
+	done
+	[[ -d "/sys/fs/cgroup$CGPARENT" ]] && rmdir "/sys/fs/cgroup$CGPARENT" 2>/dev/null
+	tr_teardown
+}
+
+cg() {
+	cat "/sys/fs/cgroup$CGPATH/$1"
+}
+
+cg_gone() {
+	[[ ! -e "/sys/fs/cgroup$CGPATH" ]]
+}
+
+ctr_pid() {
+	state_field "$CID" pid
+}
+
+cpu_ticks() {
+	local stat
+	stat="$(cat "/proc/$1/stat")"
+	stat="${stat##*) }"
+	# shellcheck disable=SC2086
+	set -- $stat
+	echo $((${12} + ${13}))
+}
+
+count_sleeps() {
+	local p n=0
+	for p in $(cg cgroup.procs); do
+		[[ "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" == "sleep 1000 " ]] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+wait_sleeps() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		[[ "$(count_sleeps)" == "$1" ]] && return 0
+		sleep 0.05
+	done
+	echo "$(count_sleeps) sleeps, wanted $1" >&2
+	return 1
+}
+
+@test "cgroups v2: the container starts in its cgroup, controllers enabled in the parents" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	create_container "$CID"
+	assert_equal "$(cat "/proc/$(ctr_pid)/cgroup")" "0::$CGPATH"
+	assert_equal "$(cg cgroup.procs)" "$(ctr_pid)"
+	run cat "/sys/fs/cgroup$CGPARENT/cgroup.subtree_control"
+	assert_output --partial memory
+	assert_output --partial pids
+	assert_output --partial cpu
+	runtime delete --force "$CID"
+	cg_gone
+
+	update_config 'del(.linux.cgroupsPath)'
+	CGPATH="/tinyrun/$CID"
+	create_container "$CID"
+	assert_equal "$(cat "/proc/$(ctr_pid)/cgroup")" "0::$CGPATH"
+	runtime delete --force "$CID"
+	cg_gone
+}
+
+@test "cgroups v2: linux.resources land in the v2 files, converted" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.resources += {
+		"memory": {"limit": 67108864, "reservation": 33554432, "swap": 100663296, "kernel": 1048576, "swappiness": 10},
+		"cpu": {"shares": 512, "quota": 25000, "period": 50000, "burst": 1000, "cpus": "0", "mems": "0"},
+		"pids": {"limit": 50},
+		"hugepageLimits": [{"pageSize": "2MB", "limit": 4194304}],
+		"unified": {"memory.high": "50331648"}
+	}'
+	create_container "$CID"
+	assert_equal "$(cg memory.max)" 67108864
+	assert_equal "$(cg memory.low)" 33554432
+	assert_equal "$(cg memory.swap.max)" 33554432     # OCI memory+swap - limit
+	assert_equal "$(cg memory.high)" 50331648
+	assert_equal "$(cg cpu.weight)" 20                # 1 + (512 - 2) * 9999 / 262142
+	assert_equal "$(cg cpu.max)" "25000 50000"
+	assert_equal "$(cg cpu.max.burst)" 1000
+	assert_equal "$(cg cpuset.cpus)" 0
+	assert_equal "$(cg cpuset.mems)" 0
+	assert_equal "$(cg pids.max)" 50
+	assert_equal "$(cg hugetlb.2MB.max)" 4194304
+}
+
+@test "cgroups v2: blockIO weight and throttles go to io.weight/io.bfq.weight and io.max" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	modprobe loop 2>/dev/null || true
+	[[ -e /sys/block/loop0/dev ]] || skip "no block device"
+	local blk
+	blk="$(cat /sys/block/loop0/dev)"
+	update_config '.linux.resources.blockIO = {"weight": 500,
+		"throttleReadBpsDevice": [{"major": ($b|split(":")[0]|tonumber), "minor": ($b|split(":")[1]|tonumber), "rate": 1048576}],
+		"throttleWriteIOPSDevice": [{"major": ($b|split(":")[0]|tonumber), "minor": ($b|split(":")[1]|tonumber), "rate": 100}]}' \
+		--arg b "$blk"
+	create_container "$CID"
+	run cg io.max
+	assert_output "$blk rbps=1048576 wbps=max riops=max wiops=100"
+	if [[ -e "/sys/fs/cgroup$CGPATH/io.bfq.weight" ]]; then
+		run cg io.bfq.weight
+		assert_line --partial 500
+	else
+		run cg io.weight
+		assert_line "default 4950"                    # 1 + (500 - 10) * 9999 / 990
+	fi
+}
+
+@test "cgroups v2: a fork bomb stops at pids.limit" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	bind_out_dir
+	update_config '.linux.resources.pids = {"limit": 8}'
+	set_cmd 'sh -c "for i in \$(seq 30); do sleep 1000 & done"; echo "rc=$?" >/out/done; exec sleep 1001'
+	run_detached "$CID"
+	wait_for_file "$OUT/done" "rc="
+	run cg pids.events
+	assert_output --regexp '^max [1-9]'
+	assert_equal "$(count_sleeps)" 6                  # outer sh + inner sh + 6 = 8
+	grep -q "can't fork" "$(container_log "$CID")"
+}
+
+@test "cgroups v2: an allocation beyond memory.limit is OOM-killed, memory.events counts it" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	bind_out_dir
+	update_config '.linux.resources.memory = {"limit": 33554432, "swap": 33554432}'
+	set_cmd 'dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null; echo "dd=$?" >/out/dd; exec sleep 1000'
+	run_detached "$CID"
+	assert_equal "$(cg memory.swap.max)" 0
+	wait_for_file "$OUT/dd" "dd="
+	assert_equal "$(cat "$OUT/dd")" "dd=137"
+	run cg memory.events
+	assert_line "oom_kill 1"
+}
+
+@test "cgroups v2: events reports the OOM kill and --stats the usage" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	bind_out_dir
+	update_config '.linux.resources.memory = {"limit": 33554432, "swap": 33554432} | .linux.resources.pids = {"limit": 20}'
+	set_cmd 'while [ ! -e /out/go ]; do sleep 0.1; done; dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null; echo "dd=$?" >/out/dd; exec sleep 1000'
+	run_detached "$CID"
+	run_nohang runtime events --stats "$CID"
+	[[ "$output" != *"not implemented"* ]] || skip "events is not implemented yet"
+	assert_success
+	assert_equal "$(jq -r .type <<<"$output")" stats
+	assert_equal "$(jq -r .data.pids.limit <<<"$output")" 20
+	assert_equal "$(jq -r .data.memory.usage.limit <<<"$output")" 33554432
+
+	local log="$BATS_TEST_TMPDIR/events.log" epid
+	"$RUNTIME" --root "$ROOT" events --interval 1s "$CID" >"$log" 2>&1 </dev/null 3>&- 4>&- &
+	epid=$!
+	record_pid "$epid"
+	touch "$OUT/go"
+	wait_for_file "$OUT/dd" "dd=137"
+	wait_for_file "$log" '"type":"oom"'
+	kill "$epid"
+	wait "$epid" || true
+}
+
+@test "cgroups v2: the eBPF device filter denies a device the rules do not allow" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	# a bind of the guest's node (its /tmp, where bundles live, is nodev)
+	modprobe fuse 2>/dev/null || true
+	[[ -c /dev/fuse ]] || skip "no /dev/fuse"
+	update_config '.mounts += [{"destination": "/fuse", "type": "bind", "source": "/dev/fuse", "options": ["bind"]}]'
+	set_cmd 'cat /dev/null && echo null-ok; (exec 3</fuse) && echo read-ok; (exec 4>/fuse) && echo write-ok; true'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line null-ok
+	refute_line read-ok
+	assert_output --partial "Operation not permitted"
+
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 10, "minor": 229, "access": "r"}]'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line read-ok
+	refute_line write-ok
+	cg_gone
+}
+
+@test "cgroups v2: pause freezes the cgroup, resume thaws it" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'while :; do :; done'
+	run_detached "$CID"
+	local pid t1 t2 i
+	pid="$(ctr_pid)"
+	runtime pause "$CID"
+	assert_equal "$(state_field "$CID" status)" paused
+	assert_equal "$(cg cgroup.freeze)" 1
+	run cg cgroup.events
+	assert_line "frozen 1"
+	t1="$(cpu_ticks "$pid")"
+	sleep 0.3
+	t2="$(cpu_ticks "$pid")"
+	assert_equal "$t2" "$t1"
+	runtime resume "$CID"
+	assert_equal "$(state_field "$CID" status)" running
+	run cg cgroup.events
+	assert_line "frozen 0"
+	for ((i = 0; i < 400; i++)); do
+		[[ "$(cpu_ticks "$pid")" -gt "$t2" ]] && break
+		sleep 0.05
+	done
+	[[ "$(cpu_ticks "$pid")" -gt "$t2" ]]
+}
+
+@test "cgroups v2: update changes live limits (flags and -r)" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.resources += {"memory": {"limit": 67108864}, "pids": {"limit": 5}}'
+	set_cmd 'while :; do sh -c "while :; do sleep 1000 & done" 2>/dev/null; sleep 0.05; done'
+	run_detached "$CID"
+	wait_sleeps 3
+
+	runtime update --memory 134217728 --memory-swap 268435456 --pids-limit 9 --cpu-shares 256 \
+		--cpu-quota 10000 --cpu-period 100000 --cpuset-cpus 0 "$CID"
+	assert_equal "$(cg memory.max)" 134217728
+	assert_equal "$(cg memory.swap.max)" 134217728
+	assert_equal "$(cg pids.max)" 9
+	assert_equal "$(cg cpu.weight)" 10                # 1 + (256 - 2) * 9999 / 262142
+	assert_equal "$(cg cpu.max)" "10000 100000"
+	assert_equal "$(cg cpuset.cpus)" 0
+	wait_sleeps 7
+
+	echo '{"memory": {"limit": 100663296}, "pids": {"limit": 12}}' >"$BATS_TEST_TMPDIR/r.json"
+	runtime update -r "$BATS_TEST_TMPDIR/r.json" "$CID"
+	assert_equal "$(cg memory.max)" 100663296
+	assert_equal "$(cg pids.max)" 12
+	wait_sleeps 10
+}
+
+@test "cgroups v2: kill --all kills every process (even paused), delete removes the cgroup" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'sleep 1000 & sleep 1000 & exec sleep 1001'
+	run_detached "$CID"
+	local pids p i
+	for ((i = 0; i < 400; i++)); do [[ "$(cg pids.current)" == 3 ]] && break; sleep 0.05; done
+	pids="$(cg cgroup.procs)"
+	assert_equal "$(wc -l <<<"$pids")" 3
+	run runtime ps -f json "$CID"
+	assert_success
+	for p in $pids; do jq -e --argjson p "$p" 'index($p) != null' <<<"$output" >/dev/null; done
+	runtime pause "$CID"
+	runtime kill --all "$CID" KILL
+	for p in $pids; do wait_for_exit "$p"; done
+	assert_equal "$(cg cgroup.procs)" ""
+	runtime delete --force "$CID"
+	cg_gone
+}
+
+@test "cgroups v2: what v2 cannot do fails create with the field named and leaves nothing" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.resources.unified = {"foo.bar": "1"}'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial '"foo.bar"'
+	cg_gone
+
+	update_config 'del(.linux.resources.unified) | .linux.resources.cpu = {"realtimeRuntime": 1000, "realtimePeriod": 10000}'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial "realtimeRuntime"
+	cg_gone
+}

@@ -336,3 +336,34 @@ int json_writer_finish(struct json_writer *w, char **out, size_t *len)
 	free(w);
 	return r;
 }
+
+void json_w_value(struct json_writer *w, const struct json_val *v)
+{
+	if (!w)
+		return;
+	switch (json_type(v)) {
+	case JSON_NULL: json_w_null(w); break;
+	case JSON_BOOL: json_w_bool(w, json_bool(v)); break;
+	case JSON_STRING: json_w_string(w, json_str(v)); break;
+	case JSON_NUMBER: {
+		const char *t = json_num_text(v);
+		w_item(w);
+		w_check(w, yajl_gen_number(w->g, t, strlen(t)));
+		break;
+	}
+	case JSON_ARRAY:
+		json_w_array(w);
+		for (size_t i = 0; i < json_len(v); i++)
+			json_w_value(w, json_at(v, i));
+		json_w_array_end(w);
+		break;
+	case JSON_OBJECT:
+		json_w_object(w);
+		for (size_t i = 0; i < json_len(v); i++) {
+			json_w_key(w, json_key(v, i));
+			json_w_value(w, json_at(v, i));
+		}
+		json_w_object_end(w);
+		break;
+	}
+}

@@ -55,6 +55,8 @@ void json_w_int(struct json_writer *w, int64_t v);
 void json_w_uint(struct json_writer *w, uint64_t v);
 void json_w_bool(struct json_writer *w, bool v);
 void json_w_null(struct json_writer *w);
+/* A parsed value, written as it is (numbers keep their text). */
+void json_w_value(struct json_writer *w, const struct json_val *v);
 /* Hand out the text (malloc'd, NUL-terminated, no trailing newline) and free
  * the writer. Returns 0 or -ENOMEM / -EINVAL if any step failed. */
 int json_writer_finish(struct json_writer *w, char **out, size_t *len);

@@ -178,7 +178,8 @@ static void write_namespaces(struct json_writer *w, bool rootless)
 	json_w_array_end(w);
 }
 
-static void write_linux(struct json_writer *w, bool rootless, unsigned uid, unsigned gid)
+static void write_linux(struct json_writer *w, bool rootless, unsigned uid, unsigned gid,
+			const struct json_val *seccomp)
 {
 	json_w_key(w, "linux");
 	json_w_object(w);
@@ -201,13 +202,30 @@ static void write_linux(struct json_writer *w, bool rootless, unsigned uid, unsi
 	write_namespaces(w, rootless);
 	key_strv(w, "maskedPaths", masked);
 	key_strv(w, "readonlyPaths", readonly);
+	if (seccomp) {
+		json_w_key(w, "seccomp");
+		json_w_value(w, seccomp);
+	}
 	json_w_object_end(w);
 }
 
 char *oci_spec_default(bool rootless, unsigned uid, unsigned gid)
 {
-	struct json_writer *w = json_writer_new("\t");
-	char *out;
+	return oci_spec_generate(rootless, uid, gid, NULL, NULL);
+}
+
+char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json, int *bad_profile)
+{
+	struct json_writer *w;
+	struct json_val *seccomp = NULL;
+	char *out, errbuf[128];
+
+	if (seccomp_json && !(seccomp = json_parse(seccomp_json, errbuf, sizeof(errbuf)))) {
+		if (bad_profile)
+			*bad_profile = 1;
+		return NULL;
+	}
+	w = json_writer_new("\t");
 
 	json_w_object(w);
 	key_str(w, "ociVersion", "1.3.0");
@@ -220,7 +238,9 @@ char *oci_spec_default(bool rootless, unsigned uid, unsigned gid)
 	json_w_object_end(w);
 	key_str(w, "hostname", "tinyrun");
 	write_mounts(w, rootless);
-	write_linux(w, rootless, uid, gid);
+	write_linux(w, rootless, uid, gid, seccomp);
 	json_w_object_end(w);
+	if (seccomp)
+		json_free(seccomp);
 	return json_writer_finish(w, &out, NULL) < 0 ? NULL : out;
 }

@@ -9,5 +9,8 @@
  * bind-mounted /sys, no cgroup resources. Returns a static or malloc'd string
  * the caller frees (always malloc'd). */
 char *oci_spec_default(bool rootless, unsigned uid, unsigned gid);
+/* The same, with `seccomp_json` (a profile, e.g. oci_seccomp_profile()) as
+ * linux.seccomp when non-NULL; *bad_profile set when it does not parse. */
+char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json, int *bad_profile);
 
 #endif

@@ -157,9 +157,11 @@ static int load_seccomp(struct child_ctx *ctx, struct error *err)
 		return 0;
 	r = seccomp_prog_load(&ctx->seccomp, err);
 	if (r > 0) {
-		/* notify fd: goes to the listener; the parent has the state */
-		/* TODO(seccomp notify): hand it over; see seccomp_send_listener */
+		/* the notify fd: the parent hands it to linux.seccomp.listenerPath */
+		int sent = sync_send(ctx->sync_fd, SYNC_SECCOMP_FD, 0, NULL, 0, r);
 		close(r);
+		if (sent < 0)
+			return error_sys(err, -sent, "seccomp: send the notify fd");
 	}
 	return r < 0 ? r : 0;
 }
@@ -224,6 +226,9 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)
 		return r;
+	/* a notify filter goes in while the runtime still listens for its fd */
+	if (p->no_new_privileges && ctx->has_seccomp && ctx->seccomp.notify && (r = load_seccomp(ctx, err)) < 0)
+		return r;
 	return 0;
 }
 
@@ -255,7 +260,7 @@ void child_main(struct child_ctx *ctx)
 	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
 	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, start_state, strlen(start_state), &err) < 0)
 		goto fail;
-	if (p->no_new_privileges && load_seccomp(ctx, &err) < 0)
+	if (p->no_new_privileges && !(ctx->has_seccomp && ctx->seccomp.notify) && load_seccomp(ctx, &err) < 0)
 		goto fail;
 	environ = p->env;
 	execve(exe, p->args, p->env);

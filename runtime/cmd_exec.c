@@ -218,7 +218,12 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		r = error_set(&err, EINVAL, "process.terminal with --detach needs --console-socket");
 		goto fail;
 	}
-	r = exec_process(&c, &cfg, &proc, &a.o, &err);
+	{
+		char cache[4200];
+		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
+		a.o.seccomp_cache = cache;
+		r = exec_process(&c, &cfg, &proc, &a.o, &err);
+	}
 	if (r < 0)
 		goto fail;
 	goto done;

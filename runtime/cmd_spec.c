@@ -7,15 +7,17 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "oci/profiles.h"
 #include "oci/spec.h"
 
 int cmd_spec(struct global_opts *g, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "bundle", required_argument, NULL, 'b' }, { "rootless", no_argument, NULL, 'r' },
+		{ "seccomp", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *bundle = ".";
+	const char *bundle = ".", *profile = NULL, *profile_json = NULL;
 	bool rootless = false;
 	char path[4200], *json;
 	int ch, fd;
@@ -28,13 +30,17 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 			bundle = optarg;
 		else if (ch == 'r')
 			rootless = true;
+		else if (ch == 's')
+			profile = optarg;
 		else
 			return cli_usage_error("spec", "invalid option %s", argv[optind - 1]);
 	}
 	if (optind != argc)
 		return cli_usage_error("spec", "takes no arguments");
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
-	json = oci_spec_default(rootless, getuid(), getgid());
+	if (profile && !(profile_json = oci_seccomp_profile(profile)))
+		return cli_usage_error("spec", "--seccomp: unknown profile \"%s\" (default, strict)", profile);
+	json = oci_spec_generate(rootless, getuid(), getgid(), profile_json, NULL);
 	if (!json)
 		return cli_failf("spec: out of memory");
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

@@ -203,6 +203,24 @@ static int run_create_hooks(struct container *c, const struct oci_config *cfg, i
 	return r;
 }
 
+static int send_notify_fd(struct container *c, const struct oci_config *cfg, pid_t pid, int fd,
+			  struct error *err)
+{
+	const struct oci_seccomp *s = &cfg->linux_.seccomp;
+	char *json;
+	size_t len;
+	int r;
+
+	if (fd < 0)
+		return error_set(err, EPROTO, "seccomp: no notify fd from the container");
+	c->st.pid = pid;
+	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
+		return r;
+	r = seccomp_send_listener(s->listener_path, s->listener_metadata, json, pid, fd, err);
+	free(json);
+	return r;
+}
+
 /* Answer the child until it reports `created` (or fails). */
 static int parent_loop(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 		       struct created *out, int sync_fd, struct error *err)
@@ -241,6 +259,12 @@ static int parent_loop(struct container *c, const struct oci_config *cfg, const 
 			} else {
 				out->pty_master = fd;
 			}
+			break;
+		case SYNC_SECCOMP_FD:
+			r = send_notify_fd(c, cfg, out->pid, fd, err);
+			close(fd);
+			if (r < 0)
+				return r;
 			break;
 		case SYNC_CREATED:
 			return 0;
@@ -322,7 +346,10 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	plan_namespaces(&ctx, cfg, o->run_mode);
 	ctx.hook_sync = any_create_hooks(&cfg->hooks);
 	if (cfg->linux_.has_seccomp) {
-		if ((r = seccomp_compile(&cfg->linux_.seccomp, NULL, log_debug_msg, &ctx.seccomp, err)) < 0)
+		char cache[4200];
+
+		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, cache, log_debug_msg, &ctx.seccomp, err)) < 0)
 			return r;
 		ctx.has_seccomp = true;
 	}

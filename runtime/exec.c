@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -51,6 +52,19 @@ static int exec_terminal(struct exec_ctx *x, struct error *err)
 	return r;
 }
 
+static int exec_seccomp(struct exec_ctx *x, struct error *err)
+{
+	int r = seccomp_prog_load(&x->seccomp, err);
+
+	if (r > 0) {
+		int sent = sync_send(x->sync_fd, SYNC_SECCOMP_FD, 0, NULL, 0, r);
+		close(r);
+		if (sent < 0)
+			return error_sys(err, -sent, "seccomp: send the notify fd");
+	}
+	return r < 0 ? r : 0;
+}
+
 static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 {
 	struct oci_process *p = x->p;
@@ -62,7 +76,7 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 		return r;
 	if ((r = process_apply_limits(p, err)) < 0)
 		return r;
-	if (x->has_seccomp && !p->no_new_privileges && (r = seccomp_prog_load(&x->seccomp, err)) < 0)
+	if (x->has_seccomp && !p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
 		return r;
 	if ((r = process_drop_bounding(p, err)) < 0 ||
 	    (r = process_set_identity(p, true, err)) < 0 ||
@@ -70,7 +84,7 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)
 		return r;
-	if (x->has_seccomp && p->no_new_privileges && (r = seccomp_prog_load(&x->seccomp, err)) < 0)
+	if (x->has_seccomp && p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
 		return r;
 	return 0;
 }
@@ -102,8 +116,23 @@ static int ns_flags_of(const struct oci_config *cfg)
 	return flags;
 }
 
+static int send_listener(struct exec_ctx *x, struct container *c, pid_t pid, int fd, struct error *err)
+{
+	const struct oci_seccomp *s = &x->cfg->linux_.seccomp;
+	char *json;
+	size_t len;
+	int r = oci_state_to_json(&c->st, "running", true, &json, &len, err);
+
+	if (r < 0)
+		return r;
+	r = seccomp_send_listener(s->listener_path, s->listener_metadata, json, pid, fd, err);
+	free(json);
+	return r;
+}
+
 /* Wait for the child to exec (its sync socket closes) or to report an error. */
-static int exec_answer(struct exec_ctx *x, int sync_fd, int *pty_master, struct error *err)
+static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int sync_fd, int *pty_master,
+		       struct error *err)
 {
 	char payload[1024];
 	struct sync_msg m;
@@ -120,6 +149,14 @@ static int exec_answer(struct exec_ctx *x, int sync_fd, int *pty_master, struct 
 			} else {
 				*pty_master = fd;
 			}
+			continue;
+		}
+		if (r == SYNC_SECCOMP_FD) {
+			r = fd < 0 ? error_set(err, EPROTO, "seccomp: no notify fd") : send_listener(x, c, pid, fd, err);
+			if (fd >= 0)
+				close(fd);
+			if (r < 0)
+				return r;
 			continue;
 		}
 		if (r == SYNC_ERROR)
@@ -153,7 +190,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 
 	x.ns_flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
 	if (cfg->linux_.has_seccomp) {
-		if ((r = seccomp_compile(&cfg->linux_.seccomp, NULL, log_debug_msg, &x.seccomp, err)) < 0)
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, o->seccomp_cache, log_debug_msg, &x.seccomp, err)) < 0)
 			return r;
 		x.has_seccomp = true;
 	}
@@ -193,7 +230,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	sv[1] = -1;
 	if (have_cg && !(ca.flags & CLONE_INTO_CGROUP) && (r = cgroup_attach(&cg, pid, err)) < 0)
 		goto kill;
-	if ((r = exec_answer(&x, sv[0], &pty, err)) < 0)
+	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = write_pid_file(o->pid_file, pid, err)) < 0)
 		goto kill;

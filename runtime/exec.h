@@ -13,6 +13,7 @@ struct exec_opts {
 	const char *pid_file;
 	bool detach;
 	int preserve_fds;
+	const char *seccomp_cache;    /* compiled filters, shared with create */
 };
 
 /* Start `p` inside container `c` (cfg: the container's saved config, for

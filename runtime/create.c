@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hooks.h"
+#include "rootfs/rootfs.h"
 #include "log.h"
 #include "namespaces.h"
 #include "sync.h"
@@ -353,8 +354,19 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 			return r;
 		ctx.has_seccomp = true;
 	}
+	if (rootfs_needs_idmap(cfg)) {
+		/* idmapped mounts are made here, in the host user namespace */
+		if (!(ctx.mount_fds = malloc(cfg->n_mounts * sizeof(int)))) {
+			r = error_set(err, ENOMEM, "out of memory");
+			goto out_seccomp;
+		}
+		if ((r = rootfs_idmap_prepare(cfg, ctx.mount_fds, err)) < 0) {
+			free(ctx.mount_fds);
+			goto out_seccomp;
+		}
+	}
 	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
-		return r;
+		goto out_idmap;
 	ctx.state_dirfd = c->dirfd;
 	now_rfc3339(created_at, sizeof(created_at));
 	c->st = (struct container_state){
@@ -429,9 +441,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		out->sync_fd = sv[0];
 	else
 		close(sv[0]);
-	if (ctx.has_seccomp)
-		seccomp_prog_free(&ctx.seccomp);
-	return 0;
+	r = 0;
+	goto out_idmap;
 fail:
 	if (sv[0] >= 0)
 		close(sv[0]);
@@ -443,6 +454,12 @@ fail:
 	if (out->pidfd >= 0)
 		close(out->pidfd);
 	container_close(c);
+out_idmap:
+	if (ctx.mount_fds) {
+		rootfs_idmap_close(ctx.mount_fds, cfg->n_mounts);
+		free(ctx.mount_fds);
+	}
+out_seccomp:
 	if (ctx.has_seccomp)
 		seccomp_prog_free(&ctx.seccomp);
 	return r;

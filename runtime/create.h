@@ -40,6 +40,7 @@ struct child_ctx {
 	bool wait_cgroup;            /* v1: wait until the parent attached us to the cgroup */
 	bool late_cgroupns;          /* and only then unshare the cgroup namespace */
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
+	int *mount_fds;              /* idmapped trees made before clone, or NULL */
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
 };

@@ -71,16 +71,29 @@ static int resolve_rootfs(const struct oci_config *cfg, const char *bundle, char
 	return 0;
 }
 
+/* UTC, RFC 3339 with nanoseconds. By hand: glibc's gmtime_r reads
+ * /etc/localtime, which the start path does not need. */
 static void now_rfc3339(char *buf, size_t size)
 {
 	struct timespec ts;
-	struct tm tm;
-	size_t n;
+	long long days, sec, z, era, doe, yoe, doy, mp, y;
+	unsigned d, m;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, size - n, ".%09ldZ", ts.tv_nsec);
+	days = ts.tv_sec / 86400;
+	sec = ts.tv_sec % 86400;
+	/* civil date from days since 1970-01-01 (H. Hinnant's algorithm) */
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y = yoe + era * 400 + (m <= 2);
+	snprintf(buf, size, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%09ldZ", y, m, d,
+		 sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec);
 }
 
 int container_state_json(const struct container *c, const char *status, char **out, size_t *len,

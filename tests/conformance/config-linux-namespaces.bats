@@ -153,6 +153,7 @@ ns_holder() {
 @test "config-linux.md/namespaces: MUST place the container in the uts namespace at path" {
 	new_ns_file uts "$T/utsns"
 	ns_path uts "$T/utsns"
+	cfg 'del(.hostname)'
 	check ns:uts
 	run_ct
 	expect_eq "$(val_ino ns:uts)" "$(stat -c %i "$T/utsns")" "uts namespace inode"

@@ -473,6 +473,13 @@ bad_create() {
 	cgp=/$CG_PARENT/preexisting-$ID
 	for d in $(cgroup_dirs); do
 		mkdir -p "$d$cgp" && track_cgroup "$d$cgp"
+		# a cpuset made by someone else is usable: it has cpus and mems
+		if [ -e "$d$cgp/cpuset.cpus" ]; then
+			cat "$d/cpuset.cpus" >"$d/$CG_PARENT/cpuset.cpus" 2>/dev/null
+			cat "$d/cpuset.mems" >"$d/$CG_PARENT/cpuset.mems" 2>/dev/null
+			cat "$d/cpuset.cpus" >"$d$cgp/cpuset.cpus"
+			cat "$d/cpuset.mems" >"$d$cgp/cpuset.mems"
+		fi
 	done
 	cfg '.linux.cgroupsPath = $p' --arg p "$cgp/$ID"
 	check echo:x

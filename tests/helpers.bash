@@ -195,7 +195,7 @@ record_pid() {
 
 record_container_pid() {
 	local pid
-	pid="$("$RUNTIME" --root "$ROOT" state "$1" 2>/dev/null | jq -r '.pid // 0' 2>/dev/null)" || return 0
+	pid="$(timeout -k 2 10 "$RUNTIME" --root "$ROOT" state "$1" 2>/dev/null | jq -r '.pid // 0' 2>/dev/null)" || return 0
 	[[ "$pid" =~ ^[0-9]+$ && "$pid" -gt 0 ]] && record_pid "$pid"
 	return 0
 }
@@ -231,7 +231,7 @@ state_field() {
 wait_for_state() {
 	local id="$1" want="$2" got="" i
 	for ((i = 0; i < 200; i++)); do
-		got="$(runtime state "$id" 2>/dev/null | jq -r .status 2>/dev/null)" || got=""
+		got="$(timeout -k 2 10 "$RUNTIME" --root "$ROOT" state "$id" 2>/dev/null | jq -r .status 2>/dev/null)" || got=""
 		[[ "$got" == "$want" ]] && return 0
 		sleep 0.05
 	done
@@ -373,8 +373,9 @@ tr_teardown() {
 		for d in "$ROOT"/*/; do
 			[[ -d "$d" ]] || continue
 			id="$(basename "$d")"
-			"$RUNTIME" --root "$ROOT" kill "$id" KILL >/dev/null 2>&1 || true
-			"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
+			# timeout: a runtime that hangs must fail the test, not the run
+			timeout -k 2 10 "$RUNTIME" --root "$ROOT" kill "$id" KILL </dev/null >/dev/null 2>&1 3>&- 4>&- || true
+			timeout -k 2 10 "$RUNTIME" --root "$ROOT" delete --force "$id" </dev/null >/dev/null 2>&1 3>&- 4>&- || true
 		done
 	fi
 	assert_no_leftovers || rc=1

@@ -1,10 +1,12 @@
 /* linux.resources -> cgroup v1 files, one hierarchy per controller. Only what
  * the config sets is written. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup-internal.h"
 
@@ -356,8 +358,8 @@ int cg1_apply_devices(int fd, const struct oci_config *cfg, struct error *err)
 {
 	struct cg_dev_rule *rules;
 	struct cg_v1_dev_write *w;
+	int allow = -1, deny = -1, r = 0;
 	size_t n, nw, i;
-	int r = 0;
 
 	if (cg_device_rules(cfg, &rules, &n) < 0)
 		return error_set(err, ENOMEM, "out of memory");
@@ -365,8 +367,21 @@ int cg1_apply_devices(int fd, const struct oci_config *cfg, struct error *err)
 	free(rules);
 	if (r < 0)
 		return error_set(err, ENOMEM, "out of memory");
-	for (i = 0; i < nw && r == 0; i++)
-		r = cg_write(fd, w[i].file, w[i].value, err);
+	/* one open per file, one write() per rule */
+	allow = openat(fd, "devices.allow", O_WRONLY | O_CLOEXEC);
+	deny = openat(fd, "devices.deny", O_WRONLY | O_CLOEXEC);
+	if (allow < 0 || deny < 0)
+		r = error_sys(err, errno, "devices.allow/deny");
+	for (i = 0; i < nw && r == 0; i++) {
+		size_t len = strlen(w[i].value);
+		int wfd = w[i].file[8] == 'a' ? allow : deny;   /* "devices.allow" */
+		if (write(wfd, w[i].value, len) != (ssize_t)len)
+			r = error_sys(err, errno, "%s: write \"%s\"", w[i].file, w[i].value);
+	}
+	if (allow >= 0)
+		close(allow);
+	if (deny >= 0)
+		close(deny);
 	free(w);
 	if (r < 0)
 		error_prefix(err, "linux.resources.devices");

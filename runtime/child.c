@@ -182,9 +182,9 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 	};
 	int r;
 
-	/* the cgroup namespace's root, and the cgroup mounts, come from the
-	 * cgroup we are in: on v1 that is only right once the parent attached us */
-	if (ctx->wait_cgroup && (r = expect(ctx->sync_fd, SYNC_CGROUP_DONE, NULL, 0, err)) < 0)
+	/* first of all: the cgroup namespace's root and the cgroup mounts come
+	 * from the cgroup we are in */
+	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
 		return r;
 	if ((ctx->join_any || ctx->unshare_ns || ctx->must_fork) && (r = enter_namespaces(ctx, err)) < 0)
 		return r;

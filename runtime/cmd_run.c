@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,7 +64,9 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
 	c->st.pid = 0;
-	lifecycle_destroy(c, cfg, &err);
+	flock(c->dirfd, LOCK_EX);
+	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
+		lifecycle_destroy(c, cfg, &err);
 	return status;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -102,7 +103,7 @@ int container_state_json(const struct container *c, const char *status, char **o
 	return oci_state_to_json(&c->st, status, true, out, len, err);
 }
 
-static pid_t do_clone(struct child_ctx *ctx, struct created *out, int cg_fd)
+static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_cgroup)
 {
 	struct clone_args ca = {
 		.flags = (uint64_t)ctx->clone_ns | CLONE_PIDFD,
@@ -111,24 +112,40 @@ static pid_t do_clone(struct child_ctx *ctx, struct created *out, int cg_fd)
 	};
 	pid_t pid;
 
-	if (cg_fd >= 0) {
+	if (into_cgroup) {
 		ca.flags |= CLONE_INTO_CGROUP;
-		ca.cgroup = cg_fd;
+		ca.cgroup = ctx->join.clone_dirfd;
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
-	if (pid < 0 && cg_fd >= 0 && errno != ENOSYS) {
-		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
-		pid = syscall(SYS_clone3, &ca, sizeof(ca));
-		if (pid >= 0)
-			errno = EAGAIN;   /* tells the caller to attach by hand */
-	}
-	if (pid < 0 && errno == ENOSYS) {
+	if (pid < 0 && errno == ENOSYS && !into_cgroup) {
 		out->pidfd = -1;
 		pid = syscall(SYS_clone, ctx->clone_ns | SIGCHLD, 0, NULL, NULL, 0);
 	}
 	if (pid == 0)
 		child_main(ctx);
 	return pid;
+}
+
+/* Into the cgroup2 directly when we can; otherwise the child writes its
+ * cgroup.procs itself (and makes its cgroup namespace after that). */
+static pid_t do_clone(struct child_ctx *ctx, struct created *out, struct error *err)
+{
+	pid_t pid;
+
+	if (ctx->join.clone_dirfd >= 0) {
+		pid = clone_child(ctx, out, true);
+		if (pid >= 0 || (errno != EOPNOTSUPP && errno != EBUSY && errno != EINVAL && errno != ENOSYS))
+			return pid < 0 ? error_sys(err, errno, "clone") : pid;
+		log_debug("clone3 into the cgroup: %s; the child joins it by itself", strerror(errno));
+		if (cgroup_join_without_clone(&out->cg, &ctx->join, err) < 0)
+			return -1;
+		if (ctx->clone_ns & CLONE_NEWCGROUP) {
+			ctx->clone_ns &= ~CLONE_NEWCGROUP;
+			ctx->late_cgroupns = true;
+		}
+	}
+	pid = clone_child(ctx, out, false);
+	return pid < 0 ? error_sys(err, errno, "clone") : pid;
 }
 
 static int write_oom_score(pid_t pid, const struct oci_process *p, struct error *err)
@@ -346,9 +363,9 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct container *c, struct created *out, struct error *err)
 {
 	static char rootfs[PATH_MAX], created_at[64];
-	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1 };
+	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1,
+				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	int sv[2] = { -1, -1 }, r;
-	bool attach_by_hand;
 
 	memset(out, 0, sizeof(*out));
 	out->pidfd = out->sync_fd = out->pty_master = -1;
@@ -394,13 +411,12 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0)
 		goto fail;
 	c->st.cgroup_path = out->cg.path;
-	if (out->cg.v2_dirfd < 0) {
-		/* v1: clone cannot put the child into the cgroup, so it waits for the attach */
-		ctx.wait_cgroup = true;
-		if (ctx.clone_ns & CLONE_NEWCGROUP) {
-			ctx.late_cgroupns = true;
-			ctx.clone_ns &= ~CLONE_NEWCGROUP;
-		}
+	if ((r = cgroup_join_prepare(&out->cg, &ctx.join, err)) < 0)
+		goto fail;
+	if (ctx.join.n && (ctx.clone_ns & CLONE_NEWCGROUP)) {
+		/* v1: the cgroup namespace waits until the child has joined */
+		ctx.late_cgroupns = true;
+		ctx.clone_ns &= ~CLONE_NEWCGROUP;
 	}
 	if (!o->run_mode) {
 		/* 0622 whatever the umask: the container's user (maybe not root) opens it */
@@ -417,21 +433,16 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	ctx.sync_fd = sv[1];
 	if (o->run_mode && ctx.must_fork)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	errno = 0;
-	out->pid = do_clone(&ctx, out, out->cg.v2_dirfd);
-	attach_by_hand = out->cg.v2_dirfd < 0 || errno == EAGAIN;
+	out->pid = do_clone(&ctx, out, err);
 	if (out->pid < 0) {
-		r = error_sys(err, errno, "clone");
+		r = -err->code;
 		goto fail;
 	}
+	cgroup_join_close(&ctx.join);
 	close(sv[1]);
 	sv[1] = -1;
 	if (ctx.fifo_fd >= 0)
 		close(ctx.fifo_fd);
-	if (attach_by_hand && (r = cgroup_attach(&out->cg, out->pid, err)) < 0)
-		goto fail;
-	if (ctx.wait_cgroup)
-		sync_send(sv[0], SYNC_CGROUP_DONE, 0, NULL, 0, -1);
 	if ((ctx.clone_ns & CLONE_NEWUSER)) {
 		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
 			goto fail;
@@ -454,6 +465,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		out->sync_fd = sv[0];
 	else
 		close(sv[0]);
+	/* created: other commands may act on it now (run keeps the fd) */
+	flock(c->dirfd, LOCK_UN);
 	r = 0;
 	goto out_idmap;
 fail:
@@ -468,6 +481,7 @@ fail:
 		close(out->pidfd);
 	container_close(c);
 out_idmap:
+	cgroup_join_close(&ctx.join);
 	if (ctx.mount_fds) {
 		rootfs_idmap_close(ctx.mount_fds, cfg->n_mounts);
 		free(ctx.mount_fds);

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "cgroup.h"
+#include "cgroup-join.h"
 #include "cli.h"
 #include "oci/config.h"
 #include "seccomp/seccomp.h"
@@ -37,8 +38,8 @@ struct child_ctx {
 	bool join_any;               /* some namespace has a path */
 	bool must_fork;              /* slow path needs a fork to enter the pid/time ns */
 	bool userns;                 /* the container has a (new or joined) user ns */
-	bool wait_cgroup;            /* v1: wait until the parent attached us to the cgroup */
-	bool late_cgroupns;          /* and only then unshare the cgroup namespace */
+	struct cgroup_join join;     /* how the child joins its cgroup by itself */
+	bool late_cgroupns;          /* unshare the cgroup namespace once joined (v1) */
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
 	int *mount_fds;              /* idmapped trees made before clone, or NULL */
 	bool has_seccomp;

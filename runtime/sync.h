@@ -19,7 +19,6 @@ enum sync_type {
 	SYNC_START,          /* parent -> child (run): go */
 	SYNC_ERROR,          /* child -> parent, payload: message */
 	SYNC_SECCOMP_FD,     /* child -> parent, fd: the seccomp notify listener fd */
-	SYNC_CGROUP_DONE,    /* parent -> child: attached to the cgroup (v1): unshare the cgroup ns now */
 };
 
 struct sync_msg {

@@ -224,54 +224,55 @@ RO_CGROUP_MOUNT='.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup",
 
 # ------------------------------------------------- allowed device list (BPF) --
 
-# a /dev/net/tun node (opens without capabilities) on a tmpfs without nodev
+# a /dev/fuse node (opens without capabilities, and no runtime allows it by default) on a tmpfs without nodev
 # (the guest's /tmp is nodev), not listed in linux.devices
-tun_device() {
+fuse_device() {
+	[ -e /dev/fuse ] || modprobe fuse 2>/dev/null || true
 	mkdir -p "$B/rootfs/devtest"
 	mount -t tmpfs -o size=64k,mode=755 tmpfs "$B/rootfs/devtest"
 	track_mount "$B/rootfs/devtest"
-	mknod -m 666 "$B/rootfs/devtest/tun-test" c 10 200
-	check open:/devtest/tun-test:r open:/devtest/tun-test:w open:/devtest/tun-test:rw
+	mknod -m 666 "$B/rootfs/devtest/fuse-test" c 10 229
+	check open:/devtest/fuse-test:r open:/devtest/fuse-test:w open:/devtest/fuse-test:rw
 }
 
 @test "config-linux.md/device-allowlist: MUST deny access to a device the list does not allow (v2)" {
 	guest_result && return 0
 	res '.devices = [{"allow": false, "access": "rwm"}]'
-	tun_device
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/devtest/tun-test:r) $(val open:/devtest/tun-test:w)" "ERR:EPERM ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/devtest/fuse-test:r) $(val open:/devtest/fuse-test:w)" "ERR:EPERM ERR:EPERM" "open r, open w"
 }
 
 @test "config-linux.md/device-allowlist: MUST allow exactly the access given (r) (v2)" {
 	guest_result && return 0
-	res '.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 200, "access": "r"}]'
-	tun_device
+	res '.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 229, "access": "r"}]'
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/devtest/tun-test:r) $(val open:/devtest/tun-test:w)" "ok ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/devtest/fuse-test:r) $(val open:/devtest/fuse-test:w)" "ok ERR:EPERM" "open r, open w"
 }
 
 @test "config-linux.md/device-allowlist: MUST apply entries in the listed order (a later deny wins) (v2)" {
 	guest_result && return 0
-	res '.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 200, "access": "rw"}, {"allow": false, "type": "c", "major": 10, "minor": 200, "access": "w"}]'
-	tun_device
+	res '.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 229, "access": "rw"}, {"allow": false, "type": "c", "major": 10, "minor": 229, "access": "w"}]'
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/devtest/tun-test:r) $(val open:/devtest/tun-test:w)" "ok ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/devtest/fuse-test:r) $(val open:/devtest/fuse-test:w)" "ok ERR:EPERM" "open r, open w"
 }
 
 @test "config-linux.md/device-allowlist: MUST apply entries in the listed order (a later allow wins) (v2)" {
 	guest_result && return 0
-	res '.devices = [{"allow": false, "access": "rwm"}, {"allow": false, "type": "c", "major": 10, "minor": 200, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 200, "access": "rw"}]'
-	tun_device
+	res '.devices = [{"allow": false, "access": "rwm"}, {"allow": false, "type": "c", "major": 10, "minor": 229, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 229, "access": "rw"}]'
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/devtest/tun-test:rw)" ok "open rw"
+	expect_eq "$(val open:/devtest/fuse-test:rw)" ok "open rw"
 }
 
 @test "config-linux.md/device-allowlist: MUST treat unset major and minor as all (*) (v2)" {
 	guest_result && return 0
 	res '.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "access": "r"}]'
-	tun_device
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/devtest/tun-test:r) $(val open:/devtest/tun-test:w)" "ok ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/devtest/fuse-test:r) $(val open:/devtest/fuse-test:w)" "ok ERR:EPERM" "open r, open w"
 }
 
 # ------------------------------------------------------------------ memory --

@@ -85,59 +85,60 @@ root_dev() { lsblk -ndo MAJ:MIN "$(findmnt -no SOURCE /)" 2>/dev/null | tr -d ' 
 
 # ------------------------------------------------------- allowed device list --
 
-# a /dev/net/tun node (opens without capabilities) made in the rootfs, not
-# listed in linux.devices, so only the allowed device list decides
-tun_device() {
-	mknod -m 666 "$B/rootfs/etc/tun-test" c 10 200
-	check open:/etc/tun-test:r open:/etc/tun-test:w open:/etc/tun-test:rw
+# a /dev/fuse node (opens without capabilities; no runtime allows it by
+# default) made in the rootfs, not listed in linux.devices, so only the
+# allowed device list decides
+fuse_device() {
+	mknod -m 666 "$B/rootfs/etc/fuse-test" c 10 229
+	check open:/etc/fuse-test:r open:/etc/fuse-test:w open:/etc/fuse-test:rw
 }
 
 @test "config-linux.md/device-allowlist: MUST deny access to a device the list does not allow" {
 	need_v1 devices
 	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}]'
-	tun_device
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/etc/tun-test:r) $(val open:/etc/tun-test:w)" "ERR:EPERM ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/etc/fuse-test:r) $(val open:/etc/fuse-test:w)" "ERR:EPERM ERR:EPERM" "open r, open w"
 }
 
 @test "config-linux.md/device-allowlist: MUST allow exactly the access given (r)" {
 	need_v1 devices
-	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 200, "access": "r"}]'
-	tun_device
+	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 229, "access": "r"}]'
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/etc/tun-test:r) $(val open:/etc/tun-test:w)" "ok ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/etc/fuse-test:r) $(val open:/etc/fuse-test:w)" "ok ERR:EPERM" "open r, open w"
 }
 
 @test "config-linux.md/device-allowlist: MUST apply entries in the listed order (a later deny wins)" {
 	need_v1 devices
-	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 200, "access": "rw"}, {"allow": false, "type": "c", "major": 10, "minor": 200, "access": "w"}]'
-	tun_device
+	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 229, "access": "rw"}, {"allow": false, "type": "c", "major": 10, "minor": 229, "access": "w"}]'
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/etc/tun-test:r) $(val open:/etc/tun-test:w)" "ok ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/etc/fuse-test:r) $(val open:/etc/fuse-test:w)" "ok ERR:EPERM" "open r, open w"
 }
 
 @test "config-linux.md/device-allowlist: MUST apply entries in the listed order (a later allow wins)" {
 	need_v1 devices
-	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": false, "type": "c", "major": 10, "minor": 200, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 200, "access": "rw"}]'
-	tun_device
+	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": false, "type": "c", "major": 10, "minor": 229, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 229, "access": "rw"}]'
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/etc/tun-test:rw)" ok "open rw"
+	expect_eq "$(val open:/etc/fuse-test:rw)" ok "open rw"
 }
 
 @test "config-linux.md/device-allowlist: MUST treat an unset type as all devices (a)" {
 	need_v1 devices
 	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "access": "rw"}]'
-	tun_device
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/etc/tun-test:rw)" ok "open rw"
+	expect_eq "$(val open:/etc/fuse-test:rw)" ok "open rw"
 }
 
 @test "config-linux.md/device-allowlist: MUST treat unset major and minor as all (*)" {
 	need_v1 devices
 	cfg '.linux.resources.devices = [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "access": "r"}]'
-	tun_device
+	fuse_device
 	run_ct
-	expect_eq "$(val open:/etc/tun-test:r) $(val open:/etc/tun-test:w)" "ok ERR:EPERM" "open r, open w"
+	expect_eq "$(val open:/etc/fuse-test:r) $(val open:/etc/fuse-test:w)" "ok ERR:EPERM" "open r, open w"
 }
 
 # ------------------------------------------------------------------- memory --

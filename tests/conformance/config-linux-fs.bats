@@ -231,10 +231,71 @@ root_tags() { sed -n 's/.* tags=\([^ ]*\).*/\1/p' <<<"$(val mount:/)"; }
 	[ "$okrun" = 0 ] || { echo "runtime ignored intelRdt without resctrl" >&2; false; }
 }
 
+need_resctrl() { grep -q ' - resctrl ' /proc/self/mountinfo || skip "no resctrl file system (Intel RDT) on this host"; }
+rdt_dir() { echo "/sys/fs/resctrl/$1"; }
+
 @test "config-linux.md/intelrdt: MUST write the container pid to the tasks file of closID" {
-	grep -q ' - resctrl ' /proc/self/mountinfo || skip "no resctrl file system (Intel RDT) on this host"
-	cfg '.linux.intelRdt = {"closID": "conformance-'"$ID"'"}'
+	need_resctrl
+	cfg '.linux.intelRdt = {"closID": "conformance-'"$ID"'", "l3CacheSchema": "L3:0=1"}'
+	on_teardown rmdir "$(rdt_dir "conformance-$ID")"
 	check pause
 	create
-	grep -qx "$(ct_pid)" "/sys/fs/resctrl/conformance-$ID/tasks"
+	grep -qx "$(ct_pid)" "$(rdt_dir "conformance-$ID")/tasks"
+}
+
+@test "config-linux.md/intelrdt: MUST use the container id as the directory when closID is not set" {
+	need_resctrl
+	cfg '.linux.intelRdt = {"l3CacheSchema": "L3:0=1"}'
+	on_teardown rmdir "$(rdt_dir "$ID")"
+	check pause
+	create
+	grep -qx "$(ct_pid)" "$(rdt_dir "$ID")/tasks"
+}
+
+@test "config-linux.md/intelrdt: MUST write l3CacheSchema to the schemata file" {
+	need_resctrl
+	cfg '.linux.intelRdt = {"closID": "conformance-'"$ID"'", "l3CacheSchema": "L3:0=1"}'
+	on_teardown rmdir "$(rdt_dir "conformance-$ID")"
+	check pause
+	create
+	grep -q '^ *L3:0=0*1' "$(rdt_dir "conformance-$ID")/schemata"
+}
+
+@test "config-linux.md/intelrdt: MUST write memBwSchema to the schemata file" {
+	need_resctrl
+	grep -q '^ *MB:' /sys/fs/resctrl/schemata || skip "no memory bandwidth allocation on this host"
+	cfg '.linux.intelRdt = {"closID": "conformance-'"$ID"'", "memBwSchema": "MB:0=50"}'
+	on_teardown rmdir "$(rdt_dir "conformance-$ID")"
+	check pause
+	create
+	grep -q '^ *MB:0= *50' "$(rdt_dir "conformance-$ID")/schemata"
+}
+
+@test "config-linux.md/intelrdt: MUST generate an error when an existing closID does not match the schemas" {
+	need_resctrl
+	mkdir -p "$(rdt_dir "conformance-$ID")"
+	on_teardown rmdir "$(rdt_dir "conformance-$ID")"
+	echo "L3:0=3" >"$(rdt_dir "conformance-$ID")/schemata"
+	cfg '.linux.intelRdt = {"closID": "conformance-'"$ID"'", "l3CacheSchema": "L3:0=1"}'
+	check echo:ran
+	run create
+	[ "$status" -ne 0 ]
+}
+
+@test "config-linux.md/intelrdt: MUST generate an error when closID is set without schemas and its directory does not exist" {
+	need_resctrl
+	cfg '.linux.intelRdt = {"closID": "conformance-missing-'"$ID"'"}'
+	check echo:ran
+	run create
+	[ "$status" -ne 0 ]
+	[ ! -e "$(rdt_dir "conformance-missing-$ID")" ]
+}
+
+@test "config-linux.md/intelrdt: MUST NOT manipulate resctrl when intelRdt is not set" {
+	need_resctrl
+	local before
+	before=$(ls /sys/fs/resctrl)
+	check echo:ran
+	run_ct
+	expect_eq "$(ls /sys/fs/resctrl)" "$before" "resctrl directories"
 }

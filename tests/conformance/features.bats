@@ -191,6 +191,31 @@ seccomp_each() {
 	expect_eq "$(jq -r '(.linux.seccomp.supportedFlags // []) - (.linux.seccomp.knownFlags // []) | join(" ")' <<<"$FEATURES")" "" "supported but not known"
 }
 
+@test "features-linux.md/memory-policy: MUST recognize the memory policy modes it lists" {
+	local m bad=() nodes
+	[ "$(jq -r '.linux.memoryPolicy.modes // [] | length' <<<"$FEATURES")" -gt 0 ] || skip "runtime lists no memory policy modes"
+	for m in $(jq -r '.linux.memoryPolicy.modes[]' <<<"$FEATURES"); do
+		case $m in MPOL_DEFAULT | MPOL_LOCAL) nodes=null ;; *) nodes='"0"' ;; esac
+		make_bundle "$T/b-$m" "$ID-$m"
+		cfg -b "$T/b-$m" '.linux.memoryPolicy = ({mode: $m} + (if $n == null then {} else {nodes: $n} end))' --arg m "$m" --argjson n "$nodes"
+		check -b "$T/b-$m" echo:ran
+		run_ct "$ID-$m" "$T/b-$m" 2>/dev/null || { bad+=("$m"); delete_force "$ID-$m" 2>/dev/null || true; }
+	done
+	expect_eq "${bad[*]}" "" "listed modes refused"
+}
+
+@test "features-linux.md/memory-policy: MUST recognize the memory policy flags it lists" {
+	local f bad=()
+	[ "$(jq -r '.linux.memoryPolicy.flags // [] | length' <<<"$FEATURES")" -gt 0 ] || skip "runtime lists no memory policy flags"
+	for f in $(jq -r '.linux.memoryPolicy.flags[]' <<<"$FEATURES"); do
+		make_bundle "$T/b-$f" "$ID-$f"
+		cfg -b "$T/b-$f" '.linux.memoryPolicy = {mode: "MPOL_BIND", nodes: "0", flags: [$f]}' --arg f "$f"
+		check -b "$T/b-$f" echo:ran
+		run_ct "$ID-$f" "$T/b-$f" 2>/dev/null || { bad+=("$f"); delete_force "$ID-$f" 2>/dev/null || true; }
+	done
+	expect_eq "${bad[*]}" "" "listed flags refused"
+}
+
 @test "features-linux.md/mount-extensions: MUST use the uidMappings and gidMappings of mounts when idmap is enabled" {
 	[ "$(jq -r '.linux.mountExtensions.idmap.enabled // false' <<<"$FEATURES")" = true ] || skip "runtime does not announce idmap mounts"
 	mkdir -p "$T/vol" && touch "$T/vol/file"

@@ -189,9 +189,20 @@ int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
 		if ((r = systemd_path(id, cgroups_path, buf, sizeof(buf), err)) < 0)
 			return r;
 	} else if (!cgroups_path || !*cgroups_path) {
+		char name[256];
+
+		/* ids go up to 1024 characters, cgroup names to 255 */
+		if (strlen(id) > 200) {
+			uint64_t h = 1469598103934665603ULL;
+			for (const char *p = id; *p; p++)
+				h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+			snprintf(name, sizeof(name), "%.100s-%016llx", id, (unsigned long long)h);
+		} else {
+			snprintf(name, sizeof(name), "%s", id);
+		}
 		r = clean_append(buf, sizeof(buf), CG_DEFAULT_PARENT);
 		if (r == 0)
-			r = clean_append(buf, sizeof(buf), id);
+			r = clean_append(buf, sizeof(buf), name);
 	} else {
 		if (cgroups_path[0] != '/')
 			r = clean_append(buf, sizeof(buf), CG_DEFAULT_PARENT);

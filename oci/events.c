@@ -1,0 +1,155 @@
+#include "events.h"
+
+#include <stdbool.h>
+
+#include "json.h"
+
+static void key_u64(struct json_writer *w, const char *k, uint64_t v)
+{
+	json_w_key(w, k);
+	json_w_uint(w, v);
+}
+
+/* Go's omitempty: zero values are left out. */
+static void key_u64_nz(struct json_writer *w, const char *k, uint64_t v)
+{
+	if (v)
+		key_u64(w, k, v);
+}
+
+static void write_cpu(struct json_writer *w, const struct cgroup_stats *st)
+{
+	json_w_key(w, "cpu");
+	json_w_object(w);
+	json_w_key(w, "usage");
+	json_w_object(w);
+	key_u64_nz(w, "total", st->cpu.total);
+	if (st->cpu.n_percpu) {
+		json_w_key(w, "percpu");
+		json_w_array(w);
+		for (size_t i = 0; i < st->cpu.n_percpu; i++)
+			json_w_uint(w, st->cpu.percpu[i]);
+		json_w_array_end(w);
+	}
+	key_u64(w, "kernel", st->cpu.kernel);
+	key_u64(w, "user", st->cpu.user);
+	json_w_object_end(w);
+	json_w_key(w, "throttling");
+	json_w_object(w);
+	key_u64_nz(w, "periods", st->cpu.periods);
+	key_u64_nz(w, "throttledPeriods", st->cpu.throttled_periods);
+	key_u64_nz(w, "throttledTime", st->cpu.throttled_time);
+	json_w_object_end(w);
+	json_w_object_end(w);
+}
+
+static void write_mem_entry(struct json_writer *w, const char *k, const struct cgroup_mem_entry *e)
+{
+	json_w_key(w, k);
+	json_w_object(w);
+	key_u64(w, "limit", e->limit);
+	key_u64_nz(w, "usage", e->usage);
+	key_u64_nz(w, "max", e->max_usage);
+	key_u64(w, "failcnt", e->failcnt);
+	json_w_object_end(w);
+}
+
+static void write_memory(struct json_writer *w, const struct cgroup_stats *st)
+{
+	json_w_key(w, "memory");
+	json_w_object(w);
+	key_u64_nz(w, "cache", st->memory.cache);
+	write_mem_entry(w, "usage", &st->memory.usage);
+	write_mem_entry(w, "swap", &st->memory.swap);
+	write_mem_entry(w, "kernel", &st->memory.kernel);
+	write_mem_entry(w, "kernelTCP", &st->memory.kernel_tcp);
+	if (st->memory.n_raw) {
+		json_w_key(w, "raw");
+		json_w_object(w);
+		for (size_t i = 0; i < st->memory.n_raw; i++)
+			key_u64(w, st->memory.raw[i].key, st->memory.raw[i].value);
+		json_w_object_end(w);
+	}
+	json_w_object_end(w);
+}
+
+static void write_blkio_list(struct json_writer *w, const char *k, const struct cgroup_blkio_entry *e, size_t n)
+{
+	if (!n)
+		return;
+	json_w_key(w, k);
+	json_w_array(w);
+	for (size_t i = 0; i < n; i++) {
+		json_w_object(w);
+		key_u64(w, "major", e[i].major);
+		key_u64(w, "minor", e[i].minor);
+		json_w_key(w, "op");
+		json_w_string(w, e[i].op);
+		key_u64(w, "value", e[i].value);
+		json_w_object_end(w);
+	}
+	json_w_array_end(w);
+}
+
+static void write_rest(struct json_writer *w, const struct cgroup_stats *st)
+{
+	json_w_key(w, "pids");
+	json_w_object(w);
+	key_u64_nz(w, "current", st->pids.current);
+	key_u64_nz(w, "limit", st->pids.limit);
+	json_w_object_end(w);
+	json_w_key(w, "blkio");
+	json_w_object(w);
+	write_blkio_list(w, "ioServiceBytesRecursive", st->blkio.service_bytes, st->blkio.n_service_bytes);
+	write_blkio_list(w, "ioServicedRecursive", st->blkio.serviced, st->blkio.n_serviced);
+	json_w_object_end(w);
+	json_w_key(w, "hugetlb");
+	json_w_object(w);
+	for (size_t i = 0; i < st->n_hugetlb; i++) {
+		json_w_key(w, st->hugetlb[i].page_size);
+		json_w_object(w);
+		key_u64_nz(w, "usage", st->hugetlb[i].usage);
+		key_u64_nz(w, "max", st->hugetlb[i].max_usage);
+		key_u64(w, "failcnt", st->hugetlb[i].failcnt);
+		json_w_object_end(w);
+	}
+	json_w_object_end(w);
+	json_w_key(w, "intel_rdt");
+	json_w_object(w);
+	json_w_object_end(w);
+	json_w_key(w, "network_interfaces");
+	json_w_null(w);
+}
+
+static void write_head(struct json_writer *w, const char *type, const char *id)
+{
+	json_w_object(w);
+	json_w_key(w, "type");
+	json_w_string(w, type);
+	json_w_key(w, "id");
+	json_w_string(w, id);
+}
+
+int oci_event_stats_json(const char *id, const struct cgroup_stats *st, char **out, size_t *len)
+{
+	struct json_writer *w = json_writer_new(NULL);
+
+	write_head(w, "stats", id);
+	json_w_key(w, "data");
+	json_w_object(w);
+	write_cpu(w, st);
+	write_memory(w, st);
+	write_rest(w, st);
+	json_w_object_end(w);
+	json_w_object_end(w);
+	return json_writer_finish(w, out, len);
+}
+
+int oci_event_json(const char *type, const char *id, char **out, size_t *len)
+{
+	struct json_writer *w = json_writer_new(NULL);
+
+	write_head(w, type, id);
+	json_w_object_end(w);
+	return json_writer_finish(w, out, len);
+}

@@ -74,11 +74,10 @@ int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, st
 
 int cgroup_join_self(struct cgroup_join *j, struct error *err)
 {
-	for (size_t i = 0; i < j->n; i++) {
+	/* the fds are close-on-exec: no close() on the start path */
+	for (size_t i = 0; i < j->n; i++)
 		if (write(j->tasks_fds[i], "0", 1) != 1)
 			return error_sys(err, errno, "join the container's cgroup (v1)");
-		close(j->tasks_fds[i]);
-	}
 	j->n = 0;
 	if (j->procs_fd >= 0) {
 		if (write(j->procs_fd, "0", 1) != 1)

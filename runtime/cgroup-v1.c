@@ -163,11 +163,53 @@ static int check_empty(const int *fds, struct error *err)
 	return 0;
 }
 
+static int open_root(int h)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), CG_ROOT "/%s", cg1_names[h]);
+	return open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* mkdir the container's cgroup in hierarchy h. Usually only the leaf is
+ * missing: one mkdir() by absolute path; the root dir is opened (*root)
+ * only for the slow path of missing parents. */
+static int hier_mkdir(int h, const char *rel, int *root, int *first_new, struct error *err)
+{
+	char p[4200];
+	const char *slash;
+
+	*first_new = -1;
+	if ((size_t)snprintf(p, sizeof(p), CG_ROOT "/%s/%s", cg1_names[h], rel) >= sizeof(p))
+		return error_set(err, ENAMETOOLONG, "%s: path too long", cg1_names[h]);
+	if (mkdir(p, 0755) == 0) {
+		slash = strrchr(rel, '/');
+		*first_new = slash ? (int)(slash - rel) + 1 : 0;
+		return 0;
+	}
+	if (errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return error_sys(err, errno, "mkdir %s", p);
+	if ((*root = open_root(h)) < 0)
+		return error_sys(err, errno, CG_ROOT "/%s", cg1_names[h]);
+	return cg_mkdir_p(*root, rel, first_new, err);
+}
+
+static int hier_open(int h, const char *rel, struct error *err)
+{
+	char p[4200];
+	int fd;
+
+	snprintf(p, sizeof(p), CG_ROOT "/%s/%s", cg1_names[h], rel);
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
+}
+
 int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg, struct error *err)
 {
 	const char *rel = path + 1;
 	int roots[CG1_N], first_new[CG1_N], fds[CG1_N], i, r = 0;
-	char p[64];
 	uint32_t mask = cg1_mounted();
 
 	if (!cg->hybrid)
@@ -180,23 +222,22 @@ int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 	for (i = 0; i < CG1_N && r == 0; i++) {
 		if (!(mask & (1u << i)))
 			continue;
-		snprintf(p, sizeof(p), CG_ROOT "/%s", cg1_names[i]);
-		roots[i] = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (roots[i] < 0) {
-			r = error_sys(err, errno, "%s", p);
-			break;
-		}
-		if ((r = cg_mkdir_p(roots[i], rel, &first_new[i], err)) < 0) {
+		if ((r = hier_mkdir(i, rel, &roots[i], &first_new[i], err)) < 0) {
 			error_prefix(err, "%s", cg1_names[i]);
 			break;
 		}
 		if (first_new[i] >= 0)
 			cg->created = true;
-		if (i == alias[CG1_CPUSET] && first_new[i] >= 0 && (r = cpuset_fill(roots[i], rel, first_new[i], cfg, err)) < 0)
-			break;
-		fds[i] = openat(roots[i], rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fds[i] < 0)
-			r = error_sys(err, errno, "%s", cg1_names[i]);
+		if (i == alias[CG1_CPUSET] && first_new[i] >= 0) {
+			if (roots[i] < 0 && (roots[i] = open_root(i)) < 0)
+				r = error_sys(err, errno, "cpuset");
+			else
+				r = cpuset_fill(roots[i], rel, first_new[i], cfg, err);
+			if (r < 0)
+				break;
+		}
+		if ((fds[i] = hier_open(i, rel, err)) < 0)
+			r = fds[i];
 	}
 	for (i = 0; i < CG1_N; i++)
 		if (alias[i] >= 0 && alias[i] != i)
@@ -209,6 +250,8 @@ int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 		r = cg1_apply_devices(fds[CG1_DEVICES], cfg, err);
 	cg1_close_all(fds);
 	for (i = 0; i < CG1_N; i++) {
+		if (r < 0 && first_new[i] >= 0 && roots[i] < 0)
+			roots[i] = open_root(i);
 		if (roots[i] < 0)
 			continue;
 		if (r < 0)
@@ -380,15 +423,38 @@ int cg1_kill_all(const struct cgroup *cg, int sig, struct error *err)
 	return r;
 }
 
+/* rmdir in every hierarchy, by absolute path; -EBUSY while processes are left. */
+static int rmdir_all(const struct cgroup *cg, bool retry, struct error *err)
+{
+	char p[4200];
+	unsigned step;
+	int i, r;
+
+	for (i = 0; i < CG1_N; i++) {
+		if (!(cg->v1_mask & (1u << i)))
+			continue;
+		snprintf(p, sizeof(p), CG_ROOT "/%s%s", cg1_names[i], cg->path);
+		for (step = 0; (r = cg_rmdir_tree(AT_FDCWD, p)) == -EBUSY && retry && step < 12; step++)
+			cg_backoff(step);
+		if (r == -EBUSY && !retry)
+			return r;
+		if (r < 0)
+			return error_sys(err, -r, "%s: rmdir", cg1_names[i]);
+	}
+	return 0;
+}
+
 int cg1_destroy(struct cgroup *cg, struct error *err)
 {
 	struct timespec t0, t;
 	unsigned step = 0;
 	pid_t *pids;
 	size_t n;
-	int i, r = 0, root;
-	char p[64];
+	int r;
 
+	/* usually empty already: then the rmdirs are all it takes */
+	if ((r = rmdir_all(cg, false, err)) != -EBUSY)
+		return r;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		pids = NULL;
@@ -407,17 +473,5 @@ int cg1_destroy(struct cgroup *cg, struct error *err)
 			return error_set(err, EBUSY, "processes left after SIGKILL for %d s", CG_WAIT_MS / 1000);
 		cg_backoff(step++);
 	}
-	for (i = 0, r = 0; i < CG1_N; i++) {
-		if (!(cg->v1_mask & (1u << i)))
-			continue;
-		snprintf(p, sizeof(p), CG_ROOT "/%s", cg1_names[i]);
-		if ((root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-			continue;
-		for (step = 0; (r = cg_rmdir_tree(root, cg->path + 1)) == -EBUSY && step < 12; step++)
-			cg_backoff(step);
-		close(root);
-		if (r < 0)
-			return error_sys(err, -r, "%s: rmdir", cg1_names[i]);
-	}
-	return 0;
+	return rmdir_all(cg, true, err);
 }

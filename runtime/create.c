@@ -411,6 +411,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0)
 		goto fail;
 	c->st.cgroup_path = out->cg.path;
+	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
 	if ((r = cgroup_join_prepare(&out->cg, &ctx.join, err)) < 0)
 		goto fail;
 	if (ctx.join.n && (ctx.clone_ns & CLONE_NEWCGROUP)) {

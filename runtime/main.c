@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cli.h"
 #include "log.h"
 
@@ -152,6 +153,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tinyrun: --log %s: cannot open\n", g.log_path);
 		return 1;
 	}
+	cgroup_set_debug(log_debug_msg);
 	if (!strcmp(argv[ci], "help")) {
 		usage(stdout);
 		return 0;

@@ -17,6 +17,8 @@
 #   TESTS="lifecycle run"      only these bats suites (names without .bats)
 #   SKIP_UNIT=1 SKIP_BATS=1 SKIP_CONFORMANCE=1   leave a part out
 #   VERBOSE=1                  print the full TAP of passing suites too
+#   BATS_FILE_TIMEOUT=1800 CONFORMANCE_TIMEOUT=3600   hang guards (seconds)
+# Logs: build/test-logs/ (one .tap per suite, one .log per unit binary).
 set -uo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -62,7 +64,7 @@ run_unit() {
 			failed=$((failed + 1))
 			continue
 		fi
-		out="$("$bin" 2>&1 </dev/null)"
+		out="$(timeout -k 5 300 "$bin" 2>&1 </dev/null)"
 		rc=$?
 		printf '%s\n' "$out" >"$logdir/$name.log"
 		before=$failed
@@ -83,8 +85,10 @@ run_bats() {
 	local file="$1" name tap rc plan=-1 ok=0 notok=0 skip=0 line
 	name="$(basename "$file" .bats)"
 	tap="$logdir/$name.tap"
-	bats --tap "$file" </dev/null >"$tap" 2>&1
+	# A hang guard per file: a hung runtime must not hang `make check`.
+	timeout -k 10 "${BATS_FILE_TIMEOUT:-1800}" bats --tap "$file" </dev/null >"$tap" 2>&1
 	rc=$?
+	((rc == 124)) && note "FAIL $name.bats: killed after ${BATS_FILE_TIMEOUT:-1800} s"
 	while IFS= read -r line; do
 		case "$line" in
 		1..*) plan="${line#1..}" ;;
@@ -153,7 +157,7 @@ if [[ -z "${SKIP_BATS:-}" ]]; then
 fi
 
 if [[ -z "${SKIP_CONFORMANCE:-}" && -z "${TESTS:-}" && -f tests/conformance/run.sh ]]; then
-	out="$(bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
+	out="$(timeout -k 10 "${CONFORMANCE_TIMEOUT:-3600}" bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
 	rc=$?
 	printf '%s\n' "$out" >"$logdir/conformance.log"
 	before=$failed

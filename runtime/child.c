@@ -18,6 +18,7 @@
 #include <linux/close_range.h>
 #include <linux/keyctl.h>
 
+#include "attrs.h"
 #include "hooks.h"
 #include "namespaces.h"
 #include "process.h"
@@ -182,6 +183,8 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 	};
 	int r;
 
+	if ((r = attrs_affinity_initial(&ctx->cfg->process, err)) < 0)
+		return r;
 	/* first of all: the cgroup namespace's root and the cgroup mounts come
 	 * from the cgroup we are in */
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
@@ -215,7 +218,8 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if ((r = mkdir_cwd(p->cwd)) < 0)
 		return error_sys(err, -r, "process.cwd %s", p->cwd);
-	if ((r = process_apply_limits(p, err)) < 0)
+	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &cfg->linux_, err)) < 0 ||
+	    (r = attrs_set_labels(p, err)) < 0)
 		return r;
 	if (cfg->linux_.has_personality && personality(cfg->linux_.personality) < 0)
 		return error_sys(err, errno, "linux.personality");

@@ -14,7 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attrs.h"
 #include "cgroup.h"
+#include "cgroup-join.h"
 #include "log.h"
 #include "namespaces.h"
 #include "process.h"
@@ -35,6 +37,7 @@ struct exec_ctx {
 	int sync_fd;
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
+	struct cgroup_join join;
 };
 
 static int exec_terminal(struct exec_ctx *x, struct error *err)
@@ -70,11 +73,14 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 	struct oci_process *p = x->p;
 	int r;
 
+	if ((r = attrs_affinity_initial(p, err)) < 0 || (r = cgroup_join_self(&x->join, err)) < 0)
+		return r;
 	if (setns(x->init_pidfd, x->ns_flags) < 0)
 		return error_sys(err, errno, "join the container's namespaces");
 	if (p->terminal && (r = exec_terminal(x, err)) < 0)
 		return r;
-	if ((r = process_apply_limits(p, err)) < 0)
+	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &x->cfg->linux_, err)) < 0 ||
+	    (r = attrs_set_labels(p, err)) < 0)
 		return r;
 	if (x->has_seccomp && !p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
 		return r;
@@ -181,7 +187,8 @@ static int join_pid_time(int pidfd, const struct oci_config *cfg, struct error *
 int exec_process(struct container *c, const struct oci_config *cfg, struct oci_process *p,
 		 const struct exec_opts *o, struct error *err)
 {
-	struct exec_ctx x = { .cfg = cfg, .p = p, .o = o, .init_pidfd = -1 };
+	struct exec_ctx x = { .cfg = cfg, .p = p, .o = o, .init_pidfd = -1,
+			      .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	struct cgroup cg = { .v2_dirfd = -1 };
 	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
 	int sv[2] = { -1, -1 }, pidfd = -1, pty = -1, r, sig;
@@ -200,7 +207,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		goto out;
 	}
 	if (c->st.cgroup_path && cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err) == 0)
-		have_cg = true;
+		have_cg = cgroup_join_prepare(&cg, &x.join, err) == 0;
 	if ((r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
@@ -211,14 +218,16 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	if (!o->detach)
 		wait_block_signals();
 	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
-	if (have_cg && cg.v2_dirfd >= 0) {
+	if (x.join.clone_dirfd >= 0) {
 		ca.flags |= CLONE_INTO_CGROUP;
-		ca.cgroup = cg.v2_dirfd;
+		ca.cgroup = x.join.clone_dirfd;
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
+		/* the child writes cgroup.procs itself */
 		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
-		pid = syscall(SYS_clone3, &ca, sizeof(ca));
+		if (cgroup_join_without_clone(&cg, &x.join, err) == 0)
+			pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	}
 	if (pid == 0)
 		exec_child(&x);
@@ -228,8 +237,6 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	}
 	close(sv[1]);
 	sv[1] = -1;
-	if (have_cg && !(ca.flags & CLONE_INTO_CGROUP) && (r = cgroup_attach(&cg, pid, err)) < 0)
-		goto kill;
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = write_pid_file(o->pid_file, pid, err)) < 0)
@@ -251,6 +258,7 @@ out:
 		close(sv[1]);
 	if (x.init_pidfd >= 0)
 		close(x.init_pidfd);
+	cgroup_join_close(&x.join);
 	if (have_cg)
 		cgroup_close(&cg);
 	if (x.has_seccomp)

@@ -23,6 +23,7 @@
 #include "rootfs/rootfs.h"
 #include "log.h"
 #include "namespaces.h"
+#include "netdev.h"
 #include "sync.h"
 #include "sysctl.h"
 #include "terminal.h"
@@ -272,6 +273,8 @@ static int parent_loop(struct container *c, const struct oci_config *cfg, const 
 			waitpid(out->pid, NULL, 0);   /* the intermediate process */
 			out->pid = m.value;
 			c->st.pid = m.value;
+			if ((r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
+				return r;
 			if (out->pidfd >= 0)
 				close(out->pidfd);
 			out->pidfd = -1;
@@ -444,6 +447,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	sv[1] = -1;
 	if (ctx.fifo_fd >= 0)
 		close(ctx.fifo_fd);
+	if (!ctx.must_fork && (r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
+		goto fail;
 	if ((ctx.clone_ns & CLONE_NEWUSER)) {
 		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
 			goto fail;

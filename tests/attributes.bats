@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# Process attributes beyond identity (config.md process.scheduler,
+# ioPriority, execCPUAffinity; config-linux.md memoryPolicy, netDevices),
+# observed from inside the container.
+
+load helpers
+
+run_fg() {
+	run_nohang runtime run --bundle "$BUNDLE" "$@" "$CID"
+}
+
+@test "process.scheduler: policy and nice reach the process" {
+	update_config '.process.scheduler = {"policy": "SCHED_BATCH", "nice": 7}'
+	set_cmd 'grep "^policy" /proc/self/sched | tr -s " "; cut -d" " -f19 /proc/self/stat'
+	run_fg
+	assert_success
+	assert_line --partial "policy : 3"
+	assert_line "7"
+}
+
+@test "process.ioPriority: class and priority reach the process" {
+	update_config '.process.ioPriority = {"class": "IOPRIO_CLASS_BE", "priority": 5}'
+	set_cmd 'ionice -p $$'
+	run_fg
+	assert_success
+	assert_output --partial "best-effort"
+	assert_output --partial "5"
+}
+
+@test "process.execCPUAffinity.final is the affinity the program runs with" {
+	[[ "$(nproc)" -ge 2 ]] || skip "needs 2 CPUs"
+	update_config '.process.execCPUAffinity = {"initial": "0", "final": "1"}'
+	set_cmd 'grep Cpus_allowed_list /proc/self/status'
+	run_fg
+	assert_success
+	assert_output --partial $'Cpus_allowed_list:\t1'
+}
+
+@test "process.execCPUAffinity: an invalid list fails with the field named" {
+	update_config '.process.execCPUAffinity = {"final": "7-3"}'
+	set_args true
+	run_fg
+	assert_failure 1
+	assert_output --partial "execCPUAffinity.final"
+	[ -z "$(test_state_dirs)" ]
+}
+
+@test "linux.memoryPolicy: MPOL_BIND on node 0 shows in numa_maps" {
+	[[ -e /proc/self/numa_maps ]] || skip "no NUMA support in this kernel"
+	update_config '.linux.memoryPolicy = {"mode": "MPOL_BIND", "nodes": "0"}'
+	set_cmd 'grep -m1 -o "bind:0" /proc/self/numa_maps'
+	run_fg
+	assert_success
+	assert_output "bind:0"
+}
+
+@test "linux.netDevices: a host interface moves into the container, renamed" {
+	command -v ip >/dev/null || skip "no ip(8)"
+	local dev="trv${BATS_TEST_NUMBER}$$"
+	dev="${dev:0:12}"
+	ip link add "$dev" type veth peer name "${dev}p" || skip "cannot make a veth pair"
+	update_config '.linux.netDevices = {($d): {"name": "eth7"}}' --arg d "$dev"
+	set_cmd 'ip -o link show | grep -o " eth7[@:]"'
+	run_fg
+	ip link del "${dev}p" 2>/dev/null || true
+	assert_success
+	assert_output --partial "eth7"
+	# moved out of the host: the container's namespace took it (and destroyed it)
+	! ip link show "$dev" 2>/dev/null
+}
+
+@test "linux.netDevices: a missing interface fails create, nothing left" {
+	update_config '.linux.netDevices = {"tinyrun-nope0": {}}'
+	set_args true
+	run_fg
+	assert_failure 1
+	assert_output --partial 'netDevices["tinyrun-nope0"]'
+	[ -z "$(test_state_dirs)" ]
+}

@@ -355,6 +355,15 @@ static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg,
 	(void)run_mode;
 }
 
+static bool has_resources(const struct oci_config *cfg)
+{
+	const struct oci_resources *r = &cfg->linux_.resources;
+
+	return cfg->linux_.has_resources &&
+	       (r->has_memory || r->has_cpu || r->has_pids || r->has_blkio || r->n_hugepage_limits ||
+		r->has_network || r->n_rdma || r->n_unified);
+}
+
 static bool any_create_hooks(const struct oci_hooks *h)
 {
 	return h->n[OCI_HOOK_PRESTART] || h->n[OCI_HOOK_CREATE_RUNTIME] ||
@@ -379,6 +388,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
 	plan_namespaces(&ctx, cfg, o->run_mode);
 	ctx.hook_sync = any_create_hooks(&cfg->hooks);
+	ctx.rootless = geteuid() != 0;
 	if (cfg->linux_.has_seccomp) {
 		char cache[4200];
 
@@ -411,8 +421,15 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
 	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0)
 		goto fail;
-	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0)
-		goto fail;
+	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0) {
+		/* rootless, as runc: no cgroup is fine when no resource is asked for */
+		if (geteuid() == 0 || (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
+			goto fail;
+		log_debug("rootless: no cgroup (%s)", err->msg);
+		cgroup_close(&out->cg);
+		memset(&out->cg, 0, sizeof(out->cg));
+		out->cg.v2_dirfd = -1;
+	}
 	c->st.cgroup_path = out->cg.path;
 	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
 	if ((r = cgroup_join_prepare(&out->cg, &ctx.join, err)) < 0)

@@ -98,9 +98,31 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 	return 0;
 }
 
+/* Unprivileged (rootless): the kernel takes a gid_map only once setgroups is denied. */
+static int deny_setgroups(pid_t pid, struct error *err)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "deny", 4) != 4) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error_sys(err, e, "rootless: write %s", path);
+	}
+	close(fd);
+	return 0;
+}
+
 int ns_write_id_maps(pid_t pid, const struct oci_linux *l, struct error *err)
 {
-	int r = write_map(pid, "uid_map", l->uid_mappings, l->n_uid_mappings, err);
+	int r = geteuid() ? deny_setgroups(pid, err) : 0;
+
+	if (r < 0)
+		return r;
+	r = write_map(pid, "uid_map", l->uid_mappings, l->n_uid_mappings, err);
 
 	return r < 0 ? r : write_map(pid, "gid_map", l->gid_mappings, l->n_gid_mappings, err);
 }

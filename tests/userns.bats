@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# User namespaces (config-linux.md "User namespace mappings") and rootless
+# mode (an unprivileged user runs `tinyrun run` on a `spec --rootless` bundle).
+
+load helpers
+
+run_ctr() {
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+}
+
+# The mapped root (or an unprivileged user) must be able to reach the bundle.
+open_path() {
+	local d="$1"
+	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+}
+
+map_userns() {
+	update_config '.linux.namespaces += [{"type": "user"}]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	open_path "$BUNDLE"
+}
+
+@test "userns: the process is root inside, the maps are the config's" {
+	map_userns
+	set_cmd 'id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map | tr -s " "'
+	run_ctr
+	assert_success
+	assert_line 0
+	assert_line " 0 100000 65536"
+	[ "${#lines[@]}" -ge 4 ]
+}
+
+@test "userns: a file the container creates belongs to the mapped host uid" {
+	map_userns
+	bind_out_dir
+	chmod 0777 "$OUT"
+	update_config '.process.user = {"uid": 5, "gid": 7}'
+	set_cmd 'touch /out/made-inside'
+	run_ctr
+	assert_success
+	assert_equal "$(stat -c %u:%g "$OUT/made-inside")" "100005:100007"
+}
+
+@test "userns: process.user is a uid of the namespace" {
+	map_userns
+	update_config '.process.user = {"uid": 1000, "gid": 1000}'
+	set_cmd 'id -u; cat /proc/self/status | grep ^Uid'
+	run_ctr
+	assert_success
+	assert_line 1000
+	assert_line --regexp '^Uid:.1000.1000.1000.1000$'
+}
+
+@test "userns: uid mappings without a user namespace are refused, nothing left" {
+	update_config '.linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 1}]'
+	set_args true
+	run_ctr
+	assert_failure 1
+	assert_output --partial "uidMappings"
+	[ -z "$(test_state_dirs)" ]
+}
+
+@test "rootless: an unprivileged user runs a spec --rootless bundle" {
+	local uid=4242
+	rm "$BUNDLE/config.json"
+	runtime spec --rootless --bundle "$BUNDLE"
+	# `spec --rootless` maps the caller: make it the unprivileged user's view
+	update_config '.process.terminal = false | .process.args = ["sh", "-c", "id -u; cat /proc/self/uid_map | tr -s \" \""]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]'
+	chown -R "$uid:$uid" "$BUNDLE"
+	open_path "$BUNDLE"
+	local state="$BATS_TEST_TMPDIR/rootless-state"
+	mkdir -p "$state"
+	chown "$uid:$uid" "$state"
+	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
+		"$RUNTIME" --root "$state" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line 0
+	assert_line " 0 4242 1"
+	# nothing left in the unprivileged user's state dir
+	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
+}

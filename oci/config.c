@@ -75,6 +75,9 @@ static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse
 		return r;
 	if ((r = get_kv(c, NULL, root, "annotations", &cfg->annotations, &cfg->n_annotations)) < 0)
 		return r;
+	for (size_t i = 0; i < cfg->n_annotations; i++)   /* config.md: keys MUST NOT be empty */
+		if (!cfg->annotations[i].key[0])
+			return perr(c, JKEY(NULL, "annotations"), "empty key");
 	if (parts == OCI_PARSE_HOOKS_ONLY)
 		return 0;
 

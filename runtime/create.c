@@ -355,6 +355,23 @@ static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg,
 	(void)run_mode;
 }
 
+/* runtime.md: a failed create goes on with the lifecycle's end: the
+ * container is stopped, then the poststop hooks run (failures only warn). */
+static void poststop_after_failure(struct container *c, const struct oci_config *cfg, pid_t pid)
+{
+	struct error err;
+	char *json;
+	size_t len;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, __WALL);
+	c->st.pid = 0;
+	if (container_state_json(c, "stopped", &json, &len, &err) == 0) {
+		hooks_run_warn(&cfg->hooks, OCI_HOOK_POSTSTOP, json, len);
+		free(json);
+	}
+}
+
 static bool has_resources(const struct oci_config *cfg)
 {
 	const struct oci_resources *r = &cfg->linux_.resources;
@@ -499,6 +516,8 @@ fail:
 		close(sv[1]);
 	if (out->pty_master >= 0)
 		close(out->pty_master);
+	if (out->pid > 0 && cfg->hooks.n[OCI_HOOK_POSTSTOP])
+		poststop_after_failure(c, cfg, out->pid);
 	container_teardown(c, &out->cg, out->pid);
 	if (out->pidfd >= 0)
 		close(out->pidfd);

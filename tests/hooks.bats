@@ -138,6 +138,16 @@ hooks_log() {
 	assert_no_leftovers
 }
 
+@test "a failing create-time hook still runs the poststop hooks (runtime.md lifecycle)" {
+	add_hook createContainer failing 1
+	add_hook poststop poststop
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_equal "$(hooks_log)" "failing poststop "
+	assert_equal "$(jq -r .status "$OUT/poststop.json")" stopped
+	assert_no_leftovers
+}
+
 @test "a failing prestart hook fails create and leaves nothing behind" {
 	add_hook prestart failing 1
 	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"

@@ -2,6 +2,7 @@
  * Nodes are made with mknodat (or, in a user namespace, an empty file with
  * the host's node bound on it) relative to a /dev fd resolved inside the
  * rootfs; nothing here follows a link the image put in /dev. */
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +19,7 @@ struct dev_node {
 	dev_t rdev;
 	uid_t uid;
 	gid_t gid;
+	bool strict;              /* linux.devices: a different file already there is an error */
 };
 
 static const struct { const char *name; unsigned major, minor; } default_devs[] = {
@@ -82,6 +84,9 @@ static int mknod_node(int dir, const char *name, const struct dev_node *d)
 		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			return -errno;
 		if ((st.st_mode & S_IFMT) != (d->mode & S_IFMT) || st.st_rdev != d->rdev) {
+			/* config-linux.md: a file at the path that does not match MUST be an error */
+			if (d->strict)
+				return -EEXIST;
 			if (unlinkat(dir, name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) < 0 ||
 			    mknodat(dir, name, d->mode, d->rdev) < 0)
 				return -errno;
@@ -130,6 +135,8 @@ static int make_node(struct rootfs_ctx *c, int devfd, const struct dev_node *d)
 		r = mknod_node(dir, name, d);
 	if (dir != devfd)
 		close(dir);
+	if (r == -EEXIST)
+		return error_set(c->err, EEXIST, "linux.devices: %s exists and is not the requested device", d->path);
 	return r < 0 ? error_sys(c->err, -r, "device %s", d->path) : 0;
 }
 
@@ -209,6 +216,7 @@ int setup_dev(struct rootfs_ctx *c)
 			.rdev = o->type == 'p' ? 0 : makedev((unsigned)o->major, (unsigned)o->minor),
 			.uid = o->has_uid ? o->uid : 0,
 			.gid = o->has_gid ? o->gid : 0,
+			.strict = true,
 		};
 
 		r = make_node(c, devfd, &d);

@@ -1,5 +1,6 @@
 /* features.json (runtime-spec features.md, features-linux.md), generated from
  * the same tables the parser uses. */
+#include <ctype.h>
 #include "features.h"
 
 #include <errno.h>
@@ -60,6 +61,25 @@ static bool kernel_seccomp_flag(unsigned long bit)
 	       errno == EFAULT;
 }
 
+/* Only the architectures this build's libseccomp can compile for. */
+static void archs(struct json_writer *w)
+{
+	json_w_key(w, "archs");
+	json_w_array(w);
+	for (size_t i = 0; i < oci_n_seccomp_archs; i++) {
+		const char *name = oci_seccomp_archs[i].name + strlen("SCMP_ARCH_");
+		char lower[32];
+		size_t n;
+
+		for (n = 0; name[n] && n < sizeof(lower) - 1; n++)
+			lower[n] = (char)tolower((unsigned char)name[n]);
+		lower[n] = '\0';
+		if (seccomp_arch_resolve_name(lower))
+			json_w_string(w, oci_seccomp_archs[i].name);
+	}
+	json_w_array_end(w);
+}
+
 static void write_seccomp(struct json_writer *w)
 {
 	json_w_key(w, "seccomp");
@@ -67,7 +87,7 @@ static void write_seccomp(struct json_writer *w)
 	flag(w, "enabled", true);
 	names(w, "actions", oci_seccomp_actions, oci_n_seccomp_actions);
 	names(w, "operators", oci_seccomp_operators, oci_n_seccomp_operators);
-	names(w, "archs", oci_seccomp_archs, oci_n_seccomp_archs);
+	archs(w);
 	names(w, "knownFlags", oci_seccomp_flags, oci_n_seccomp_flags);
 	json_w_key(w, "supportedFlags");
 	json_w_array(w);

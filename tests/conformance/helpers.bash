@@ -388,12 +388,17 @@ alive() {
 # kill whatever is in a cgroup dir tree, then rmdir it bottom-up
 cg_remove_tree() {
 	local top=$1 d i p
+	# only ever the suite's own cgroups
+	case $top in
+	/sys/fs/cgroup/*/tinyrun-conformance-* | /sys/fs/cgroup/tinyrun-conformance-* | /sys/fs/cgroup/conformance-relative | /sys/fs/cgroup/conformance-relative/*) ;;
+	*) echo "cg_remove_tree: refusing $top" >&2; return 1 ;;
+	esac
 	[ -d "$top" ] || return 0
 	for ((i = 0; i < 100; i++)); do
 		local any=
 		while read -r d; do
 			while read -r p; do
-				[ -n "$p" ] && { kill -9 "$p" 2>/dev/null; any=1; }
+				[ -n "$p" ] && [ "$p" != $$ ] && [ "$p" != "$BASHPID" ] && { kill -9 "$p" 2>/dev/null; any=1; }
 			done <"$d/cgroup.procs"
 			[ -e "$d/cgroup.freeze" ] && echo 0 >"$d/cgroup.freeze" 2>/dev/null
 			[ -e "$d/freezer.state" ] && echo THAWED >"$d/freezer.state" 2>/dev/null

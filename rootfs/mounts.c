@@ -139,8 +139,24 @@ static int sysfs_host_bind(struct rootfs_ctx *c, const struct oci_mount *m, int 
 	return r;
 }
 
+/* linux.mountLabel: with SELinux, new filesystems get context="label" (as
+ * runc does for the filesystems that take it); without, the data as given. */
+static const char *fs_data(struct rootfs_ctx *c, const struct oci_mount *m, char *buf, size_t size)
+{
+	const char *label = c->cfg->linux_.mount_label;
+
+	if (!label || !*label || !c->o->selinux || type_is(m, "proc") || type_is(m, "sysfs") ||
+	    type_is(m, "mqueue"))
+		return m->data;
+	if ((size_t)snprintf(buf, size, "%s%scontext=\"%s\"", m->data ? m->data : "", m->data ? "," : "",
+			     label) >= size)
+		return m->data;
+	return buf;
+}
+
 static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
 {
+	char data[4096];
 	unsigned long flags = p->ms_flags;
 	char path[FD_PATH_MAX];
 	int dst, under = -1, top = -1, r = 0;
@@ -159,7 +175,8 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 		r = fail(c, m, -errno, "tmpcopyup: open");
 		goto out;
 	}
-	if (mount(m->source ? m->source : m->type, fd_path(path, dst), m->type, flags, m->data) < 0) {
+	if (mount(m->source ? m->source : m->type, fd_path(path, dst), m->type, flags,
+		  fs_data(c, m, data, sizeof(data))) < 0) {
 		r = -errno;
 		if (r == -EPERM && type_is(m, "sysfs") && !c->o->new_netns) {
 			host_sysfs = true;

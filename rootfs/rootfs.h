@@ -27,6 +27,7 @@ struct rootfs_opts {
 	bool new_cgroupns;        /* the container has its own cgroup namespace */
 	bool new_pidns;
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
+	bool selinux;             /* SELinux is enabled: linux.mountLabel applies */
 	const int *mount_fds;     /* per mounts[] entry: a tree from rootfs_idmap_prepare, or -1;
 				   * NULL when no entry is idmapped */
 };

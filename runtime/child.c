@@ -180,6 +180,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,
+		.selinux = ctx->selinux,
 	};
 	int r;
 

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <selinux/selinux.h>
+
 #include "hooks.h"
 #include "rootfs/rootfs.h"
 #include "log.h"
@@ -406,6 +408,11 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	plan_namespaces(&ctx, cfg, o->run_mode);
 	ctx.hook_sync = any_create_hooks(&cfg->hooks);
 	ctx.rootless = geteuid() != 0;
+	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
+		ctx.selinux = is_selinux_enabled() > 0;
+		if (!ctx.selinux)
+			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
+	}
 	if (cfg->linux_.has_seccomp) {
 		char cache[4200];
 

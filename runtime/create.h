@@ -38,6 +38,7 @@ struct child_ctx {
 	bool join_any;               /* some namespace has a path */
 	bool must_fork;              /* slow path needs a fork to enter the pid/time ns */
 	bool userns;                 /* the container has a (new or joined) user ns */
+	bool selinux;                /* SELinux enabled on the host (labels apply) */
 	bool rootless;               /* run by an unprivileged user: setgroups is denied */
 	struct cgroup_join join;     /* how the child joins its cgroup by itself */
 	bool late_cgroupns;          /* unshare the cgroup namespace once joined (v1) */

@@ -26,6 +26,7 @@
 #include "log.h"
 #include "namespaces.h"
 #include "netdev.h"
+#include "rdt.h"
 #include "sync.h"
 #include "sysctl.h"
 #include "terminal.h"
@@ -397,6 +398,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1,
 				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	int sv[2] = { -1, -1 }, r;
+	bool rdt_created = false;
 
 	memset(out, 0, sizeof(*out));
 	out->pidfd = out->sync_fd = out->pty_master = -1;
@@ -458,6 +460,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
 	if ((r = cgroup_join_prepare(&out->cg, &ctx.join, err)) < 0)
 		goto fail;
+	if (cfg->linux_.has_intel_rdt && (r = rdt_prepare(o->id, &cfg->linux_.intel_rdt, &rdt_created, err)) < 0)
+		goto fail;
 	if (ctx.join.n && (ctx.clone_ns & CLONE_NEWCGROUP)) {
 		/* v1: the cgroup namespace waits until the child has joined */
 		ctx.late_cgroupns = true;
@@ -489,6 +493,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if (ctx.fifo_fd >= 0)
 		close(ctx.fifo_fd);
 	if (!ctx.must_fork && (r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
+		goto fail;
+	if (cfg->linux_.has_intel_rdt && (r = rdt_attach(o->id, &cfg->linux_.intel_rdt, out->pid, err)) < 0)
 		goto fail;
 	if ((ctx.clone_ns & CLONE_NEWUSER)) {
 		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
@@ -526,6 +532,8 @@ fail:
 	if (out->pid > 0 && cfg->hooks.n[OCI_HOOK_POSTSTOP])
 		poststop_after_failure(c, cfg, out->pid);
 	container_teardown(c, &out->cg, out->pid);
+	if (rdt_created)
+		rdt_remove(o->id);
 	if (out->pidfd >= 0)
 		close(out->pidfd);
 	container_close(c);

@@ -14,6 +14,7 @@
 #include "bundle.h"
 #include "hooks.h"
 #include "log.h"
+#include "rdt.h"
 
 void lifecycle_poststart(struct container *c, const struct oci_config *cfg)
 {
@@ -106,6 +107,7 @@ int lifecycle_destroy(struct container *c, const struct oci_config *cfg, struct 
 	if (c->has_state)
 		c->st.pid = 0;
 	run_poststop(c, cfg);
+	rdt_remove(c->id);      /* the group named after the container, if there is one */
 	container_dir_remove(c);
 	return 0;
 }

@@ -13,8 +13,4 @@ int terminal_open(const char *rootfs, const struct oci_process *p, int *slave, s
 int terminal_take(int slave, struct error *err);
 /* Parent: send the master over the unix socket at `path`. */
 int terminal_send(const char *path, int master, struct error *err);
-/* Parent (`run` in the foreground without --console-socket): copy between our
- * stdio and the master until the master hangs up. Our stdin is set raw. */
-void terminal_proxy(int master);
-
 #endif

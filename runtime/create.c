@@ -390,11 +390,164 @@ static bool any_create_hooks(const struct oci_hooks *h)
 	       h->n[OCI_HOOK_CREATE_CONTAINER] || h->n[OCI_HOOK_START_CONTAINER];
 }
 
+/* Everything the child needs that can be computed before the state exists. */
+static int prepare_child_ctx(const struct global_opts *g, const struct create_opts *o,
+			     const struct oci_config *cfg, struct child_ctx *ctx, struct error *err)
+{
+	int r;
+
+	plan_namespaces(ctx, cfg, o->run_mode);
+	ctx->hook_sync = any_create_hooks(&cfg->hooks);
+	ctx->rootless = geteuid() != 0;
+	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
+		ctx->selinux = is_selinux_enabled() > 0;
+		if (!ctx->selinux)
+			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
+	}
+	if (cfg->linux_.has_seccomp) {
+		char cache[4200];
+
+		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, cache, log_debug_msg, &ctx->seccomp, err)) < 0)
+			return r;
+		ctx->has_seccomp = true;
+	}
+	if (rootfs_needs_idmap(cfg)) {
+		/* idmapped mounts are made here, in the host user namespace */
+		if (!(ctx->mount_fds = malloc(cfg->n_mounts * sizeof(int))))
+			return error_set(err, ENOMEM, "out of memory");
+		if ((r = rootfs_idmap_prepare(cfg, ctx->mount_fds, err)) < 0) {
+			free(ctx->mount_fds);
+			ctx->mount_fds = NULL;
+			return r;
+		}
+	}
+	return 0;
+}
+
+static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cfg)
+{
+	cgroup_join_close(&ctx->join);
+	if (ctx->mount_fds) {
+		rootfs_idmap_close(ctx->mount_fds, cfg->n_mounts);
+		free(ctx->mount_fds);
+	}
+	if (ctx->has_seccomp)
+		seccomp_prog_free(&ctx->seccomp);
+}
+
+static int make_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
+		       struct created *out, struct child_ctx *ctx, struct error *err)
+{
+	int r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err);
+
+	if (r < 0) {
+		/* rootless, as runc: no cgroup is fine when no resource is asked for */
+		if (geteuid() == 0 || (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
+			return r;
+		log_debug("rootless: no cgroup (%s)", err->msg);
+		cgroup_close(&out->cg);
+		memset(&out->cg, 0, sizeof(out->cg));
+		out->cg.v2_dirfd = -1;
+	}
+	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
+	if ((r = cgroup_join_prepare(&out->cg, &ctx->join, err)) < 0)
+		return r;
+	if (ctx->join.n && (ctx->clone_ns & CLONE_NEWCGROUP)) {
+		/* v1: the cgroup namespace waits until the child has joined */
+		ctx->late_cgroupns = true;
+		ctx->clone_ns &= ~CLONE_NEWCGROUP;
+	}
+	return 0;
+}
+
+/* The state dir and what hangs on it: config copy, cgroup, RDT group, exec fifo. */
+static int make_state(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
+		      const char *config_json, size_t config_len, struct container *c, struct created *out,
+		      struct child_ctx *ctx, bool *rdt_created, struct error *err)
+{
+	static char created_at[64];
+	int r;
+
+	now_rfc3339(created_at, sizeof(created_at));
+	c->st = (struct container_state){
+		.oci_version = cfg->oci_version, .id = (char *)o->id, .bundle = (char *)o->bundle,
+		.rootfs = (char *)ctx->rootfs, .created = created_at, .owner = "",
+		.annotations = cfg->annotations, .n_annotations = cfg->n_annotations,
+		.systemd_cgroup = g->systemd_cgroup,
+	};
+	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
+	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0 ||
+	    (r = make_cgroup(g, o, cfg, out, ctx, err)) < 0)
+		return r;
+	c->st.cgroup_path = out->cg.path;
+	if (cfg->linux_.has_intel_rdt && (r = rdt_prepare(o->id, &cfg->linux_.intel_rdt, rdt_created, err)) < 0)
+		return r;
+	if (o->run_mode)
+		return 0;
+	/* 0622 whatever the umask: the container's user (maybe not root) opens it */
+	if (mkfifoat(c->dirfd, "exec.fifo", 0622) < 0 || fchmodat(c->dirfd, "exec.fifo", 0622, 0) < 0 ||
+	    (ctx->fifo_fd = openat(c->dirfd, "exec.fifo", O_PATH | O_CLOEXEC)) < 0)
+		return error_sys(err, errno, "%s/exec.fifo", c->dir);
+	return 0;
+}
+
+/* Clone the child, then what the parent does for it before it can go on. */
+static int spawn(const struct create_opts *o, const struct oci_config *cfg, struct child_ctx *ctx,
+		 struct created *out, int sv[2], struct error *err)
+{
+	int r;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return error_sys(err, errno, "socketpair");
+	ctx->sync_fd = sv[1];
+	if (o->run_mode && ctx->must_fork)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	out->pid = do_clone(ctx, out, err);
+	if (out->pid < 0)
+		return -err->code;
+	close(sv[1]);
+	sv[1] = -1;
+	if (ctx->fifo_fd >= 0)
+		close(ctx->fifo_fd);
+	if (!ctx->must_fork && (r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
+		return r;
+	if (cfg->linux_.has_intel_rdt && (r = rdt_attach(o->id, &cfg->linux_.intel_rdt, out->pid, err)) < 0)
+		return r;
+	if (ctx->clone_ns & CLONE_NEWUSER) {
+		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+			return r;
+		sync_send(sv[0], SYNC_MAPS_DONE, 0, NULL, 0, -1);
+	}
+	return 0;
+}
+
+/* Until the child is blocked before exec; then the state is saved. */
+static int finish(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
+		  struct created *out, int sync_fd, struct error *err)
+{
+	bool zombie;
+	int r;
+
+	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0 ||
+	    (r = write_oom_score(out->pid, &cfg->process, err)) < 0)
+		return r;
+	c->st.pid = out->pid;
+	c->st.pid_start_time = proc_start_time(out->pid, &zombie);
+	if ((r = container_save_state(c, err)) < 0)
+		return r;
+	if (o->pid_file && (r = write_pid_file(o->pid_file, out->pid, err)) < 0)
+		return r;
+	/* created: other commands may act on it now (run keeps the fd) */
+	flock(c->dirfd, LOCK_UN);
+	return 0;
+}
+
 int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct oci_config *cfg, const char *config_json, size_t config_len,
 		     struct container *c, struct created *out, struct error *err)
 {
-	static char rootfs[PATH_MAX], created_at[64];
+	static char rootfs[PATH_MAX];
 	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1,
 				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	int sv[2] = { -1, -1 }, r;
@@ -407,126 +560,27 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		return r;
 	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
-	plan_namespaces(&ctx, cfg, o->run_mode);
-	ctx.hook_sync = any_create_hooks(&cfg->hooks);
-	ctx.rootless = geteuid() != 0;
-	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
-		ctx.selinux = is_selinux_enabled() > 0;
-		if (!ctx.selinux)
-			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
-	}
-	if (cfg->linux_.has_seccomp) {
-		char cache[4200];
-
-		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
-		if ((r = seccomp_compile(&cfg->linux_.seccomp, cache, log_debug_msg, &ctx.seccomp, err)) < 0)
-			return r;
-		ctx.has_seccomp = true;
-	}
-	if (rootfs_needs_idmap(cfg)) {
-		/* idmapped mounts are made here, in the host user namespace */
-		if (!(ctx.mount_fds = malloc(cfg->n_mounts * sizeof(int)))) {
-			r = error_set(err, ENOMEM, "out of memory");
-			goto out_seccomp;
-		}
-		if ((r = rootfs_idmap_prepare(cfg, ctx.mount_fds, err)) < 0) {
-			free(ctx.mount_fds);
-			goto out_seccomp;
-		}
-	}
+	if ((r = prepare_child_ctx(g, o, cfg, &ctx, err)) < 0)
+		goto out;
 	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
-		goto out_idmap;
+		goto out;
 	ctx.state_dirfd = c->dirfd;
-	now_rfc3339(created_at, sizeof(created_at));
-	c->st = (struct container_state){
-		.oci_version = cfg->oci_version, .id = (char *)o->id, .bundle = (char *)o->bundle,
-		.rootfs = rootfs, .created = created_at, .owner = "",
-		.annotations = cfg->annotations, .n_annotations = cfg->n_annotations,
-		.systemd_cgroup = g->systemd_cgroup,
-	};
-	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
-	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0)
-		goto fail;
-	if ((r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err)) < 0) {
-		/* rootless, as runc: no cgroup is fine when no resource is asked for */
-		if (geteuid() == 0 || (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
-			goto fail;
-		log_debug("rootless: no cgroup (%s)", err->msg);
-		cgroup_close(&out->cg);
-		memset(&out->cg, 0, sizeof(out->cg));
-		out->cg.v2_dirfd = -1;
-	}
-	c->st.cgroup_path = out->cg.path;
-	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
-	if ((r = cgroup_join_prepare(&out->cg, &ctx.join, err)) < 0)
-		goto fail;
-	if (cfg->linux_.has_intel_rdt && (r = rdt_prepare(o->id, &cfg->linux_.intel_rdt, &rdt_created, err)) < 0)
-		goto fail;
-	if (ctx.join.n && (ctx.clone_ns & CLONE_NEWCGROUP)) {
-		/* v1: the cgroup namespace waits until the child has joined */
-		ctx.late_cgroupns = true;
-		ctx.clone_ns &= ~CLONE_NEWCGROUP;
-	}
-	if (!o->run_mode) {
-		/* 0622 whatever the umask: the container's user (maybe not root) opens it */
-		if (mkfifoat(c->dirfd, "exec.fifo", 0622) < 0 || fchmodat(c->dirfd, "exec.fifo", 0622, 0) < 0) {
-			r = error_sys(err, errno, "%s/exec.fifo", c->dir);
-			goto fail;
-		}
-		ctx.fifo_fd = openat(c->dirfd, "exec.fifo", O_PATH | O_CLOEXEC);
-	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		r = error_sys(err, errno, "socketpair");
-		goto fail;
-	}
-	ctx.sync_fd = sv[1];
-	if (o->run_mode && ctx.must_fork)
-		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	out->pid = do_clone(&ctx, out, err);
-	if (out->pid < 0) {
-		r = -err->code;
-		goto fail;
-	}
-	cgroup_join_close(&ctx.join);
-	close(sv[1]);
-	sv[1] = -1;
-	if (ctx.fifo_fd >= 0)
-		close(ctx.fifo_fd);
-	if (!ctx.must_fork && (r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
-		goto fail;
-	if (cfg->linux_.has_intel_rdt && (r = rdt_attach(o->id, &cfg->linux_.intel_rdt, out->pid, err)) < 0)
-		goto fail;
-	if ((ctx.clone_ns & CLONE_NEWUSER)) {
-		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
-			goto fail;
-		sync_send(sv[0], SYNC_MAPS_DONE, 0, NULL, 0, -1);
-	}
-	if ((r = parent_loop(c, cfg, o, out, sv[0], err)) < 0)
-		goto fail;
-	if ((r = write_oom_score(out->pid, &cfg->process, err)) < 0)
-		goto fail;
-	c->st.pid = out->pid;
-	{
-		bool zombie;
-		c->st.pid_start_time = proc_start_time(out->pid, &zombie);
-	}
-	if ((r = container_save_state(c, err)) < 0)
-		goto fail;
-	if (o->pid_file && (r = write_pid_file(o->pid_file, out->pid, err)) < 0)
+	if ((r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
+	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
+	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)
 		goto fail;
 	if (o->run_mode)
 		out->sync_fd = sv[0];
 	else
 		close(sv[0]);
-	/* created: other commands may act on it now (run keeps the fd) */
-	flock(c->dirfd, LOCK_UN);
-	r = 0;
-	goto out_idmap;
+	goto out;
 fail:
 	if (sv[0] >= 0)
 		close(sv[0]);
 	if (sv[1] >= 0)
 		close(sv[1]);
+	if (ctx.fifo_fd >= 0 && out->pid <= 0)
+		close(ctx.fifo_fd);
 	if (out->pty_master >= 0)
 		close(out->pty_master);
 	if (out->pid > 0 && cfg->hooks.n[OCI_HOOK_POSTSTOP])
@@ -537,14 +591,7 @@ fail:
 	if (out->pidfd >= 0)
 		close(out->pidfd);
 	container_close(c);
-out_idmap:
-	cgroup_join_close(&ctx.join);
-	if (ctx.mount_fds) {
-		rootfs_idmap_close(ctx.mount_fds, cfg->n_mounts);
-		free(ctx.mount_fds);
-	}
-out_seccomp:
-	if (ctx.has_seccomp)
-		seccomp_prog_free(&ctx.seccomp);
+out:
+	release_child_ctx(&ctx, cfg);
 	return r;
 }

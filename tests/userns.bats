@@ -82,3 +82,23 @@ map_userns() {
 	# nothing left in the unprivileged user's state dir
 	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
 }
+
+@test "idmapped bind mount: root-owned host files are the container root's, both ways" {
+	map_userns
+	local vol="$BATS_TEST_TMPDIR/vol"
+	mkdir -p "$vol" "$BUNDLE/rootfs/idm"
+	echo data >"$vol/host-file"      # owned by host root
+	open_path "$vol"
+	# idmap 0 -> 100000: on-disk uid 0 is seen as host 100000 through the mount,
+	# which is the container's root; without it, host root shows as nobody (65534)
+	update_config '.mounts += [{"destination": "/idm", "type": "bind", "source": $src,
+		"options": ["bind", "idmap"],
+		"uidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}],
+		"gidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}]}]' --arg src "$vol"
+	set_cmd 'stat -c "%u:%g" /idm/host-file; touch /idm/made-inside'
+	run_ctr
+	assert_success
+	assert_line "0:0"
+	# the container's root writes through the mount as host root
+	assert_equal "$(stat -c %u:%g "$vol/made-inside")" "0:0"
+}

@@ -91,7 +91,7 @@ static int set_names(const struct oci_config *cfg, struct error *err)
 static void join_keyring(struct child_ctx *ctx)
 {
 	if (!ctx->o->no_new_keyring)
-		syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, ctx->o->id);
+		process_join_keyring(ctx->o->id);
 }
 
 static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, struct error *err)

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "bundle.h"
 #include "cli.h"
@@ -222,6 +224,7 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		char cache[4200];
 		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
 		a.o.seccomp_cache = cache;
+		a.o.join_keyring = faccessat(c.dirfd, "no-new-keyring", F_OK, 0) < 0;
 		r = exec_process(&c, &cfg, &proc, &a.o, &err);
 	}
 	if (r < 0)

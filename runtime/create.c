@@ -152,7 +152,7 @@ static pid_t do_clone(struct child_ctx *ctx, struct created *out, struct error *
 	return pid < 0 ? error_sys(err, errno, "clone") : pid;
 }
 
-static int write_oom_score(pid_t pid, const struct oci_process *p, struct error *err)
+int process_write_oom_score(pid_t pid, const struct oci_process *p, struct error *err)
 {
 	char path[64], buf[16];
 	int fd, n;
@@ -522,6 +522,16 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	return 0;
 }
 
+static int mark_no_new_keyring(struct container *c, struct error *err)
+{
+	int fd = openat(c->dirfd, "no-new-keyring", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return error_sys(err, errno, "%s/no-new-keyring", c->dir);
+	close(fd);
+	return 0;
+}
+
 /* Until the child is blocked before exec; then the state is saved. */
 static int finish(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 		  struct created *out, int sync_fd, struct error *err)
@@ -530,13 +540,16 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	int r;
 
 	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0 ||
-	    (r = write_oom_score(out->pid, &cfg->process, err)) < 0)
+	    (r = process_write_oom_score(out->pid, &cfg->process, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
 	c->st.pid_start_time = proc_start_time(out->pid, &zombie);
 	if ((r = container_save_state(c, err)) < 0)
 		return r;
 	if (o->pid_file && (r = write_pid_file(o->pid_file, out->pid, err)) < 0)
+		return r;
+	/* exec needs to know whether to join the container's session keyring */
+	if (o->no_new_keyring && (r = mark_no_new_keyring(c, err)) < 0)
 		return r;
 	/* created: other commands may act on it now (run keeps the fd) */
 	flock(c->dirfd, LOCK_UN);

@@ -29,6 +29,7 @@
 #endif
 
 struct exec_ctx {
+	const char *id;
 	const struct oci_config *cfg;
 	struct oci_process *p;
 	const struct exec_opts *o;
@@ -77,6 +78,8 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 		return r;
 	if (setns(x->init_pidfd, x->ns_flags) < 0)
 		return error_sys(err, errno, "join the container's namespaces");
+	if (x->o->join_keyring)
+		process_join_keyring(x->id);
 	if (p->terminal && (r = exec_terminal(x, err)) < 0)
 		return r;
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &x->cfg->linux_, err)) < 0 ||
@@ -187,7 +190,7 @@ static int join_pid_time(int pidfd, const struct oci_config *cfg, struct error *
 int exec_process(struct container *c, const struct oci_config *cfg, struct oci_process *p,
 		 const struct exec_opts *o, struct error *err)
 {
-	struct exec_ctx x = { .cfg = cfg, .p = p, .o = o, .init_pidfd = -1,
+	struct exec_ctx x = { .id = c->id, .cfg = cfg, .p = p, .o = o, .init_pidfd = -1,
 			      .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	struct cgroup cg = { .v2_dirfd = -1 };
 	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
@@ -237,6 +240,10 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	}
 	close(sv[1]);
 	sv[1] = -1;
+	/* as runc: the exec'd process gets process.json's oomScoreAdj, else the container's */
+	if ((r = process_write_oom_score(pid, p->has_oom_score_adj ? p : &cfg->process, err)) < 0 &&
+	    err->code != ESRCH)
+		goto kill;
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = write_pid_file(o->pid_file, pid, err)) < 0)

@@ -14,6 +14,7 @@ struct exec_opts {
 	bool detach;
 	int preserve_fds;
 	const char *seccomp_cache;    /* compiled filters, shared with create */
+	bool join_keyring;            /* the container has its own session keyring */
 };
 
 /* Start `p` inside container `c` (cfg: the container's saved config, for

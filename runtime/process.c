@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/keyctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,4 +197,20 @@ int process_set_no_new_privs(const struct oci_process *p, struct error *err)
 	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return error_sys(err, errno, "process.noNewPrivileges");
 	return 0;
+}
+
+void process_join_keyring(const char *id)
+{
+	char name[1100];
+
+	/* joins the keyring of that name when it exists and we may search it,
+	 * else makes it: exec finds the one its container's init made */
+	long key;
+
+	snprintf(name, sizeof(name), "_ses.%s", id);
+	key = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, name);
+	/* possessor: all; user: view, read, search, link (runc's 0x3f1b0000), so
+	 * that a process exec'd later finds it by name */
+	if (key > 0)
+		syscall(SYS_keyctl, KEYCTL_SETPERM, key, 0x3f1b0000);
 }

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "oci/config.h"
 #include "oci/error.h"
@@ -22,6 +23,10 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 /* cwd and umask. */
 int process_set_cwd_umask(const struct oci_process *p, struct error *err);
 int process_set_no_new_privs(const struct oci_process *p, struct error *err);
+/* Parent side: /proc/<pid>/oom_score_adj from process.oomScoreAdj (if set). */
+int process_write_oom_score(pid_t pid, const struct oci_process *p, struct error *err);
+/* The container's session keyring is named after it (as runc: "_ses.<id>"). */
+void process_join_keyring(const char *id);
 /* Highest capability the running kernel knows. */
 int process_cap_last_cap(void);
 

@@ -10,7 +10,7 @@
 load helpers
 
 VM_RUN=${VM_RUN:-$CONF_REPO/../shared/tools/vm-run}
-GUEST_DIR=$CONF_BUILD/cgroup-v2-guest
+GUEST_DIR=$CONF_BUILD/cgroup-v2-guest-$CONF_RUNID
 
 # local: run the test bodies here (a cgroup v2 host, or inside the guest)
 local_mode() { cgroup_v2_only; }

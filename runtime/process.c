@@ -186,8 +186,14 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 
 int process_set_cwd_umask(const struct oci_process *p, struct error *err)
 {
+	char buf[PATH_MAX];
+
 	if (chdir(p->cwd) < 0)
 		return error_sys(err, errno, "process.cwd %s", p->cwd);
+	/* CVE-2024-21626: a cwd reached through an inherited fd (/proc/self/fd/N)
+	 * lies outside the container's root; getcwd() then fails */
+	if (!getcwd(buf, sizeof(buf)))
+		return error_set(err, EPERM, "process.cwd %s: outside the container", p->cwd);
 	umask(p->has_umask ? p->umask : 0022);
 	return 0;
 }

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static bool has_prefix(const char *s, const char *p)
@@ -72,7 +74,11 @@ int sysctl_apply(const struct oci_linux *l, struct error *err)
 		}
 		for (size_t j = 0; j <= n; j++)
 			rel[j] = l->sysctl[i].key[j] == '.' ? '/' : l->sysctl[i].key[j];
-		fd = openat(dir, rel, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* never through a symlink or another mount (a bind over the file) */
+		struct open_how how = { .flags = O_WRONLY | O_CLOEXEC,
+					.resolve = RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS |
+						   RESOLVE_NO_MAGICLINKS };
+		fd = syscall(SYS_openat2, dir, rel, &how, sizeof(how));
 		if (fd < 0 || write(fd, l->sysctl[i].value, vlen) != (ssize_t)vlen) {
 			int e = errno;
 			if (fd >= 0)

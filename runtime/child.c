@@ -230,6 +230,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 	    (r = process_set_identity(p, !ctx->rootless, err)) < 0 ||
 	    (r = process_set_cwd_umask(p, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
+	    (r = process_check_not_runtime(exe, ctx->self_dev, ctx->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)
 		return r;
 	/* a notify filter goes in while the runtime still listens for its fd */
@@ -246,6 +247,10 @@ void child_main(struct child_ctx *ctx)
 	bool created = false;
 	extern char **environ;
 
+	/* CVE-2019-5736 class: while this process runs the runtime's binary inside
+	 * the container, no container process may open it through /proc/<pid>/exe */
+	if (!ctx->rootless)
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	/* the flock on the state dir belongs to the runtime, not to the container */
 	close(ctx->state_dirfd);
 	/* relative mount sources are relative to the bundle, as in runc */

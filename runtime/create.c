@@ -396,7 +396,13 @@ static int prepare_child_ctx(const struct global_opts *g, const struct create_op
 {
 	int r;
 
+	struct stat self;
+
 	plan_namespaces(ctx, cfg, o->run_mode);
+	if (stat("/proc/self/exe", &self) == 0) {
+		ctx->self_dev = self.st_dev;
+		ctx->self_ino = self.st_ino;
+	}
 	ctx->hook_sync = any_create_hooks(&cfg->hooks);
 	ctx->rootless = geteuid() != 0;
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {

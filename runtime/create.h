@@ -38,6 +38,8 @@ struct child_ctx {
 	bool join_any;               /* some namespace has a path */
 	bool must_fork;              /* slow path needs a fork to enter the pid/time ns */
 	bool userns;                 /* the container has a (new or joined) user ns */
+	dev_t self_dev;              /* the runtime binary (/proc/self/exe) */
+	ino_t self_ino;
 	bool selinux;                /* SELinux enabled on the host (labels apply) */
 	bool rootless;               /* run by an unprivileged user: setgroups is denied */
 	struct cgroup_join join;     /* how the child joins its cgroup by itself */

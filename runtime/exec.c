@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +32,8 @@
 
 struct exec_ctx {
 	const char *id;
+	dev_t self_dev;
+	ino_t self_ino;
 	const struct oci_config *cfg;
 	struct oci_process *p;
 	const struct exec_opts *o;
@@ -91,6 +95,7 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 	    (r = process_set_identity(p, true, err)) < 0 ||
 	    (r = process_set_cwd_umask(p, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
+	    (r = process_check_not_runtime(exe, x->self_dev, x->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)
 		return r;
 	if (x->has_seccomp && p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
@@ -104,6 +109,8 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 	struct error err = { 0 };
 	extern char **environ;
 
+	if (geteuid() == 0)   /* see child.c: /proc/<pid>/exe stays closed to the container */
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	syscall(SYS_close_range, 3 + x->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	signal(SIGPIPE, SIG_DFL);
 	if (exec_prepare(x, exe, &err) == 0) {
@@ -199,6 +206,13 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	pid_t pid;
 
 	x.ns_flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
+	{
+		struct stat self;
+		if (stat("/proc/self/exe", &self) == 0) {
+			x.self_dev = self.st_dev;
+			x.self_ino = self.st_ino;
+		}
+	}
 	if (cfg->linux_.has_seccomp) {
 		if ((r = seccomp_compile(&cfg->linux_.seccomp, o->seccomp_cache, log_debug_msg, &x.seccomp, err)) < 0)
 			return r;

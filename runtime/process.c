@@ -220,3 +220,42 @@ void process_join_keyring(const char *id)
 	if (key > 0)
 		syscall(SYS_keyctl, KEYCTL_SETPERM, key, 0x3f1b0000);
 }
+
+/* The interpreter of a "#!" script, or "" when `path` is not one. */
+static int script_interpreter(const char *path, char *interp, size_t size)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	interp[0] = 0;
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 3 || buf[0] != '#' || buf[1] != '!')
+		return 0;
+	buf[n] = 0;
+	char *p = buf + 2, *end;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = p + strcspn(p, " \t\n");
+	*end = 0;
+	snprintf(interp, size, "%s", p);
+	return 0;
+}
+
+int process_check_not_runtime(const char *exe, dev_t self_dev, ino_t self_ino, struct error *err)
+{
+	char path[PATH_MAX], interp[PATH_MAX];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s", exe);
+	for (int depth = 0; depth < 6 && path[0]; depth++) {   /* the kernel nests #! 5 deep */
+		if (stat(path, &sb) == 0 && sb.st_dev == self_dev && sb.st_ino == self_ino)
+			return error_set(err, EPERM, "exec \"%s\": refusing to run the runtime's own binary in the container", exe);
+		script_interpreter(path, interp, sizeof(interp));
+		snprintf(path, sizeof(path), "%s", interp);
+	}
+	return 0;
+}

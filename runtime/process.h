@@ -27,6 +27,11 @@ int process_set_no_new_privs(const struct oci_process *p, struct error *err);
 int process_write_oom_score(pid_t pid, const struct oci_process *p, struct error *err);
 /* The container's session keyring is named after it (as runc: "_ses.<id>"). */
 void process_join_keyring(const char *id);
+/* CVE-2019-5736 class: the runtime's own binary must never become a program
+ * of the container. self_dev/self_ino identify /proc/self/exe (taken by the
+ * parent). Fails when `exe`, or any "#!" interpreter on the way to it, is that
+ * file. */
+int process_check_not_runtime(const char *exe, dev_t self_dev, ino_t self_ino, struct error *err);
 /* Highest capability the running kernel knows. */
 int process_cap_last_cap(void);
 

@@ -145,7 +145,9 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 		return error_sys(err, errno, "open exec fifo");
 	if (write(fd, "0", 1) != 1)
 		return error_sys(err, errno, "write exec fifo");
-	/* fd stays open: it closes on exec, which tells `start` the program runs */
+	/* fd stays open: it closes on exec, which tells `start` the program
+	 * runs; an error before that is written into it for `start` to report */
+	ctx->fifo_w = fd;
 	close(ctx->fifo_fd);
 	return 0;
 }
@@ -279,6 +281,8 @@ void child_main(struct child_ctx *ctx)
 fail:
 	/* before `created` the parent reports it; after, in `run` too (the socket is
 	 * still open) but not after `start`, whose process is gone: say it here. */
+	if (ctx->fifo_w >= 0 && write(ctx->fifo_w, err.msg, strlen(err.msg)) > 0)
+		_exit(127);
 	if (sync_send(ctx->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1) < 0 || (created && !ctx->o->run_mode))
 		dprintf(STDERR_FILENO, "tinyrun: %s\n", err.msg);
 	_exit(127);

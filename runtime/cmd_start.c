@@ -27,18 +27,28 @@ static int release(struct container *c, struct error *err)
 		close(fd);
 		return error_set(err, ECHILD, "container \"%s\": the init process exited before start", c->id);
 	}
-	/* the writer closes its end at exec (or exit): then the program runs */
+	/* the writer closes its end at exec: then the program runs. A failure
+	 * before exec (a startContainer hook, exec itself) is written first. */
+	char msg[1024];
+	size_t len = 0;
+
 	for (;;) {
 		ssize_t n;
 
 		while (poll(&p, 1, -1) < 0 && errno == EINTR)
 			;
-		n = read(fd, &b, 1);
-		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		n = read(fd, msg + len, sizeof(msg) - 1 - len);
+		if (n > 0)
+			len += n;
+		if (n == 0 || len == sizeof(msg) - 1 || (n < 0 && errno != EAGAIN && errno != EINTR))
 			break;
 	}
 	close(fd);
 	unlinkat(c->dirfd, "exec.fifo", 0);
+	if (len) {
+		msg[len] = 0;
+		return error_set(err, ECANCELED, "container \"%s\": %s", c->id, msg);
+	}
 	return 0;
 }
 

@@ -32,6 +32,7 @@ struct child_ctx {
 	const char *rootfs;          /* absolute, resolved */
 	int sync_fd;                 /* child's end */
 	int fifo_fd;                 /* O_PATH exec.fifo, -1 in run mode */
+	int fifo_w;                  /* child: the fifo opened for writing once started, or -1 */
 	int state_dirfd;             /* the parent's locked state dir: the child must drop it */
 	int clone_ns;                /* CLONE_NEW* flags created by clone itself */
 	int unshare_ns;              /* slow path: created by unshare in the child */

@@ -86,6 +86,22 @@ static int set_groups(const struct oci_process *p, bool allow_setgroups, struct 
 	return 0;
 }
 
+static struct __user_cap_data_struct cur_caps[2];
+
+static uint64_t held_caps(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+
+	if (syscall(SYS_capget, &hdr, cur_caps) < 0)
+		return ~0ULL;
+	return cur_caps[0].permitted | (uint64_t)cur_caps[1].permitted << 32;
+}
+
+static uint64_t current_inheritable(void)
+{
+	return cur_caps[0].inheritable | (uint64_t)cur_caps[1].inheritable << 32;
+}
+
 static int set_caps(const struct oci_process *p, struct error *err)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -94,7 +110,16 @@ static int set_caps(const struct oci_process *p, struct error *err)
 	int last = process_cap_last_cap();
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
 	uint64_t e = c->effective & known, pm = c->permitted & known, in = c->inheritable & known;
+	uint64_t held = held_caps(), missing = (e | pm) & ~held;
 
+	/* config.md: capabilities that cannot be granted are warned about, not fatal */
+	for (int cap = 0; missing && cap <= last; cap++)
+		if (missing & (1ULL << cap))
+			log_warn("process.capabilities: %s cannot be granted (the runtime lacks it), skipped",
+				 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
+	e &= held;
+	pm &= held;
+	in &= held | current_inheritable();
 	for (int i = 0; i < 2; i++) {
 		data[i].effective = (uint32_t)(e >> (32 * i));
 		data[i].permitted = (uint32_t)(pm >> (32 * i));

@@ -165,10 +165,12 @@ refused() {
 }
 
 @test "config.md/extensibility: MUST ignore an unknown property in a hook" {
-	cfg '.hooks.poststop = [{"path": "/bin/true", "unknownHookProperty": 1}]'
+	cfg '.hooks.poststop = [{"path": $p, "args": ["conformance-hook", $d], "unknownHookProperty": 1}]' --arg p "$CHECKER" --arg d "$T/hooklog/pst"
+	mkdir -p "$T/hooklog"
 	check echo:ran
 	run_ct
 	expect_eq "$(val echo:ran)" ran
+	[ -e "$T/hooklog/pst/argv.txt" ]
 }
 
 @test "config.md/extensibility: MUST ignore an unknown property in linux.resources" {

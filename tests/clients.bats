@@ -1,0 +1,673 @@
+#!/usr/bin/env bats
+# clients: tinyrun as the runtime of real clients.
+#   podman (+ conmon): run --rm, -it through conmon's console socket, run -d /
+#     exec / stop / rm, ps, pause / unpause, stats, update, top, error text;
+#   containerd (runc v2 shim, ctr): run --rm, run -d / task exec / kill /
+#     delete, task ps, pause / resume, metrics, -t, error text, tinyrun as the
+#     `runc` on containerd's PATH; the contrib config.
+# A test skips when its client is not installed (the Makefile does not install
+# them). Everything runs privately: podman with its own --root/--runroot/
+# --tmpdir and containers.conf, containerd with its own root, state, socket
+# and runc root, started here under a subreaper and stopped by pid. Every test
+# checks that no container, state dir, cgroup, mount or process is left.
+
+load helpers
+
+have_podman() { command -v podman >/dev/null && command -v conmon >/dev/null; }
+have_containerd() {
+	command -v containerd >/dev/null && command -v ctr >/dev/null &&
+		command -v containerd-shim-runc-v2 >/dev/null
+}
+
+# cgroup v1 file of a controller, or the cgroup2 file (unified hosts).
+cg_file() { # CONTROLLER V1FILE V2FILE CGROUP-PATH
+	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
+		echo "/sys/fs/cgroup/$4/$3"
+	else
+		echo "/sys/fs/cgroup/$1/$4/$2"
+	fi
+}
+
+# A parent cgroup the clients leave behind (podman's --cgroup-parent with
+# its conmon child, containerd's /<namespace>): rmdir it, deepest first, in
+# every hierarchy. A container cgroup still inside makes rmdir fail, and the
+# leftover check then names the parent.
+remove_parent_cgroup() {
+	local d
+	find /sys/fs/cgroup -maxdepth 3 -type d -name "$1" 2>/dev/null | while read -r d; do
+		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
+	return 0
+}
+
+# The state dir root the clients make tinyrun use when they pass no --root
+# (podman) and the runtime's own default.
+default_root() { echo "/run/$(basename "$RUNTIME")"; }
+
+setup_file() {
+	build_test_lib || return 1
+	build_base_rootfs || return 1
+	CL="$(mktemp -d /tmp/tr-clients.XXXXXX)"
+	export CL
+	tar -C "$TEST_CACHE/rootfs" -cf "$CL/rootfs.tar" .
+	if have_podman; then
+		podman_setup_file || return 1
+	fi
+	if have_containerd; then
+		containerd_setup_file || return 1
+	fi
+}
+
+teardown_file() {
+	[[ -n "${CL:-}" && -d "$CL" ]] || return 0
+	if have_podman && [[ -d "$CL/p" ]]; then
+		pm_raw rm -a -f -t 0 >/dev/null 2>&1
+		pm_raw rmi -a -f >/dev/null 2>&1
+	fi
+	containerd_stop
+	# podman's storage (overlay) and containerd's snapshots: nothing stays mounted
+	grep -F " $CL/" /proc/self/mountinfo | awk '{print $5}' | sort -r | while read -r m; do
+		umount -l "$m" 2>/dev/null
+	done
+	rm -rf "$CL"
+	for d in /run/containerd/fifo /run/containerd/s /run/containerd; do
+		[[ -e "$CL.had-run-containerd" ]] || rmdir "$d" 2>/dev/null
+	done
+	rm -f "$CL.had-run-containerd"
+	return 0
+}
+
+setup() {
+	tr_setup
+	: >"$BATS_TEST_TMPDIR/ids"
+	case "$BATS_TEST_DESCRIPTION" in
+	podman*) have_podman || skip "podman/conmon not installed" ;;
+	containerd*) have_containerd || skip "containerd/ctr/containerd-shim-runc-v2 not installed" ;;
+	esac
+	CGPARENT="tinyrun-test-$TOKEN"
+	NS="tinyrun-test-$TOKEN"
+}
+
+teardown() {
+	local rc=0 problems="" kind id left d dirs
+	export -n TINYRUN_TEST_TOKEN
+	case "$BATS_TEST_DESCRIPTION" in
+	podman*)
+		left="$(pm_raw ps -a -q 2>/dev/null)"
+		if [[ -n "$left" ]]; then
+			problems+="podman containers left: $left"$'\n'
+			pm_raw rm -a -f -t 0 >/dev/null 2>&1
+		fi
+		;;
+	containerd*)
+		left="$(c_raw tasks ls -q 2>/dev/null) $(c_raw containers ls -q 2>/dev/null)"
+		if [[ -n "${left// /}" ]]; then
+			problems+="containerd tasks/containers left: $left"$'\n'
+			for id in $(c_raw tasks ls -q 2>/dev/null); do
+				c_raw tasks kill -s KILL "$id" >/dev/null 2>&1
+			done
+			sleep 1
+			for id in $(c_raw containers ls -q 2>/dev/null); do
+				c_raw tasks delete -f "$id" >/dev/null 2>&1
+				c_raw containers delete "$id" >/dev/null 2>&1
+			done
+		fi
+		c_raw images rm --sync $(c_raw images ls -q 2>/dev/null) >/dev/null 2>&1
+		c_raw namespaces rm "$NS" >/dev/null 2>&1
+		;;
+	esac
+	remove_parent_cgroup "$CGPARENT"
+	# containerd's mounts and cgroups carry $NS, so the token: tr_teardown
+	# checks them; podman's carry the container id
+	while read -r kind id; do
+		case "$kind" in
+		pm) dirs=("$(default_root)/$id") ;;
+		c) dirs=("$CL/c/runc/$NS/$id" "/run/containerd/runc/$NS/$id") ;;
+		*) continue ;;
+		esac
+		for d in "${dirs[@]}"; do
+			[[ -e "$d" ]] && problems+="state dir left: $d"$'\n'
+		done
+		[[ "$kind" == pm ]] || continue
+		grep -qF "$id" /proc/self/mountinfo && problems+="mounts left: $(grep -F "$id" /proc/self/mountinfo)"$'\n'
+		left="$(find /sys/fs/cgroup -maxdepth 4 -type d -name "*$id*" 2>/dev/null)"
+		[[ -n "$left" ]] && problems+="cgroups left: $left"$'\n'
+	done <"$BATS_TEST_TMPDIR/ids"
+	rmdir "$CL/c/runc/$NS" 2>/dev/null
+	export TINYRUN_TEST_TOKEN
+	if [[ -n "$problems" ]]; then
+		printf '%s' "$problems" | batslib_decorate "client leftovers" | fail
+		rc=1
+	fi
+	tr_teardown || rc=1
+	return $rc
+}
+
+# ---- podman -------------------------------------------------------------
+
+podman_setup_file() {
+	local conf="$CL/p/containers.conf" nofile
+	mkdir -p "$CL/p"
+	# podman asks for RLIMIT_NOFILE/NPROC 1048576 by default, which neither
+	# runc nor tinyrun can set without CAP_SYS_RESOURCE above the hard limits
+	# (this machine): ask for what the host allows. No network (netns none).
+	nofile="$(ulimit -Hn)"
+	[[ "$nofile" == unlimited ]] && nofile=1048576
+	{
+		echo '[containers]'
+		echo "default_ulimits = [\"nofile=$nofile:$nofile\", \"nproc=4096:4096\"]"
+		echo 'netns = "none"'
+		# podman's default net.ipv4.ping_group_range sysctl: its own test below
+		echo 'default_sysctls = []'
+		echo
+		# the contrib drop-in, pointing at the runtime under test
+		sed "s|^tinyrun = .*|tinyrun = [\"$RUNTIME\"]|" "$REPO_DIR/contrib/podman/containers.conf.d/tinyrun.conf"
+	} >"$conf"
+	export CONTAINERS_CONF="$conf"
+	pm_raw import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' \
+		"$CL/rootfs.tar" localhost/tinyrun-test:latest >"$CL/p/import.log" 2>&1 3>&- 4>&- ||
+		{ cat "$CL/p/import.log" >&2; return 1; }
+}
+
+# podman with private storage, selecting the runtime by its name in the
+# contrib drop-in.
+pm_raw() {
+	podman --root "$CL/p/storage" --runroot "$CL/p/run" --tmpdir "$CL/p/tmp" \
+		--storage-driver overlay --cgroup-manager cgroupfs --events-backend file \
+		--runtime tinyrun "$@" </dev/null 3>&- 4>&-
+}
+
+# pm ARGS: bats-run podman under a subreaper (conmon and the cleanup process
+# it starts are orphans), output in $output.
+pm() {
+	run_nohang "$TEST_LIB_BIN/subreaper" podman --root "$CL/p/storage" --runroot "$CL/p/run" \
+		--tmpdir "$CL/p/tmp" --storage-driver overlay --cgroup-manager cgroupfs \
+		--events-backend file --runtime tinyrun "$@"
+}
+
+IMG=localhost/tinyrun-test:latest
+
+# pm_run_d NAME ARGS...: a detached container in this test's cgroup parent.
+pm_run_d() {
+	local name="$1"
+	shift
+	pm run -d --name "$name" --cgroup-parent "/$CGPARENT" "$@"
+	assert_success
+	PM_ID="${lines[-1]}"
+	echo "pm $PM_ID" >>"$BATS_TEST_TMPDIR/ids"
+}
+
+pm_inspect() { # NAME FORMAT
+	pm_raw inspect -f "$2" "$1"
+}
+
+# tty_run COMMAND-LINE [INPUT]: run under `script` (a pty as the controlling
+# terminal), INPUT typed after 2 s; output in $output with \r removed.
+tty_run() {
+	local cmd="$1" input="${2:-}" log="$BATS_TEST_TMPDIR/tty.$((++NOHANG_SEQ)).log"
+	set +e
+	if [[ -n "$input" ]]; then
+		{ sleep 2; printf '%s\n' "$input"; sleep 3; } |
+			script -qec "$cmd" /dev/null >"$log" 2>&1 3>&- 4>&-
+		status=${PIPESTATUS[1]}
+	else
+		script -qec "$cmd" /dev/null </dev/null >"$log" 2>&1 3>&- 4>&-
+		status=$?
+	fi
+	set -e
+	output="$(tr -d '\r\0' <"$log")"
+}
+
+pm_cmdline() { # ARGS: the podman command line as one shell string
+	printf '%q ' "$TEST_LIB_BIN/subreaper" podman --root "$CL/p/storage" --runroot "$CL/p/run" \
+		--tmpdir "$CL/p/tmp" --storage-driver overlay --cgroup-manager cgroupfs \
+		--events-backend file --runtime tinyrun "$@"
+}
+
+@test "podman run --rm: output, exit status, nothing left" {
+	pm run --rm --cgroup-parent "/$CGPARENT" "$IMG" echo hi
+	assert_success
+	assert_output hi
+	pm run --rm --cgroup-parent "/$CGPARENT" "$IMG" sh -c 'exit 42'
+	assert_equal "$status" 42
+	# the container ran in the cgroup podman asked for
+	pm run --rm --cgroup-parent "/$CGPARENT" "$IMG" cat /proc/self/cgroup
+	assert_success
+	assert_output --regexp "memory:/$CGPARENT/libpod-[0-9a-f]{64}"
+	[[ -z "$(pm_raw ps -a -q)" ]]
+}
+
+@test "podman run --rm -it: a terminal through conmon's console socket" {
+	tty_run "$(pm_cmdline run --rm -it --cgroup-parent "/$CGPARENT" "$IMG" sh)" \
+		'tty; echo in-$((6*7)); exit 5'
+	assert_equal "$status" 5
+	assert_output --partial /dev/pts/0
+	assert_output --partial in-42
+	tty_run "$(pm_cmdline run --rm -t --cgroup-parent "/$CGPARENT" "$IMG" sh -c 'test -t 0 && test -t 1 && echo both-tty; echo TERM=$TERM')"
+	assert_success
+	assert_output --partial both-tty
+	assert_output --partial TERM=xterm
+}
+
+@test "podman run -d, ps, exec, top, stop, rm" {
+	pm_run_d d1 "$IMG" sh -c 'trap "echo got-term; exit 0" TERM; echo started; while :; do sleep 0.1; done'
+	assert_equal "$(pm_inspect d1 '{{.State.Status}}')" running
+	local pid
+	pid="$(pm_inspect d1 '{{.State.Pid}}')"
+	proc_alive "$pid"
+	grep -q "$CGPARENT/libpod-$PM_ID" "/proc/$pid/cgroup"
+	# tinyrun's own view of it
+	run "$RUNTIME" state "$PM_ID"
+	assert_success
+	assert_equal "$(jq -r .status <<<"$output") $(jq -r .pid <<<"$output")" "running $pid"
+
+	pm ps --format '{{.Names}} {{.Status}}'
+	assert_success
+	assert_output --regexp '^d1 Up '
+
+	pm exec d1 sh -c 'echo exec-out; id -u; exit 7'
+	assert_equal "$status" 7
+	assert_output $'exec-out\n0'
+	pm exec -u 1234 -w /tmp -e FOO=bar d1 sh -c 'echo $(id -u) $(pwd) $FOO'
+	assert_success
+	assert_output "1234 /tmp bar"
+	tty_run "$(pm_cmdline exec -it d1 sh -c 'tty; exit 3')"
+	assert_equal "$status" 3
+	assert_output --partial /dev/pts/
+	pm exec d1 /nonexistent
+	assert_equal "$status" 127
+
+	pm exec -d d1 sleep 300
+	assert_success
+	pm top d1 pid args
+	assert_success
+	assert_output --partial "sleep 300"
+	assert_output --regexp '1 +sh -c trap'
+
+	pm stop -t 10 d1
+	assert_success
+	assert_equal "$(pm_inspect d1 '{{.State.Status}} {{.State.ExitCode}}')" "exited 0"
+	pm logs d1
+	assert_output $'started\ngot-term'
+	! proc_alive "$pid"
+	pm rm d1
+	assert_success
+	[[ -z "$(pm_raw ps -a -q)" ]]
+}
+
+@test "podman pause / unpause freeze the container's cgroup" {
+	pm_run_d p1 "$IMG" sleep 1000
+	local freezer
+	freezer="$(cg_file freezer freezer.state cgroup.freeze "$CGPARENT/libpod-$PM_ID")"
+	pm pause p1
+	assert_success
+	assert_equal "$(pm_inspect p1 '{{.State.Status}}')" paused
+	assert_equal "$("$RUNTIME" state "$PM_ID" | jq -r .status)" paused
+	run cat "$freezer"
+	assert_output --regexp '^(FROZEN|1)$'
+	pm unpause p1
+	assert_success
+	assert_equal "$(pm_inspect p1 '{{.State.Status}}')" running
+	run cat "$freezer"
+	assert_output --regexp '^(THAWED|0)$'
+	pm rm -f -t 0 p1
+	assert_success
+}
+
+@test "podman stats --no-stream reads the container's cgroup" {
+	pm_run_d s1 --memory 64m "$IMG" sleep 1000
+	pm exec -d s1 sleep 500
+	assert_success
+	pm stats --no-stream --format '{{.Name}} {{.PIDs}} {{.MemUsage}}' s1
+	assert_success
+	assert_output --regexp '^s1 2 [0-9.]+[kMG]?i?B / 67.11MB$'
+	pm rm -f -t 0 s1
+	assert_success
+}
+
+@test "podman update changes the cgroup through tinyrun update" {
+	pm_run_d u1 "$IMG" sleep 1000
+	local cg="$CGPARENT/libpod-$PM_ID"
+	pm update --memory 64m --cpu-shares 512 u1
+	assert_success
+	run cat "$(cg_file memory memory.limit_in_bytes memory.max "$cg")"
+	assert_output 67108864
+	if [[ ! -f /sys/fs/cgroup/cgroup.controllers ]]; then
+		run cat "/sys/fs/cgroup/cpu/$cg/cpu.shares"
+		assert_output 512
+	fi
+	pm rm -f -t 0 u1
+	assert_success
+}
+
+@test "podman run: resources and security options reach the container" {
+	pm run --rm --cgroup-parent "/$CGPARENT" --cgroupns private --memory 64m --pids-limit 50 \
+		--read-only --user 1000:1000 --cap-drop all --hostname hx "$IMG" sh -c \
+		'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max; id -u; hostname; touch /x 2>&1; grep CapEff /proc/self/status'
+	assert_success
+	assert_line --index 0 67108864
+	assert_line --index 1 50
+	assert_line --index 2 1000
+	assert_line --index 3 hx
+	assert_line --index 4 --partial "Read-only file system"
+	assert_line --index 5 --regexp 'CapEff:\s+0000000000000000'
+}
+
+@test "podman run of a missing command: exit 127 and the runtime's error" {
+	pm run --rm --cgroup-parent "/$CGPARENT" "$IMG" /nonexistent
+	assert_equal "$status" 127
+	assert_output --partial '/nonexistent'
+	assert_output --partial 'OCI runtime attempted to invoke a command that was not found'
+	[[ -z "$(pm_raw ps -a -q)" ]]
+}
+
+# podman's default containers.conf asks for net.ipv4.ping_group_range in the
+# container's network namespace, with /proc/sys in readonlyPaths: runc writes
+# sysctls before it makes /proc/sys read-only.
+@test "podman run with podman's default sysctl net.ipv4.ping_group_range" {
+	pm run --rm --cgroup-parent "/$CGPARENT" --sysctl 'net.ipv4.ping_group_range=0 0' \
+		"$IMG" cat /proc/sys/net/ipv4/ping_group_range
+	assert_success
+	assert_output --regexp '^0\s+0$'
+}
+
+# podman's bundle dir is mode 0700 and owned by the mapped root (100000):
+# only a process that is already that user (or root of the host) gets in.
+# runc chdirs into the bundle before it starts the container process.
+@test "podman run --uidmap: a user namespace with podman's private bundle dir" {
+	pm run --rm --cgroup-parent "/$CGPARENT" --uidmap 0:100000:65536 --gidmap 0:100000:65536 \
+		"$IMG" sh -c 'cat /proc/self/uid_map; id -u'
+	assert_success
+	assert_line --index 0 --regexp '^\s*0\s+100000\s+65536$'
+	assert_line --index 1 0
+}
+
+# ---- containerd ---------------------------------------------------------
+
+containerd_setup_file() {
+	local d="$CL/c" i
+	mkdir -p "$d/bin"
+	[[ -e /run/containerd ]] && touch "$CL.had-run-containerd"
+	# the `runc` that the shim runs when a client names no binary
+	ln -s "$RUNTIME" "$d/bin/runc"
+	cat >"$d/config.toml" <<-EOF
+		version = 2
+		root = "$d/root"
+		state = "$d/state"
+		disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.aufs",
+		  "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.devmapper",
+		  "io.containerd.snapshotter.v1.zfs", "io.containerd.tracing.processor.v1.otlp",
+		  "io.containerd.internal.v1.tracing"]
+		[grpc]
+		  address = "$d/containerd.sock"
+		[ttrpc]
+		  address = "$d/containerd.sock.ttrpc"
+		[plugins."io.containerd.internal.v1.opt"]
+		  path = "$d/opt"
+	EOF
+	# under a subreaper: the shims it starts are orphans
+	PATH="$d/bin:$PATH" setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
+		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
+	for ((i = 0; i < 200; i++)); do
+		ctr --address "$d/containerd.sock" version >/dev/null 2>&1 </dev/null 3>&- 4>&- && break
+		sleep 0.05
+	done
+	if ! ctr --address "$d/containerd.sock" version >/dev/null 2>&1 </dev/null 3>&- 4>&-; then
+		echo "containerd did not start:" >&2
+		tail -n 20 "$d/containerd.log" >&2
+		return 1
+	fi
+	# an OCI archive as `podman save --format oci-archive` writes it, made here
+	make_oci_archive "$CL/rootfs.tar" "$d/image.tar"
+}
+
+containerd_stop() {
+	local d="$CL/c" pid i shim
+	[[ -f "$d/containerd.pid" ]] || return 0
+	pid="$(cat "$d/containerd.pid")"
+	kill -TERM "$pid" 2>/dev/null
+	for ((i = 0; i < 200; i++)); do
+		proc_alive "$pid" || break
+		sleep 0.05
+	done
+	proc_alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	# a shim outlives containerd only when a task was left: by pid, ours only
+	for shim in $(pgrep -f "containerd-shim-runc-v2 .*-address $d/containerd.sock" 2>/dev/null); do
+		kill -KILL "$shim" 2>/dev/null
+	done
+	rm -f "$d/containerd.pid"
+}
+
+# make_oci_archive LAYER.tar OUT.tar: a one-layer OCI image layout, tagged
+# localhost/tinyrun-test:latest.
+make_oci_archive() {
+	local layer="$1" out="$2" t="$CL/c/oci" ldig ldiff lsize cdig csize mdig msize
+	mkdir -p "$t/blobs/sha256"
+	gzip -c -n "$layer" >"$t/layer.tgz"
+	ldiff="$(sha256sum "$layer" | cut -d' ' -f1)"
+	ldig="$(sha256sum "$t/layer.tgz" | cut -d' ' -f1)"
+	lsize="$(stat -c %s "$t/layer.tgz")"
+	mv "$t/layer.tgz" "$t/blobs/sha256/$ldig"
+	jq -n -c --arg diff "sha256:$ldiff" '{architecture: "amd64", os: "linux",
+		config: {Env: ["PATH=/bin"], Cmd: ["/bin/sh"]},
+		rootfs: {type: "layers", diff_ids: [$diff]}}' >"$t/config"
+	cdig="$(sha256sum "$t/config" | cut -d' ' -f1)"
+	csize="$(stat -c %s "$t/config")"
+	mv "$t/config" "$t/blobs/sha256/$cdig"
+	jq -n -c --arg cd "sha256:$cdig" --argjson cs "$csize" --arg ld "sha256:$ldig" --argjson ls "$lsize" \
+		'{schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
+		config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $cd, size: $cs},
+		layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $ld, size: $ls}]}' >"$t/manifest"
+	mdig="$(sha256sum "$t/manifest" | cut -d' ' -f1)"
+	msize="$(stat -c %s "$t/manifest")"
+	mv "$t/manifest" "$t/blobs/sha256/$mdig"
+	jq -n -c --arg md "sha256:$mdig" --argjson ms "$msize" \
+		'{schemaVersion: 2, manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json",
+		digest: $md, size: $ms, platform: {architecture: "amd64", os: "linux"},
+		annotations: {"io.containerd.image.name": "localhost/tinyrun-test:latest",
+		"org.opencontainers.image.ref.name": "latest"}}]}' >"$t/index.json"
+	echo '{"imageLayoutVersion":"1.0.0"}' >"$t/oci-layout"
+	tar -C "$t" -cf "$out" oci-layout index.json blobs
+	rm -rf "$t"
+}
+
+c_raw() {
+	ctr --address "$CL/c/containerd.sock" --namespace "$NS" "$@" </dev/null 3>&- 4>&-
+}
+
+# c ARGS: bats-run ctr, output in $output.
+c() {
+	run_nohang ctr --address "$CL/c/containerd.sock" --namespace "$NS" "$@"
+}
+
+c_cmdline() {
+	printf '%q ' ctr --address "$CL/c/containerd.sock" --namespace "$NS" "$@"
+}
+
+# The shim's runtime options: the runtime under test, a private --root.
+RUNC_OPTS=()
+c_import() {
+	RUNC_OPTS=(--runc-binary "$RUNTIME" --runc-root "$CL/c/runc")
+	c images import "$CL/c/image.tar"
+	assert_success
+	c images ls -q
+	assert_output localhost/tinyrun-test:latest
+}
+
+c_id() { echo "c $1" >>"$BATS_TEST_TMPDIR/ids"; }
+
+task_status() { # ID: STATUS column of `ctr task ls`
+	c_raw tasks ls | awk -v id="$1" '$1 == id {print $3}'
+}
+
+@test "containerd: ctr run --rm: output, exit status, nothing left" {
+	c_import
+	c_id r1
+	c run --rm "${RUNC_OPTS[@]}" "$IMG" r1 echo hi
+	assert_success
+	assert_output hi
+	c run --rm "${RUNC_OPTS[@]}" "$IMG" r1 sh -c 'exit 3'
+	assert_equal "$status" 3
+	c run --rm "${RUNC_OPTS[@]}" "$IMG" r1 cat /proc/self/cgroup
+	assert_success
+	assert_output --partial "memory:/$NS/r1"
+	[[ -z "$(c_raw containers ls -q)" ]]
+}
+
+@test "containerd: ctr run -d, task exec, task ps, task kill, task delete" {
+	c_import
+	c_id d1
+	c run -d "${RUNC_OPTS[@]}" "$IMG" d1 sh -c 'trap "exit 9" TERM; while :; do sleep 0.1; done'
+	assert_success
+	assert_equal "$(task_status d1)" RUNNING
+	local pid
+	pid="$(c_raw tasks ls | awk '$1 == "d1" {print $2}')"
+	proc_alive "$pid"
+	# the shim ran the runtime under test, with the private root
+	run "$RUNTIME" --root "$CL/c/runc/$NS" state d1
+	assert_success
+	assert_equal "$(jq -r .pid <<<"$output")" "$pid"
+
+	c tasks exec --exec-id e1 d1 sh -c 'echo exec-out; exit 4'
+	assert_equal "$status" 4
+	assert_output exec-out
+	c tasks exec --exec-id e2 d1 /nonexistent
+	assert_failure
+	assert_output --partial /nonexistent
+
+	c_raw tasks exec --exec-id e3 d1 sleep 300 >/dev/null 2>&1 &
+	local execpid=$! i
+	for ((i = 0; i < 200; i++)); do
+		c_raw tasks ps d1 | grep -q 'ExecID:e3' && break
+		sleep 0.05
+	done
+	c tasks ps d1
+	assert_success
+	assert_line --regexp "^$pid "
+	assert_line --partial 'ExecID:e3'
+
+	c tasks kill d1
+	assert_success
+	for ((i = 0; i < 200; i++)); do
+		[[ "$(task_status d1)" == STOPPED ]] && break
+		sleep 0.05
+	done
+	assert_equal "$(task_status d1)" STOPPED
+	# the exec'd process died with the container's pid namespace: KILL
+	run wait "$execpid"
+	assert_equal "$status" 137
+	c tasks delete d1
+	assert_success
+	assert_output --partial 'exit code 9'
+	c containers delete d1
+	assert_success
+	! proc_alive "$pid"
+}
+
+@test "containerd: task pause / resume freeze the container's cgroup" {
+	c_import
+	c_id p1
+	c run -d "${RUNC_OPTS[@]}" "$IMG" p1 sleep 1000
+	assert_success
+	local freezer
+	freezer="$(cg_file freezer freezer.state cgroup.freeze "$NS/p1")"
+	c tasks pause p1
+	assert_success
+	assert_equal "$(task_status p1)" PAUSED
+	run cat "$freezer"
+	assert_output --regexp '^(FROZEN|1)$'
+	c tasks resume p1
+	assert_success
+	assert_equal "$(task_status p1)" RUNNING
+	run cat "$freezer"
+	assert_output --regexp '^(THAWED|0)$'
+	c tasks kill -s KILL p1
+	assert_success
+	c tasks delete -f p1
+	c containers delete p1
+	assert_success
+}
+
+@test "containerd: task metrics (memory limit, pids)" {
+	c_import
+	c_id m1
+	c run -d --memory-limit 100000000 "${RUNC_OPTS[@]}" "$IMG" m1 sleep 1000
+	assert_success
+	run cat "$(cg_file memory memory.limit_in_bytes memory.max "$NS/m1")"
+	assert_output 99999744
+	c tasks metrics --format json m1
+	assert_success
+	local json="$output"
+	assert_equal "$(jq -r '.pids.current' <<<"$json")" 1
+	assert_equal "$(jq -r '.memory.usage.limit // .memory_limit_in_bytes // .memory.usage_limit' <<<"$json")" 99999744
+	c tasks kill -s KILL m1
+	c tasks delete -f m1
+	c containers delete m1
+	assert_success
+}
+
+@test "containerd: ctr run -t and task exec -t get a terminal" {
+	c_import
+	c_id t1
+	tty_run "$(c_cmdline run --rm -t "${RUNC_OPTS[@]}" "$IMG" t1 sh -c 'tty; echo TERM=$TERM; exit 3')"
+	assert_equal "$status" 3
+	assert_output --partial /dev/pts/0
+	c_id t2
+	c run -d "${RUNC_OPTS[@]}" "$IMG" t2 sleep 1000
+	assert_success
+	tty_run "$(c_cmdline tasks exec -t --exec-id et t2 sh -c 'tty; exit 6')"
+	assert_equal "$status" 6
+	assert_output --partial /dev/pts/
+	c tasks kill -s KILL t2
+	c tasks delete -f t2
+	c containers delete t2
+	assert_success
+}
+
+@test "containerd: a failed create reports the runtime's error (--log json)" {
+	c_import
+	c_id f1
+	c run --rm "${RUNC_OPTS[@]}" "$IMG" f1 /nonexistent
+	assert_failure
+	assert_output --partial 'OCI runtime create failed'
+	assert_output --partial '/nonexistent'
+	c_raw containers delete f1 >/dev/null 2>&1 || true
+}
+
+@test "containerd: tinyrun as the runc on containerd's PATH (ctr container create + task start)" {
+	c_import
+	c_id k1
+	c containers create "$IMG" k1 -- sh -c 'echo started; sleep 1000'
+	assert_success
+	c tasks start -d k1
+	assert_success
+	assert_equal "$(task_status k1)" RUNNING
+	# the shim's default root for a client that names none
+	run "$RUNTIME" --root "/run/containerd/runc/$NS" state k1
+	assert_success
+	assert_equal "$(jq -r .status <<<"$output")" running
+	c tasks kill -s KILL k1
+	assert_success
+	c tasks delete -f k1
+	c containers delete k1
+	assert_success
+	rmdir "/run/containerd/runc/$NS" 2>/dev/null || true
+}
+
+@test "containerd: ctr run --uidmap/--gidmap: a user namespace" {
+	c_import
+	c_id n1
+	c run --rm --uidmap 0:100000:65536 --gidmap 0:100000:65536 "${RUNC_OPTS[@]}" "$IMG" n1 \
+		sh -c 'cat /proc/self/uid_map; id -u'
+	assert_success
+	assert_line --index 0 --regexp '^\s*0\s+100000\s+65536$'
+	assert_line --index 1 0
+}
+
+@test "containerd: contrib/containerd/config.toml is accepted and selects tinyrun" {
+	run containerd --config "$REPO_DIR/contrib/containerd/config.toml" config dump
+	assert_success
+	assert_output --partial '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.tinyrun.options]'
+	assert_output --regexp 'BinaryName = "/usr/local/bin/tinyrun"'
+	assert_output --partial 'runtime_type = "io.containerd.runc.v2"'
+}

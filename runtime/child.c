@@ -217,7 +217,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, state, strlen(state), err)) < 0)
 			return r;
 	}
-	if ((r = rootfs_pivot(cfg, &ro, err)) < 0 || (r = sysctl_apply(&cfg->linux_, err)) < 0)
+	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0)
 		return r;
 	if ((r = mkdir_cwd(p->cwd)) < 0)
 		return error_sys(err, -r, "process.cwd %s", p->cwd);

@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rootfs/rootfs.h"
+
 static bool has_prefix(const char *s, const char *p)
 {
 	return strncmp(s, p, strlen(p)) == 0;
@@ -49,16 +51,22 @@ int sysctl_check(const struct oci_linux *l, struct error *err)
 	return 0;
 }
 
-int sysctl_apply(const struct oci_linux *l, struct error *err)
+int sysctl_apply(const struct oci_linux *l, const char *rootfs, struct error *err)
 {
 	struct statfs sfs;
-	int dir;
+	int dir, root;
 
 	if (!l->n_sysctl)
 		return 0;
-	dir = open("/proc/sys", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* before readonlyPaths make /proc/sys read-only, as runc: through the
+	 * container's procfs, found without leaving the rootfs */
+	root = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return error_sys(err, errno, "linux.sysctl: %s", rootfs);
+	dir = rootfs_open_in_root(root, "/proc/sys", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	close(root);
 	if (dir < 0)
-		return error_sys(err, errno, "linux.sysctl: /proc/sys");
+		return error_sys(err, -dir, "linux.sysctl: /proc/sys");
 	if (fstatfs(dir, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
 		close(dir);
 		return error_set(err, EPERM, "linux.sysctl: /proc/sys in the container is not procfs");

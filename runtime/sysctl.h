@@ -8,8 +8,8 @@
  * of the container's own, kernel.{hostname,domainname} and IPC keys without
  * the matching namespace, anything outside the namespaced sets. */
 int sysctl_check(const struct oci_linux *l, struct error *err);
-/* Child, after pivot_root: write every key through /proc/sys, verified to be
- * a procfs the container's namespaces own. */
-int sysctl_apply(const struct oci_linux *l, struct error *err);
+/* Child, before pivot_root and readonlyPaths: write every key through
+ * <rootfs>/proc/sys, verified to be a procfs (the container's own). */
+int sysctl_apply(const struct oci_linux *l, const char *rootfs, struct error *err);
 
 #endif

@@ -57,8 +57,12 @@ recursive_fixture() {
 }
 
 @test "config.md/linux-mount-options: MUST support defaults" {
-	mount_with '["ro", "defaults"]'
+	# mount(8): defaults is rw,suid,dev,exec,auto,nouser,async (and changes no earlier option)
+	mount_with '["defaults"]'
 	has opts rw
+	lacks opts nosuid
+	lacks opts nodev
+	lacks opts noexec
 }
 
 @test "config.md/linux-mount-options: MUST support dev (clears nodev)" {

@@ -219,7 +219,9 @@ int process_set_cwd_umask(const struct oci_process *p, struct error *err)
 	 * lies outside the container's root; getcwd() then fails */
 	if (!getcwd(buf, sizeof(buf)))
 		return error_set(err, EPERM, "process.cwd %s: outside the container", p->cwd);
-	umask(p->has_umask ? p->umask : 0022);
+	/* config.md: an unspecified umask SHOULD NOT change the caller's */
+	if (p->has_umask)
+		umask(p->umask);
 	return 0;
 }
 

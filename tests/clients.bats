@@ -32,10 +32,17 @@ cg_file() { # CONTROLLER V1FILE V2FILE CGROUP-PATH
 # its conmon child, containerd's /<namespace>): rmdir it, deepest first, in
 # every hierarchy. A container cgroup still inside makes rmdir fail, and the
 # leftover check then names the parent.
+# conmon leaves its cgroup (PARENT/conmon) a moment after `podman rm`: retry
+# for a few seconds.
 remove_parent_cgroup() {
-	local d
-	find /sys/fs/cgroup -maxdepth 3 -type d -name "$1" 2>/dev/null | while read -r d; do
-		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+	local d i left
+	for ((i = 0; i < 100; i++)); do
+		left="$(find /sys/fs/cgroup -maxdepth 3 -type d -name "$1" 2>/dev/null)"
+		[[ -z "$left" ]] && break
+		while read -r d; do
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+		done <<<"$left"
+		sleep 0.05
 	done
 	return 0
 }

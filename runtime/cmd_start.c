@@ -81,8 +81,15 @@ int cmd_start(struct global_opts *g, int argc, char **argv)
 				 container_status_name(s));
 	}
 	if (release(&c, &err) < 0) {
+		/* runtime.md: a failing startContainer hook destroys the container
+		 * and runs the poststop hooks */
+		struct error e2;
+
+		cli_fail(&err);
+		if (err.code == ECANCELED)
+			lifecycle_destroy(&c, NULL, &e2);
 		container_close(&c);
-		return cli_fail(&err);
+		return 1;
 	}
 	poststart(&c);
 	container_close(&c);

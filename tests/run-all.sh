@@ -156,8 +156,13 @@ if [[ -z "${SKIP_BATS:-}" ]]; then
 	fi
 fi
 
+# The conformance suite's cgroup v2 statements (a vm-run guest) run with `make
+# conformance`; make check covers cgroup v2 with tests/cgroups-v2.bats. Their
+# open failures (cgroup ownership SHOULDs, memory.kernel on v2) are listed in
+# SPEC-NOTES.md. CONFORMANCE_NO_VM=0 runs them here too.
 if [[ -z "${SKIP_CONFORMANCE:-}" && -z "${TESTS:-}" && -f tests/conformance/run.sh ]]; then
-	out="$(timeout -k 10 "${CONFORMANCE_TIMEOUT:-3600}" bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
+	out="$(CONFORMANCE_NO_VM="${CONFORMANCE_NO_VM:-1}" timeout -k 10 "${CONFORMANCE_TIMEOUT:-3600}" \
+		bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
 	rc=$?
 	printf '%s\n' "$out" >"$logdir/conformance.log"
 	before=$failed

@@ -56,6 +56,9 @@ setup_file() {
 	build_base_rootfs || return 1
 	CL="$(mktemp -d /tmp/tr-clients.XXXXXX)"
 	export CL
+	# searchable: the root of a user namespace (ctr run --uidmap) walks this
+	# path to reach its rootfs (runc and tinyrun alike)
+	chmod 711 "$CL"
 	tar -C "$TEST_CACHE/rootfs" -cf "$CL/rootfs.tar" .
 	if have_podman; then
 		podman_setup_file || return 1
@@ -77,6 +80,9 @@ teardown_file() {
 		umount -l "$m" 2>/dev/null
 	done
 	rm -rf "$CL"
+	# the shim's cleanup runs late: empty default roots of this file's namespaces
+	[[ -d /run/containerd/runc ]] &&
+		find /run/containerd/runc -mindepth 1 -maxdepth 1 -type d -name 'tinyrun-test-trt*' -empty -delete
 	for d in /run/containerd/fifo /run/containerd/s /run/containerd/runc /run/containerd; do
 		[[ -e "$CL.had-run-containerd" ]] || rmdir "$d" 2>/dev/null
 	done
@@ -140,7 +146,8 @@ teardown() {
 		left="$(find /sys/fs/cgroup -maxdepth 4 -type d -name "*$id*" 2>/dev/null)"
 		[[ -n "$left" ]] && problems+="cgroups left: $left"$'\n'
 	done <"$BATS_TEST_TMPDIR/ids"
-	rmdir "$CL/c/runc/$NS" 2>/dev/null
+	# the shim's cleanup (`delete --force` under the default root) makes it
+	rmdir "$CL/c/runc/$NS" "/run/containerd/runc/$NS" 2>/dev/null
 	export TINYRUN_TEST_TOKEN
 	if [[ -n "$problems" ]]; then
 		printf '%s' "$problems" | batslib_decorate "client leftovers" | fail

@@ -125,6 +125,7 @@ teardown() {
 				c_raw containers delete "$id" >/dev/null 2>&1
 			done
 		fi
+		# shellcheck disable=SC2046 # one image name per word
 		c_raw images rm --sync $(c_raw images ls -q 2>/dev/null) >/dev/null 2>&1
 		c_raw namespaces rm "$NS" >/dev/null 2>&1
 		;;

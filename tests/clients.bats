@@ -304,7 +304,7 @@ pm_cmdline() { # ARGS: the podman command line as one shell string
 	assert_equal "$(pm_inspect d1 '{{.State.Status}} {{.State.ExitCode}}')" "exited 0"
 	pm logs d1
 	assert_output $'started\ngot-term'
-	! proc_alive "$pid"
+	wait_for_exit "$pid"
 	pm rm d1
 	assert_success
 	[[ -z "$(pm_raw ps -a -q)" ]]
@@ -576,7 +576,7 @@ task_status() { # ID: STATUS column of `ctr task ls`
 	assert_output --partial 'exit code 9'
 	c containers delete d1
 	assert_success
-	! proc_alive "$pid"
+	wait_for_exit "$pid"
 }
 
 @test "containerd: task pause / resume freeze the container's cgroup" {

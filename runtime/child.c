@@ -255,11 +255,8 @@ void child_main(struct child_ctx *ctx)
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	/* the flock on the state dir belongs to the runtime, not to the container */
 	close(ctx->state_dirfd);
-	/* relative mount sources are relative to the bundle, as in runc */
-	if (chdir(ctx->o->bundle) < 0) {
-		error_sys(&err, errno, "bundle %s", ctx->o->bundle);
-		goto fail;
-	}
+	/* the cwd is the bundle (the parent cloned us from there): relative
+	 * mount sources are relative to it, as in runc */
 	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* the runtime's signal dispositions must not leak into the container */
 	signal(SIGPIPE, SIG_DFL);

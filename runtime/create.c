@@ -509,7 +509,20 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	ctx->sync_fd = sv[1];
 	if (o->run_mode && ctx->must_fork)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* the child starts in the bundle dir: chdir here, before a new user
+	 * namespace could make the bundle unreachable for it (as runc) */
+	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (cwd < 0 || chdir(o->bundle) < 0) {
+		r = error_sys(err, errno, "bundle %s", o->bundle);
+		if (cwd >= 0)
+			close(cwd);
+		return r;
+	}
 	out->pid = do_clone(ctx, out, err);
+	if (fchdir(cwd) < 0)
+		log_warn("cannot return to the working directory: %s", strerror(errno));
+	close(cwd);
 	if (out->pid < 0)
 		return -err->code;
 	close(sv[1]);

@@ -169,6 +169,20 @@ static int load_seccomp(struct child_ctx *ctx, struct error *err)
 	return r < 0 ? r : 0;
 }
 
+static bool needs_cgroup_first(const struct child_ctx *ctx)
+{
+	const struct oci_config *cfg = ctx->cfg;
+
+	if (ctx->late_cgroupns || cfg->linux_.ns[OCI_NS_CGROUP].present)
+		return true;
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		const char *t = cfg->mounts[i].type;
+		if (t && (!strcmp(t, "cgroup") || !strcmp(t, "cgroup2")))
+			return true;
+	}
+	return false;
+}
+
 static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *exe, struct error *err)
 {
 	const struct oci_config *cfg = ctx->cfg;
@@ -188,9 +202,11 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 
 	if ((r = attrs_affinity_initial(&ctx->cfg->process, err)) < 0)
 		return r;
-	/* first of all: the cgroup namespace's root and the cgroup mounts come
-	 * from the cgroup we are in */
-	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
+	/* The cgroup namespace's root and the cgroup mounts come from the cgroup
+	 * we are in: then join first. Otherwise (v1 tasks files) join as late as
+	 * possible, so what the set-up allocates (mounts, device nodes) is not
+	 * charged to the container's memory limit. */
+	if (needs_cgroup_first(ctx) && (r = cgroup_join_self(&ctx->join, err)) < 0)
 		return r;
 	if ((ctx->join_any || ctx->unshare_ns || ctx->must_fork) && (r = enter_namespaces(ctx, err)) < 0)
 		return r;
@@ -207,6 +223,9 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if (p->terminal && (r = setup_terminal(ctx, &ro, err)) < 0)
 		return r;
+	/* hooks look for the container's init in its cgroup (device rules ...) */
+	if (ctx->hook_sync && (r = cgroup_join_self(&ctx->join, err)) < 0)
+		return r;
 	if (ctx->hook_sync) {
 		if (sync_send(ctx->sync_fd, SYNC_HOOKS, 0, NULL, 0, -1) < 0 ||
 		    (r = expect(ctx->sync_fd, SYNC_HOOKS_DONE, state, STATE_MAX, err)) < 0)
@@ -221,6 +240,8 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if ((r = mkdir_cwd(p->cwd)) < 0)
 		return error_sys(err, -r, "process.cwd %s", p->cwd);
+	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
+		return r;
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &cfg->linux_, err)) < 0 ||
 	    (r = attrs_set_labels(p, err)) < 0)
 		return r;

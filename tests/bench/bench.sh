@@ -86,8 +86,9 @@ drive strace -n "$STRACE_N" >>"$RAW"
 say "bench: throughput, 2 workers x $PAR2_C and 8 workers x $PAR8_C, $PAR_ROUNDS rounds"
 drive par -n "$PAR_ROUNDS" -w 2 -c "$PAR2_C" >>"$RAW"
 drive par -n "$PAR_ROUNDS" -w 8 -c "$PAR8_C" >>"$RAW"
-say "bench: smallest memory.limit (bisect 64 KiB..64 MiB)"
-drive minmem >>"$RAW"
+MINMEM_N=$(( N / 20 > 3 ? N / 20 : 3 ))
+say "bench: smallest memory.limit (bisect 64 KiB..64 MiB, $MINMEM_N times each)"
+drive minmem -n "$MINMEM_N" >>"$RAW"
 cp "$TMP/strace-tinyrun.txt" "$OUT/strace-tinyrun.txt" 2>/dev/null
 cp "$RAW" "$OUT/raw.tsv"
 
@@ -124,7 +125,7 @@ container running /bin/sleep (exec = `exec ID /bin/true`; kill = `kill ID KILL`,
 reaps the init before `delete`); create+start+wait+delete = all four for /bin/true, wait being
 the subreaper's waitpid; peak RSS = wait4 ru_maxrss of the command (its waited-for children
 included); memory.limit = linux.resources.memory.limit (memory.limit_in_bytes on v1), bisected to
-4 KiB, each probe passing twice; syscalls = strace -f -c total of one `run`; containers/s = W workers each running `run`
+4 KiB, each probe passing twice, median of max(3, BENCH_N/20) interleaved bisections; syscalls = strace -f -c total of one `run`; containers/s = W workers each running `run`
 sequentially. Ratios are crun/tinyrun and runc/tinyrun (for containers/s, tinyrun/peer), so above
 1 means tinyrun is ahead.
 EOF

@@ -30,7 +30,7 @@
  *   par     N rounds of W workers each running C `run /bin/true`: containers/s.
  *   minmem  bisect linux.resources.memory.limit in [64 KiB, 64 MiB], to 4 KiB,
  *           for the smallest value at which `run /bin/true` exits 0 twice in
- *           a row (KiB).
+ *           a row (KiB); -n bisections per runtime, interleaved.
  *   probe   per runtime: create a sleeping container and print its init's
  *           /proc/PID/cgroup, then remove it (bench.sh compares the output
  *           with and without crun's cgroup.controllers bind).
@@ -862,10 +862,13 @@ static void minmem_one(struct runtime *rt)
 	push(&rt->s[M_MINMEM], hi >> 10);
 }
 
+/* -n rounds, the runtimes interleaved: the boundary moves by a few pages
+ * from one bisection to the next, the report takes the median. */
 static void mode_minmem(void)
 {
-	for (int k = 0; k < nrt && !stop; k++)
-		minmem_one(&rts[k]);
+	for (int i = 0; i < opt_n && !stop; i++)
+		for (int k = 0; k < nrt && !stop; k++)
+			minmem_one(&rts[(i + k) % nrt]);
 }
 
 /* ---- probe: where a container's init lands in the cgroup hierarchies ---- */

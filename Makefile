@@ -23,8 +23,8 @@ OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
 LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
-DEB_BUILD := gcc make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev
-DEB_TEST  := bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc
+DEB_BUILD := gcc make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
+DEB_TEST  := bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi
 DEB_PEERS := crun runc
 DEB_BENCH := hyperfine time
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_BENCH)

@@ -6,11 +6,14 @@
 #include <unistd.h>
 
 #include "cgroup-internal.h"
+#include "cgroup-systemd.h"
 
 static void join_init(struct cgroup_join *j)
 {
 	j->n = 0;
 	j->clone_dirfd = j->procs_fd = -1;
+	j->wait_parent = false;
+	j->wait_pipe[0] = j->wait_pipe[1] = -1;
 }
 
 static int open_at_hier(const struct cgroup *cg, int h, const char *file, int flags, struct error *err)
@@ -29,6 +32,12 @@ int cgroup_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct e
 	int fd;
 
 	join_init(j);
+	if (cg->unit && cg->unit->pending) {
+		if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
+			return error_sys(err, errno, "pipe");
+		j->wait_parent = true;
+		return 0;
+	}
 	if (cg->mode == CGROUP_MODE_V2) {
 		if (cg->v2_dirfd >= 0 && (j->clone_dirfd = dup(cg->v2_dirfd)) < 0)
 			return error_sys(err, errno, "cgroup: dup");
@@ -72,8 +81,65 @@ int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, st
 	return 0;
 }
 
+/* Parent: the child may go on. */
+static int release_child(struct cgroup_join *j, struct error *err)
+{
+	int r = 0;
+
+	if (!j->wait_parent)
+		return 0;
+	if (write(j->wait_pipe[1], "", 1) != 1)
+		r = error_sys(err, errno, "cgroup: releasing the container's init");
+	close(j->wait_pipe[0]);
+	close(j->wait_pipe[1]);
+	j->wait_parent = false;
+	return r;
+}
+
+/* Child: until the parent has put us in the systemd unit (EOF: it gave up). */
+static int wait_for_parent(struct cgroup_join *j, struct error *err)
+{
+	char c;
+	ssize_t n;
+
+	close(j->wait_pipe[1]);
+	do
+		n = read(j->wait_pipe[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(j->wait_pipe[0]);
+	j->wait_parent = false;
+	if (n != 1)
+		return error_set(err, EPIPE, "the runtime did not put the container in its systemd unit");
+	return 0;
+}
+
+int cgroup_enter_systemd_unit(struct cgroup *cg, const struct oci_config *cfg, pid_t pid,
+			      struct cgroup_join *j, struct error *err)
+{
+	int r;
+
+	if (!cg->unit || !cg->unit->pending)
+		return 0;
+	cg->unit->pending = false;
+	if ((r = systemd_start_unit(cg->unit, pid, err)) < 0)
+		return r;
+	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
+	 * in it: the rest is as without systemd, at the same path */
+	cg->created = true;
+	r = cg->mode == CGROUP_MODE_V2 ? cg2_create(cg->path, cfg, cg, err) : cg1_create(cg->path, cfg, cg, err);
+	if (r < 0) {
+		error_prefix(err, "cgroup %s", cg->path);
+		return r;
+	}
+	if ((r = cgroup_attach(cg, pid, err)) < 0)
+		return r;
+	return release_child(j, err);
+}
+
 int cgroup_join_self(struct cgroup_join *j, struct error *err)
 {
+	if (j->wait_parent)
+		return wait_for_parent(j, err);
 	/* the fds are close-on-exec: no close() on the start path */
 	for (size_t i = 0; i < j->n; i++)
 		if (write(j->tasks_fds[i], "0", 1) != 1)
@@ -96,5 +162,9 @@ void cgroup_join_close(struct cgroup_join *j)
 		close(j->clone_dirfd);
 	if (j->procs_fd >= 0)
 		close(j->procs_fd);
+	if (j->wait_parent) {
+		close(j->wait_pipe[0]);
+		close(j->wait_pipe[1]);
+	}
 	join_init(j);
 }

@@ -95,7 +95,7 @@ int cg2_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 		return error_sys(err, errno, CG_ROOT);
 	if ((r = cg_mkdir_p(rootfd, rel, &first_new, err)) < 0)
 		goto out;
-	cg->created = first_new >= 0;
+	cg->created = cg->created || first_new >= 0;   /* a systemd unit made it for us */
 	if ((r = enable_in_ancestors(rootfd, rel, first_new, err)) < 0)
 		goto fail;
 	cg->v2_dirfd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cgroup-internal.h"
+#include "cgroup-systemd.h"
 
 static void (*debug_fn)(const char *msg);
 
@@ -113,23 +114,11 @@ static int expand_slice(const char *slice, char *out, size_t size, struct error 
 	return 0;
 }
 
-static bool systemd_is_init(void)
+/* "slice:prefix:name" -> the cgroupfs path systemd uses and the unit behind it. */
+static int systemd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
+			struct error *err)
 {
-	char exe[256];
-	ssize_t n;
-
-	if (access("/run/systemd/system", F_OK) < 0)
-		return false;
-	n = readlink("/proc/1/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return true;
-	exe[n] = '\0';
-	return strstr(exe, "systemd") != NULL;
-}
-
-static int systemd_path(const char *id, const char *spec, char *out, size_t size, struct error *err)
-{
-	char slice[256], prefix[256], name[256], unit[600];
+	char slice[256], prefix[256], name[256];
 	const char *c1, *c2;
 	int r;
 
@@ -153,40 +142,38 @@ static int systemd_path(const char *id, const char *spec, char *out, size_t size
 	if (strchr(prefix, '/') || strchr(name, '/'))
 		return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": '/' in a unit name", spec);
 	size_t nl = strlen(name);
+	snprintf(u->slice, sizeof(u->slice), "%s", slice);
 	if (nl > 6 && !strcmp(name + nl - 6, ".slice")) {
+		snprintf(u->name, sizeof(u->name), "%s", name);
 		r = expand_slice(name, out, size, err);   /* a slice lives at its own path */
 	} else {
-		if (prefix[0])
-			snprintf(unit, sizeof(unit), "%s-%s.scope", prefix, name);
-		else
-			snprintf(unit, sizeof(unit), "%s.scope", name);
+		if ((size_t)snprintf(u->name, sizeof(u->name), "%s%s%s.scope", prefix, prefix[0] ? "-" : "", name) >=
+		    sizeof(u->name))
+			return error_set(err, ENAMETOOLONG, "linux.cgroupsPath \"%s\": unit name longer than %zu characters",
+					 spec, sizeof(u->name) - 1);
 		r = expand_slice(slice, out, size, err);
-		if (r == 0 && strlen(out) + 1 + strlen(unit) + 1 > size)
+		if (r == 0 && strlen(out) + 1 + strlen(u->name) + 1 > size)
 			r = error_set(err, ENAMETOOLONG, "linux.cgroupsPath: too long");
 		if (r == 0) {
 			strcat(out, "/");
-			strcat(out, unit);
+			strcat(out, u->name);
 		}
 	}
 	if (r < 0) {
 		error_prefix(err, "linux.cgroupsPath");
 		return r;
 	}
-	if (systemd_is_init())
-		cg_debug("cgroup: systemd is PID 1, but tinyrun does not create units over D-Bus: using %s directly", out);
-	else
-		cg_debug("cgroup: no systemd running: %s maps to the cgroupfs path %s", spec ? spec : "(default)", out);
 	return 0;
 }
 
-int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
-			char **out, struct error *err)
+static int resolve_path(const char *id, const char *cgroups_path, bool systemd, char **out,
+			struct systemd_unit *u, struct error *err)
 {
 	char buf[4096] = "";
 	int r;
 
 	if (systemd) {
-		if ((r = systemd_path(id, cgroups_path, buf, sizeof(buf), err)) < 0)
+		if ((r = systemd_path(id, cgroups_path, buf, sizeof(buf), u, err)) < 0)
 			return r;
 	} else if (!cgroups_path || !*cgroups_path) {
 		char name[256];
@@ -220,6 +207,31 @@ int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
 	return 0;
 }
 
+int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
+			char **out, struct error *err)
+{
+	struct systemd_unit u;
+
+	return resolve_path(id, cgroups_path, systemd, out, &u, err);
+}
+
+/* --systemd-cgroup: with systemd running, the unit to ask for once the pid exists. */
+static int plan_systemd_unit(const char *id, const char *path, struct systemd_unit *u, struct cgroup *cg,
+			     struct error *err)
+{
+	if (!systemd_booted()) {
+		cg_debug("cgroup: systemd is not running: the unit %s is only its cgroupfs path %s", u->name, path);
+		return 0;
+	}
+	snprintf(u->description, sizeof(u->description), "tinyrun container %s", id);
+	u->pending = true;
+	if (!(cg->unit = malloc(sizeof(*u))))
+		return error_set(err, ENOMEM, "out of memory");
+	*cg->unit = *u;
+	cg_debug("cgroup: systemd is running: %s will be the transient unit %s", path, u->name);
+	return 0;
+}
+
 /* ---- public entry points ------------------------------------------------ */
 
 static void cg_init(struct cgroup *cg)
@@ -233,14 +245,21 @@ static void cg_init(struct cgroup *cg)
 int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
 		  struct cgroup *cg, struct error *err)
 {
+	struct systemd_unit u;
 	char *path;
 	int r;
 
 	cg_init(cg);
-	if ((r = cgroup_resolve_path(id, cfg->has_linux ? cfg->linux_.cgroups_path : NULL, systemd, &path, err)) < 0)
+	if ((r = resolve_path(id, cfg->has_linux ? cfg->linux_.cgroups_path : NULL, systemd, &path, &u, err)) < 0)
 		return r;
 	cg_debug("cgroup: %s, container cgroup %s", cgroup_mode_name(), path);
 	cg->path = path;
+	if (systemd) {
+		if ((r = plan_systemd_unit(id, path, &u, cg, err)) < 0)
+			cgroup_close(cg);
+		if (r < 0 || cg->unit)
+			return r;   /* the rest waits for the pid: cgroup_enter_systemd_unit */
+	}
 	r = cg->mode == CGROUP_MODE_V2 ? cg2_create(path, cfg, cg, err) : cg1_create(path, cfg, cg, err);
 	if (r < 0) {
 		error_prefix(err, "cgroup %s", path);
@@ -249,15 +268,34 @@ int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
 	return r;
 }
 
+/* The unit a --systemd-cgroup path was made as: its last component. */
+static int open_systemd_unit(struct cgroup *cg, struct error *err)
+{
+	const char *base = strrchr(cg->path, '/') + 1;
+	size_t n = strlen(base);
+
+	if (n >= sizeof(cg->unit->name) || n < 7 || (strcmp(base + n - 6, ".scope") && strcmp(base + n - 6, ".slice")) ||
+	    !systemd_booted())
+		return 0;
+	if (!(cg->unit = calloc(1, sizeof(*cg->unit))))
+		return error_set(err, ENOMEM, "out of memory");
+	memcpy(cg->unit->name, base, n + 1);
+	cg->unit->started = true;
+	return 0;
+}
+
 int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err)
 {
 	int r;
 
-	(void)systemd;  /* the recorded path is already resolved */
 	cg_init(cg);
 	if (!(cg->path = strdup(path)))
 		return error_set(err, ENOMEM, "out of memory");
 	cg->created = true;
+	if (systemd && (r = open_systemd_unit(cg, err)) < 0) {
+		cgroup_close(cg);
+		return r;
+	}
 	r = cg->mode == CGROUP_MODE_V2 ? cg2_open(cg, err) : cg1_open_existing(cg, err);
 	if (r < 0) {
 		error_prefix(err, "cgroup %s", path);
@@ -327,11 +365,26 @@ int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *
 
 int cgroup_destroy(struct cgroup *cg, struct error *err)
 {
-	if (!cg->path)
-		return 0;
+	struct error stop_err;
+	int stop_r = 0, r;
+
+	if (!cg->path || (cg->unit && !cg->unit->started))
+		return 0;                     /* a unit not (yet) ours: nothing made */
+	if (cg->unit) {
+		stop_r = systemd_stop_unit(cg->unit->name, &stop_err);
+		free(cg->unit);
+		cg->unit = NULL;
+	}
+	/* what systemd leaves (the hierarchies it does not manage) */
 	if (cg->mode == CGROUP_MODE_V2)
-		return PREFIXED(cg, cg2_destroy(cg, err));
-	return PREFIXED(cg, cg1_destroy(cg, err));
+		r = PREFIXED(cg, cg2_destroy(cg, err));
+	else
+		r = PREFIXED(cg, cg1_destroy(cg, err));
+	if (r == 0 && stop_r < 0) {
+		*err = stop_err;
+		r = stop_r;
+	}
+	return r;
 }
 
 void cgroup_close(struct cgroup *cg)
@@ -341,6 +394,8 @@ void cgroup_close(struct cgroup *cg)
 	cg->v2_dirfd = -1;
 	free(cg->path);
 	cg->path = NULL;
+	free(cg->unit);
+	cg->unit = NULL;
 }
 
 int cgroup_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err)

@@ -9,9 +9,13 @@
  *    under its own cgroup instead; containerd and podman always pass absolute
  *    or systemd paths);
  *  - --systemd-cgroup: "slice:prefix:name" ("" slice = system.slice; default
- *    "system.slice:tinyrun:<id>") mapped to the cgroupfs path systemd would
- *    use, "/system.slice/prefix-name.scope". tinyrun does not talk to systemd
- *    over D-Bus: with systemd as PID 1 it still uses that path, with a debug note.
+ *    "system.slice:tinyrun:<id>") mapped to the cgroupfs path systemd uses,
+ *    "/system.slice/prefix-name.scope" (a name ending in ".slice" is that
+ *    slice itself). With systemd as PID 1 (sd_booted) the cgroup is a
+ *    transient unit made over D-Bus (cgroup-systemd.h): cgroup_create only
+ *    resolves the path, and cgroup_enter_systemd_unit (cgroup-join.h) makes
+ *    the unit once the init pid exists. Without systemd, the path is used as
+ *    a plain cgroupfs path (with a debug note).
  * Paths are cleaned lexically ("..", "//") so they never leave the hierarchy.
  *
  * Hierarchies: v2: /sys/fs/cgroup, every available controller enabled in the
@@ -45,6 +49,8 @@
 
 enum cgroup_mode { CGROUP_MODE_V2 = 2, CGROUP_MODE_V1 = 1 /* v1 or hybrid */ };
 
+struct systemd_unit;
+
 struct cgroup {
 	enum cgroup_mode mode;
 	char *path;          /* relative to each hierarchy's root, e.g. "/tinyrun/abc" */
@@ -53,6 +59,8 @@ struct cgroup {
 	bool created;        /* we made it (so delete removes it) */
 	bool hybrid;         /* v1 with a cgroup2 at /sys/fs/cgroup/unified */
 	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (cgroup-v1.c) */
+	struct systemd_unit *unit;   /* the transient systemd unit (--systemd-cgroup with
+	                              * systemd as PID 1), or NULL */
 };
 
 enum cgroup_mode cgroup_detect(void);
@@ -69,7 +77,8 @@ int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
 
 /* Resolve the path (linux.cgroupsPath, systemd form when `systemd`, or the
  * default "/tinyrun/<id>"), create it in every hierarchy and apply resources.
- * On failure nothing is left behind and cgroup_close(cg) is still safe. */
+ * On failure nothing is left behind and cgroup_close(cg) is still safe.
+ * A systemd unit (cg->unit) is only resolved here: see cgroup_enter_systemd_unit. */
 int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
 		  struct cgroup *cg, struct error *err);
 /* Put `pid` in the cgroup (v1: every hierarchy; v2: cgroup.procs). Not needed
@@ -91,7 +100,8 @@ int cgroup_kill_all(const struct cgroup *cg, int sig, struct error *err);
 /* pids in the cgroup and its sub-cgroups; *pids malloc'd (NULL when *n == 0). */
 int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err);
 /* Kill what is left, wait until empty (up to 10 s), rmdir in every hierarchy,
- * sub-cgroups first. Parents are left alone. A cgroup already gone is fine. */
+ * sub-cgroups first. Parents are left alone. A cgroup already gone is fine.
+ * A systemd unit is stopped first (StopUnit). */
 int cgroup_destroy(struct cgroup *cg, struct error *err);
 void cgroup_close(struct cgroup *cg);
 

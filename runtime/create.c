@@ -459,8 +459,8 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
 	if ((r = cgroup_join_prepare(&out->cg, &ctx->join, err)) < 0)
 		return r;
-	if (ctx->join.n && (ctx->clone_ns & CLONE_NEWCGROUP)) {
-		/* v1: the cgroup namespace waits until the child has joined */
+	if ((ctx->join.n || ctx->join.wait_parent) && (ctx->clone_ns & CLONE_NEWCGROUP)) {
+		/* v1 or a systemd unit: the cgroup namespace waits until the child has joined */
 		ctx->late_cgroupns = true;
 		ctx->clone_ns &= ~CLONE_NEWCGROUP;
 	}
@@ -525,6 +525,8 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	close(cwd);
 	if (out->pid < 0)
 		return -err->code;
+	if ((r = cgroup_enter_systemd_unit(&out->cg, cfg, out->pid, &ctx->join, err)) < 0)
+		return r;
 	close(sv[1]);
 	sv[1] = -1;
 	if (ctx->fifo_fd >= 0)

@@ -1,0 +1,251 @@
+#!/usr/bin/env bats
+# --systemd-cgroup with systemd "running": the container's cgroup is a
+# transient scope asked for over D-Bus (StartTransientUnit, StopUnit), as
+# runc and crun do. No real systemd here: each test makes a private mount
+# namespace with a tmpfs on /run holding /run/systemd/system (sd_booted) and
+# a private dbus-daemon on /run/dbus/system_bus_socket, where
+# tests/lib/mock-systemd.py plays systemd's Manager (it makes the scope's
+# cgroup in the unified and name=systemd hierarchies and records each call).
+# Every runtime command of a test runs in that namespace (RUNTIME is a
+# wrapper that nsenters it), with --systemd-cgroup.
+
+load helpers
+
+PYTHON=/usr/bin/python3
+
+setup_file() {
+	local t
+	for t in dbus-daemon unshare nsenter strace; do
+		command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
+	done
+	"$PYTHON" -c 'import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib' 2>/dev/null ||
+		skip "$PYTHON with python3-dbus and python3-gi is needed (make deps)"
+	[[ -d /run/systemd/system ]] && skip "systemd runs this host: the test would talk to the real one"
+	[[ "$(stat -f -c %T /sys/fs/cgroup)" == tmpfs ]] || skip "the mock expects a v1/hybrid host"
+	[[ -d /sys/fs/cgroup/unified ]] || skip "no cgroup2 at /sys/fs/cgroup/unified (hybrid host expected)"
+	return 0
+}
+
+setup() {
+	tr_setup
+	REAL_RUNTIME="$RUNTIME"
+	SD="$BATS_TEST_TMPDIR/sd"
+	mkdir -p "$SD"
+	SLICE="$TOKEN-sub.slice"
+	UNIT="tinyrun-$CID.scope"
+	CGPATH="/$TOKEN.slice/$TOKEN-sub.slice/$UNIT"
+	update_config '.linux.cgroupsPath = $p' --arg p "$SLICE:tinyrun:$CID"
+	start_fake_systemd
+	RUNTIME="$BATS_TEST_TMPDIR/tinyrun-in-ns"
+	printf '#!/bin/sh\nexec nsenter -t %s -m --wd="$PWD" -- %q --systemd-cgroup "$@"\n' "$NS_PID" "$REAL_RUNTIME" >"$RUNTIME"
+	chmod +x "$RUNTIME"
+}
+
+teardown() {
+	local d id pid
+	# containers first, while the fake systemd still answers StopUnit
+	for d in "$ROOT"/*/; do
+		[[ -d "$d" ]] || continue
+		id="$(basename "$d")"
+		timeout -k 2 20 "$RUNTIME" --root "$ROOT" delete --force "$id" </dev/null >/dev/null 2>&1 3>&- 4>&- || true
+	done
+	for pid in "${MOCK_PID:-}" "${DBUS_PID:-}" "${NS_PID:-}"; do
+		[[ -n "$pid" ]] || continue
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	# the slices (tinyrun and systemd leave parents); a scope left fails below
+	for d in /sys/fs/cgroup/*/"$TOKEN.slice/$TOKEN-sub.slice" /sys/fs/cgroup/*/"$TOKEN.slice"; do
+		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
+	done
+	RUNTIME="$REAL_RUNTIME" tr_teardown
+}
+
+# A mount namespace with its own /run, a dbus-daemon and the mock in it.
+start_fake_systemd() {
+	local i
+	cat >"$SD/bus.conf" <<-'EOF'
+		<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+		 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+		<busconfig>
+		  <type>system</type>
+		  <listen>unix:path=/run/dbus/system_bus_socket</listen>
+		  <auth>EXTERNAL</auth>
+		  <policy context="default">
+		    <allow user="*"/>
+		    <allow own="*"/>
+		    <allow send_destination="*"/>
+		    <allow receive_sender="*"/>
+		  </policy>
+		</busconfig>
+	EOF
+	unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=0755 tinyrun-test-run /run && mkdir -p /run/systemd/system /run/dbus && exec sleep 3600' \
+		</dev/null >"$SD/ns.log" 2>&1 3>&- 4>&- &
+	NS_PID=$!
+	for ((i = 0; i < 200; i++)); do
+		[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] && break
+		sleep 0.05
+	done
+	[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] || fail "no private /run: $(cat "$SD/ns.log")"
+	nsenter -t "$NS_PID" -m -- dbus-daemon --config-file="$SD/bus.conf" --nofork --nopidfile \
+		</dev/null >"$SD/dbus.log" 2>&1 3>&- 4>&- &
+	DBUS_PID=$!
+	for ((i = 0; i < 200; i++)); do
+		[[ -S "/proc/$NS_PID/root/run/dbus/system_bus_socket" ]] && break
+		sleep 0.05
+	done
+	nsenter -t "$NS_PID" -m -- "$PYTHON" "$TESTS_DIR/lib/mock-systemd.py" "$SD" \
+		</dev/null >"$SD/mock.log" 2>&1 3>&- 4>&- &
+	MOCK_PID=$!
+	wait_for_file "$SD/ready" || fail "the mock did not start: $(cat "$SD/dbus.log" "$SD/mock.log")"
+}
+
+# calls METHOD: the mock's recorded calls of METHOD, one JSON object a line.
+calls() {
+	jq -c --arg m "$1" 'select(.method == $m)' "$SD/calls"
+}
+
+# Every directory of the container's scope, in any hierarchy.
+scope_dirs() {
+	find /sys/fs/cgroup -mindepth 2 -maxdepth 5 -type d -name "$UNIT" 2>/dev/null
+}
+
+@test "systemd cgroup: the container's cgroup is a transient scope made with StartTransientUnit" {
+	update_config '.linux.resources.memory = {"limit": 67108864}'
+	bind_out_dir
+	set_cmd 'cat /proc/self/cgroup >/out/cgroup; exec sleep 3600'
+	create_container "$CID"
+	local pid line n=0
+	pid="$(state_field "$CID" pid)"
+	# the call: the unit name, Slice, Delegate, PIDs = [the init], no dependencies
+	run calls StartTransientUnit
+	assert_equal "${#lines[@]}" 1
+	assert_equal "$(jq -r .name <<<"$output")" "$UNIT"
+	assert_equal "$(jq -r .mode <<<"$output")" fail
+	assert_equal "$(jq -r .properties.Slice <<<"$output")" "$SLICE"
+	assert_equal "$(jq -r .properties.Delegate <<<"$output")" true
+	assert_equal "$(jq -c .properties.PIDs <<<"$output")" "[$pid]"
+	assert_equal "$(jq -r .properties.DefaultDependencies <<<"$output")" false
+	assert_equal "$(jq -r .properties.MemoryAccounting <<<"$output")" true
+	[[ "$(jq -r .properties.Description <<<"$output")" == *"$CID"* ]]
+	# the init is in the scope's path in every hierarchy (systemd's and the v1 controllers)
+	while read -r line; do
+		[[ "$line" == *":$CGPATH" ]] || fail "not in $CGPATH: $line"
+		n=$((n + 1))
+	done <"/proc/$pid/cgroup"
+	[[ $n -ge 8 ]]
+	grep -q "^0::$CGPATH\$" "/proc/$pid/cgroup"
+	grep -q ":name=systemd:$CGPATH\$" "/proc/$pid/cgroup"
+	# the resources are tinyrun's own cgroupfs writes at the same path
+	assert_equal "$(cat "/sys/fs/cgroup/memory$CGPATH/memory.limit_in_bytes")" 67108864
+	# and the container sees itself there too once started
+	runtime start "$CID"
+	wait_for_file "$OUT/cgroup"
+	while read -r line; do
+		[[ "$line" == *":$CGPATH" ]] || fail "the container sees: $line"
+	done <"$OUT/cgroup"
+	runtime delete --force "$CID"
+	run calls StopUnit
+	assert_equal "$(jq -r .name <<<"$output")" "$UNIT"
+	assert_equal "$(jq -r .mode <<<"$output")" replace
+	assert_equal "$(scope_dirs)" ""
+}
+
+@test "systemd cgroup: a cgroup namespace is made inside the scope (the init joins it first)" {
+	update_config '.linux.namespaces += [{"type": "cgroup"}]'
+	bind_out_dir
+	set_cmd 'cat /proc/self/cgroup >/out/cgroup; exec sleep 3600'
+	create_container "$CID"
+	grep -q ":$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
+	runtime start "$CID"
+	wait_for_file "$OUT/cgroup"
+	# the namespace's root is the scope: every hierarchy reads "/"
+	run grep -cv ':/$' "$OUT/cgroup"
+	assert_output 0
+	runtime delete --force "$CID"
+	assert_equal "$(scope_dirs)" ""
+}
+
+@test "systemd cgroup: a unit systemd refuses fails create with the bus error and leaves nothing" {
+	printf 'org.freedesktop.DBus.Error.AccessDenied\nmock: no scopes today\n' >"$SD/fail-start"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_equal "$status" 1
+	assert_output --partial "--systemd-cgroup: StartTransientUnit $UNIT: mock: no scopes today"
+	[[ ! -e "$ROOT/$CID" ]]
+	assert_equal "$(scope_dirs)" ""
+	# nothing was started, so nothing is stopped
+	assert_equal "$(calls StopUnit)" ""
+}
+
+@test "systemd cgroup: a scope that already exists is named, and the container owning it is left alone" {
+	create_container "$CID"
+	local pid
+	pid="$(state_field "$CID" pid)"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID-2"
+	assert_equal "$status" 1
+	assert_output --partial "StartTransientUnit $UNIT: Unit $UNIT already exists."
+	[[ ! -e "$ROOT/$CID-2" ]]
+	proc_alive "$pid"
+	grep -q "pids:$CGPATH\$" "/proc/$pid/cgroup"
+	assert_equal "$(calls StopUnit)" ""
+	assert_equal "$(state_field "$CID" status)" created
+}
+
+@test "systemd cgroup: a failed start job fails create, stops the unit and leaves nothing" {
+	echo failed >"$SD/job-result"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_equal "$status" 1
+	assert_output --partial "StartTransientUnit $UNIT: the job ended \"failed\""
+	[[ ! -e "$ROOT/$CID" ]]
+	assert_equal "$(jq -r .name <<<"$(calls StopUnit)")" "$UNIT"
+	assert_equal "$(scope_dirs)" ""
+}
+
+@test "systemd cgroup: a name ending in .slice makes that slice" {
+	local name="$TOKEN-sub-$CID.slice"
+	update_config '.linux.cgroupsPath = $p' --arg p "$SLICE:tinyrun:$name"
+	UNIT="$name"
+	CGPATH="/$TOKEN.slice/$TOKEN-sub.slice/$name"
+	create_container "$CID"
+	run calls StartTransientUnit
+	assert_equal "$(jq -r .name <<<"$output")" "$name"
+	assert_equal "$(jq -c .properties.Wants <<<"$output")" "[\"$SLICE\"]"
+	assert_equal "$(jq -r .properties.PIDs <<<"$output")" null
+	grep -q "memory:$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
+	grep -q "^0::$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
+	runtime delete --force "$CID"
+	assert_equal "$(jq -r .name <<<"$(calls StopUnit)")" "$name"
+	assert_equal "$(scope_dirs)" ""
+}
+
+@test "systemd cgroup: libsystemd is loaded only with --systemd-cgroup and systemd running" {
+	run ldd "$REAL_RUNTIME"
+	refute_output --partial libsystemd
+	# here (the fake systemd runs): loaded
+	run_nohang "$TEST_LIB_BIN/subreaper" strace -o "$BATS_TEST_TMPDIR/with.strace" -e trace=openat,open \
+		"$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
+	grep -q 'libsystemd\.so\.0' "$BATS_TEST_TMPDIR/with.strace"
+	runtime delete --force "$CID"
+	# on the host (no /run/systemd/system): the cgroupfs path, no libsystemd
+	run_nohang "$TEST_LIB_BIN/subreaper" strace -o "$BATS_TEST_TMPDIR/host.strace" -e trace=openat,open \
+		"$REAL_RUNTIME" --systemd-cgroup --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
+	run grep -c 'libsystemd' "$BATS_TEST_TMPDIR/host.strace"
+	assert_output 0
+	grep -q "memory:$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
+	"$REAL_RUNTIME" --root "$ROOT" delete --force "$CID"
+	assert_equal "$(scope_dirs)" ""
+	# without --systemd-cgroup, even with systemd running: not loaded
+	update_config '.linux.cgroupsPath = $p' --arg p "/$TOKEN.slice/plain-$CID"
+	run_nohang "$TEST_LIB_BIN/subreaper" strace -o "$BATS_TEST_TMPDIR/plain.strace" -e trace=openat,open \
+		nsenter -t "$NS_PID" -m -- "$REAL_RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
+	run grep -c 'libsystemd' "$BATS_TEST_TMPDIR/plain.strace"
+	assert_output 0
+	"$REAL_RUNTIME" --root "$ROOT" delete --force "$CID"
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""A stand-in for systemd's D-Bus Manager, for tests/cgroups-systemd.bats.
+
+usage: mock-systemd.py DIR   (on the system bus of the current mount namespace)
+
+Owns org.freedesktop.systemd1 and serves /org/freedesktop/systemd1
+(org.freedesktop.systemd1.Manager):
+  StartTransientUnit  makes the unit's cgroup in systemd's own hierarchies
+                      (the cgroup2: /sys/fs/cgroup or /sys/fs/cgroup/unified,
+                      and name=systemd when mounted), moves PIDs there, then
+                      emits JobRemoved(..., "done")
+  StopUnit            forgets the unit, removes its dirs when empty, JobRemoved
+  GetUnit             the unit's object path, or NoSuchUnit
+Files in DIR:
+  calls       written: one JSON object per call {"method", "name", "mode", "properties"}
+  ready       written once the bus name is ours
+  fail-start  read: when it exists, StartTransientUnit fails with the error
+              named on its first line and the message on its second
+  job-result  read: the JobRemoved result of StartTransientUnit (default "done")
+"""
+import json
+import os
+import sys
+
+import dbus
+import dbus.mainloop.glib
+import dbus.service
+from gi.repository import GLib
+
+BUS_NAME = "org.freedesktop.systemd1"
+OBJECT = "/org/freedesktop/systemd1"
+MANAGER = "org.freedesktop.systemd1.Manager"
+CG = "/sys/fs/cgroup"
+
+
+def hierarchies():
+    """systemd's own cgroup hierarchies on this host."""
+    if os.path.exists(CG + "/cgroup.controllers"):
+        return [CG]
+    return [h for h in (CG + "/unified", CG + "/systemd") if os.path.isdir(h)]
+
+
+def slice_path(name):
+    """systemd's expansion: "a-b.slice" -> "/a.slice/a-b.slice"."""
+    if name == "-.slice":
+        return ""
+    parts = name[: -len(".slice")].split("-")
+    return "".join("/" + "-".join(parts[: i + 1]) + ".slice" for i in range(len(parts)))
+
+
+def plain(v):
+    """D-Bus values as JSON values."""
+    if isinstance(v, dbus.Boolean):
+        return bool(v)
+    if isinstance(v, (list, dbus.Array, dbus.Struct, tuple)):
+        return [plain(x) for x in v]
+    if isinstance(v, dbus.Dictionary):
+        return {str(k): plain(x) for k, x in v.items()}
+    if isinstance(v, (dbus.String, dbus.ObjectPath, str)):
+        return str(v)
+    return int(v)
+
+
+class Failure(dbus.DBusException):
+    def __init__(self, name, message):
+        super().__init__(message)
+        self._dbus_error_name = name
+
+
+class Manager(dbus.service.Object):
+    def __init__(self, bus, state_dir):
+        super().__init__(bus, OBJECT)
+        self.dir = state_dir
+        self.units = {}
+        self.jobs = 0
+
+    def record(self, method, name, mode=None, properties=None):
+        call = {"method": method, "name": str(name)}
+        if mode is not None:
+            call["mode"] = str(mode)
+        if properties is not None:
+            call["properties"] = {str(k): plain(v) for k, v in properties}
+        with open(os.path.join(self.dir, "calls"), "a") as f:
+            f.write(json.dumps(call) + "\n")
+
+    def read_control(self, name):
+        try:
+            with open(os.path.join(self.dir, name)) as f:
+                return f.read().splitlines()
+        except FileNotFoundError:
+            return None
+
+    def new_job(self, unit, result):
+        self.jobs += 1
+        job_id, path = self.jobs, dbus.ObjectPath("%s/job/%d" % (OBJECT, self.jobs))
+        GLib.idle_add(lambda: self.JobRemoved(dbus.UInt32(job_id), path, unit, result) and False)
+        return path
+
+    @dbus.service.method(MANAGER, in_signature="ssa(sv)a(sa(sv))", out_signature="o")
+    def StartTransientUnit(self, name, mode, properties, aux):
+        self.record("StartTransientUnit", name, mode, properties)
+        fail = self.read_control("fail-start")
+        if fail:
+            raise Failure(fail[0], fail[1] if len(fail) > 1 else "mock failure")
+        if name in self.units:
+            raise Failure("org.freedesktop.systemd1.UnitExists", "Unit %s already exists." % name)
+        props = dict(properties)
+        if name.endswith(".slice"):
+            path = slice_path(name)
+        else:
+            path = slice_path(str(props.get("Slice", "system.slice"))) + "/" + name
+        for h in hierarchies():
+            os.makedirs(h + path, exist_ok=True)
+            for pid in props.get("PIDs", []):
+                with open(h + path + "/cgroup.procs", "w") as f:
+                    f.write(str(int(pid)))
+        self.units[str(name)] = path
+        result = (self.read_control("job-result") or ["done"])[0]
+        return self.new_job(name, result)
+
+    @dbus.service.method(MANAGER, in_signature="ss", out_signature="o")
+    def StopUnit(self, name, mode):
+        self.record("StopUnit", name, mode)
+        if name not in self.units:
+            raise Failure("org.freedesktop.systemd1.NoSuchUnit", "Unit %s not loaded." % name)
+        path = self.units.pop(str(name))
+        for h in hierarchies():
+            try:
+                os.rmdir(h + path)
+            except OSError:
+                pass
+        return self.new_job(name, "done")
+
+    @dbus.service.method(MANAGER, in_signature="s", out_signature="o")
+    def GetUnit(self, name):
+        if name not in self.units:
+            raise Failure("org.freedesktop.systemd1.NoSuchUnit", "Unit %s not loaded." % name)
+        return dbus.ObjectPath(OBJECT + "/unit/" + "".join(c if c.isalnum() else "_%02x" % ord(c) for c in name))
+
+    @dbus.service.signal(MANAGER, signature="uoss")
+    def JobRemoved(self, job_id, job, unit, result):
+        pass
+
+
+def main():
+    state_dir = sys.argv[1]
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    bus = dbus.SystemBus()
+    name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
+    Manager(bus, state_dir)
+    open(os.path.join(state_dir, "ready"), "w").close()
+    GLib.MainLoop().run()
+    del name
+
+
+if __name__ == "__main__":
+    main()

@@ -173,7 +173,8 @@ static bool needs_cgroup_first(const struct child_ctx *ctx)
 {
 	const struct oci_config *cfg = ctx->cfg;
 
-	if (ctx->late_cgroupns || cfg->linux_.ns[OCI_NS_CGROUP].present)
+	/* a systemd unit: wait until the parent has moved us, before any fork */
+	if (ctx->late_cgroupns || ctx->join.wait_parent || cfg->linux_.ns[OCI_NS_CGROUP].present)
 		return true;
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		const char *t = cfg->mounts[i].type;

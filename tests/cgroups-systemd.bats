@@ -167,6 +167,20 @@ scope_dirs() {
 	assert_equal "$(scope_dirs)" ""
 }
 
+@test "systemd cgroup: an init forked into a new time namespace is in the scope too" {
+	update_config '.linux.namespaces += [{"type": "time"}]'
+	create_container "$CID"
+	local pid
+	pid="$(state_field "$CID" pid)"
+	# the unit got the first child (gone since); its fork, the init, is in the scope
+	[[ "$(jq -c .properties.PIDs <<<"$(calls StartTransientUnit)")" != "[$pid]" ]]
+	grep -q "^0::$CGPATH\$" "/proc/$pid/cgroup"
+	grep -q ":memory:$CGPATH\$" "/proc/$pid/cgroup"
+	grep -q ":name=systemd:$CGPATH\$" "/proc/$pid/cgroup"
+	runtime delete --force "$CID"
+	assert_equal "$(scope_dirs)" ""
+}
+
 @test "systemd cgroup: a unit systemd refuses fails create with the bus error and leaves nothing" {
 	printf 'org.freedesktop.DBus.Error.AccessDenied\nmock: no scopes today\n' >"$SD/fail-start"
 	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"

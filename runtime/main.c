@@ -72,7 +72,8 @@ static void usage(FILE *out)
 		"  --log FILE             also write messages to FILE\n"
 		"  --log-format text|json format of --log (json: {\"level\",\"msg\",\"time\"})\n"
 		"  --debug                debug messages\n"
-		"  --systemd-cgroup       linux.cgroupsPath is slice:prefix:name\n"
+		"  --systemd-cgroup       linux.cgroupsPath is slice:prefix:name (a systemd\n"
+		"                         scope, made over D-Bus, when systemd runs)\n"
 		"  -v, --version          print the version\n"
 		"  -h, --help             this help; COMMAND --help for a command\n");
 }

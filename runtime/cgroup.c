@@ -225,6 +225,7 @@ static int plan_systemd_unit(const char *id, const char *path, struct systemd_un
 	}
 	snprintf(u->description, sizeof(u->description), "tinyrun container %s", id);
 	u->pending = true;
+	u->started = false;
 	if (!(cg->unit = malloc(sizeof(*u))))
 		return error_set(err, ENOMEM, "out of memory");
 	*cg->unit = *u;

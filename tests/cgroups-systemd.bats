@@ -5,7 +5,9 @@
 # namespace with a tmpfs on /run holding /run/systemd/system (sd_booted) and
 # a private dbus-daemon on /run/dbus/system_bus_socket, where
 # tests/lib/mock-systemd.py plays systemd's Manager (it makes the scope's
-# cgroup in the unified and name=systemd hierarchies and records each call).
+# cgroup in its own hierarchies: the cgroup2 and name=systemd on a hybrid host,
+# /sys/fs/cgroup on cgroup v2; and records each call). Runs on the hybrid
+# host and in a cgroup v2 guest (vm-run -- bats tests/cgroups-systemd.bats).
 # Every runtime command of a test runs in that namespace (RUNTIME is a
 # wrapper that nsenters it), with --systemd-cgroup.
 
@@ -21,9 +23,14 @@ setup_file() {
 	"$PYTHON" -c 'import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib' 2>/dev/null ||
 		skip "$PYTHON with python3-dbus and python3-gi is needed (make deps)"
 	[[ -d /run/systemd/system ]] && skip "systemd runs this host: the test would talk to the real one"
-	[[ "$(stat -f -c %T /sys/fs/cgroup)" == tmpfs ]] || skip "the mock expects a v1/hybrid host"
-	[[ -d /sys/fs/cgroup/unified ]] || skip "no cgroup2 at /sys/fs/cgroup/unified (hybrid host expected)"
+	if [[ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]]; then
+		[[ -d /sys/fs/cgroup/unified ]] || skip "a v1-only host: the mock needs a cgroup2 (hybrid or v2)"
+	fi
 	return 0
+}
+
+v2() {
+	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
 }
 
 setup() {
@@ -55,7 +62,7 @@ teardown() {
 		wait "$pid" 2>/dev/null
 	done
 	# the slices (tinyrun and systemd leave parents); a scope left fails below
-	for d in /sys/fs/cgroup/*/"$TOKEN.slice/$TOKEN-sub.slice" /sys/fs/cgroup/*/"$TOKEN.slice"; do
+	for d in /sys/fs/cgroup/{,*/}"$TOKEN.slice/$TOKEN-sub.slice" /sys/fs/cgroup/{,*/}"$TOKEN.slice"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
 	RUNTIME="$REAL_RUNTIME" tr_teardown
@@ -134,11 +141,15 @@ scope_dirs() {
 		[[ "$line" == *":$CGPATH" ]] || fail "not in $CGPATH: $line"
 		n=$((n + 1))
 	done <"/proc/$pid/cgroup"
-	[[ $n -ge 8 ]]
 	grep -q "^0::$CGPATH\$" "/proc/$pid/cgroup"
-	grep -q ":name=systemd:$CGPATH\$" "/proc/$pid/cgroup"
 	# the resources are tinyrun's own cgroupfs writes at the same path
-	assert_equal "$(cat "/sys/fs/cgroup/memory$CGPATH/memory.limit_in_bytes")" 67108864
+	if v2; then
+		assert_equal "$(cat "/sys/fs/cgroup$CGPATH/memory.max")" 67108864
+	else
+		[[ $n -ge 8 ]]
+		grep -q ":name=systemd:$CGPATH\$" "/proc/$pid/cgroup"
+		assert_equal "$(cat "/sys/fs/cgroup/memory$CGPATH/memory.limit_in_bytes")" 67108864
+	fi
 	# and the container sees itself there too once started
 	runtime start "$CID"
 	wait_for_file "$OUT/cgroup"
@@ -174,9 +185,9 @@ scope_dirs() {
 	pid="$(state_field "$CID" pid)"
 	# the unit got the first child (gone since); its fork, the init, is in the scope
 	[[ "$(jq -c .properties.PIDs <<<"$(calls StartTransientUnit)")" != "[$pid]" ]]
+	run grep -cv ":$CGPATH\$" "/proc/$pid/cgroup"
+	assert_output 0
 	grep -q "^0::$CGPATH\$" "/proc/$pid/cgroup"
-	grep -q ":memory:$CGPATH\$" "/proc/$pid/cgroup"
-	grep -q ":name=systemd:$CGPATH\$" "/proc/$pid/cgroup"
 	runtime delete --force "$CID"
 	assert_equal "$(scope_dirs)" ""
 }
@@ -201,7 +212,7 @@ scope_dirs() {
 	assert_output --partial "StartTransientUnit $UNIT: Unit $UNIT already exists."
 	[[ ! -e "$ROOT/$CID-2" ]]
 	proc_alive "$pid"
-	grep -q "pids:$CGPATH\$" "/proc/$pid/cgroup"
+	grep -q "^0::$CGPATH\$" "/proc/$pid/cgroup"
 	assert_equal "$(calls StopUnit)" ""
 	assert_equal "$(state_field "$CID" status)" created
 }
@@ -226,8 +237,8 @@ scope_dirs() {
 	assert_equal "$(jq -r .name <<<"$output")" "$name"
 	assert_equal "$(jq -c .properties.Wants <<<"$output")" "[\"$SLICE\"]"
 	assert_equal "$(jq -r .properties.PIDs <<<"$output")" null
-	grep -q "memory:$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
-	grep -q "^0::$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
+	run grep -cv ":$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
+	assert_output 0
 	runtime delete --force "$CID"
 	assert_equal "$(jq -r .name <<<"$(calls StopUnit)")" "$name"
 	assert_equal "$(scope_dirs)" ""
@@ -250,7 +261,7 @@ scope_dirs() {
 	record_container_pid "$CID"
 	run grep -c 'libsystemd' "$BATS_TEST_TMPDIR/host.strace"
 	assert_output 0
-	grep -q "memory:$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
+	grep -q "^0::$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
 	"$REAL_RUNTIME" --root "$ROOT" delete --force "$CID"
 	assert_equal "$(scope_dirs)" ""
 	# without --systemd-cgroup, even with systemd running: not loaded

@@ -108,6 +108,9 @@ int cg2_apply(int dirfd, const struct oci_resources *res, bool update, struct er
 int cg_rdma_line(const struct oci_rdma *d, char *buf, size_t size);
 int cg_apply_unified(int fd, const struct oci_resources *res, struct error *err);
 int cg2_apply_devices(int dirfd, const struct oci_config *cfg, struct error *err);
+/* chown the cgroup and its delegate files to process.user's host ids when the
+ * container has a user namespace, a cgroup namespace and a rw cgroup mount. */
+int cg2_delegate_to_user(int dirfd, const struct oci_config *cfg, struct error *err);
 int cg2_freeze(int dirfd, bool frozen, struct error *err);
 bool cg2_is_frozen(int dirfd);
 int cg2_kill_all(int dirfd, int sig, struct error *err);

@@ -57,8 +57,6 @@ static int apply_memory(int fd, const struct oci_memory *m, bool update, struct 
 
 	if (m->has_kernel || m->has_kernel_tcp)
 		cg_debug("cgroup: linux.resources.memory.kernel/kernelTCP ignored on cgroup v2");
-	if (m->has_swappiness)
-		cg_debug("cgroup: linux.resources.memory.swappiness ignored on cgroup v2");
 	if (m->has_disable_oom_killer && m->disable_oom_killer)
 		cg_debug("cgroup: linux.resources.memory.disableOOMKiller ignored on cgroup v2");
 	if (m->has_use_hierarchy)
@@ -242,10 +240,29 @@ int cg_apply_unified(int fd, const struct oci_resources *res, struct error *err)
 	return 0;
 }
 
+/* config-linux.md "Unified": a v1 setting that cannot be converted MUST be
+ * an error. memory.kernel/kernelTCP are the exception (charged to memory.max
+ * on v2, ignored like runc does; SPEC-NOTES.md). */
+static int refuse_unconvertible(const struct oci_resources *res, struct error *err)
+{
+	if (res->has_memory && res->memory.has_swappiness)
+		return error_set(err, EINVAL, "linux.resources.memory.swappiness: not supported on cgroup v2 "
+				 "(no per-cgroup swappiness)");
+	if (res->has_network && res->has_class_id)
+		return error_set(err, EINVAL, "linux.resources.network.classID: not supported on cgroup v2 "
+				 "(no net_cls controller)");
+	if (res->has_network && res->n_net_priorities)
+		return error_set(err, EINVAL, "linux.resources.network.priorities: not supported on cgroup v2 "
+				 "(no net_prio controller)");
+	return 0;
+}
+
 int cg2_apply(int fd, const struct oci_resources *res, bool update, struct error *err)
 {
 	int r;
 
+	if ((r = refuse_unconvertible(res, err)) < 0)
+		return r;
 	if (res->has_memory && (r = apply_memory(fd, &res->memory, update, err)) < 0)
 		return r;
 	if (res->has_cpu && (r = apply_cpu(fd, &res->cpu, update, err)) < 0)
@@ -260,8 +277,6 @@ int cg2_apply(int fd, const struct oci_resources *res, bool update, struct error
 		return r;
 	if ((r = apply_hugetlb(fd, res, err)) < 0 || (r = apply_rdma(fd, res, err)) < 0)
 		return r;
-	if (res->has_network && (res->has_class_id || res->n_net_priorities))
-		cg_debug("cgroup: linux.resources.network ignored on cgroup v2 (no net_cls/net_prio)");
 	return cg_apply_unified(fd, res, err);
 }
 

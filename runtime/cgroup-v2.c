@@ -110,6 +110,8 @@ int cg2_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 		goto fail;
 	if ((r = cg2_apply_devices(cg->v2_dirfd, cfg, err)) < 0)
 		goto fail;
+	if (cg->created && (r = cg2_delegate_to_user(cg->v2_dirfd, cfg, err)) < 0)
+		goto fail;
 	goto out;
 fail:
 	if (cg->v2_dirfd >= 0)

@@ -133,7 +133,7 @@ wait_sleeps() {
 @test "cgroups v2: linux.resources land in the v2 files, converted" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.linux.resources += {
-		"memory": {"limit": 67108864, "reservation": 33554432, "swap": 100663296, "kernel": 1048576, "swappiness": 10},
+		"memory": {"limit": 67108864, "reservation": 33554432, "swap": 100663296, "kernel": 1048576},
 		"cpu": {"shares": 512, "quota": 25000, "period": 50000, "burst": 1000, "cpus": "0", "mems": "0"},
 		"pids": {"limit": 50},
 		"hugepageLimits": [{"pageSize": "2MB", "limit": 4194304}],
@@ -327,5 +327,47 @@ wait_sleeps() {
 	run_nohang runtime create --bundle "$BUNDLE" "$CID"
 	assert_failure
 	assert_output --partial "realtimeRuntime"
+	cg_gone
+
+	# v1 settings with no v2 equivalent are refused (config-linux.md, Unified)
+	local field
+	for field in '.memory = {"swappiness": 30}' '.network = {"classID": 1048577}' \
+		'.network = {"priorities": [{"name": "lo", "priority": 5}]}'; do
+		update_config "del(.linux.resources.cpu) | .linux.resources$field"
+		run_nohang runtime create --bundle "$BUNDLE" "$CID"
+		assert_failure
+		assert_output --partial "not supported on cgroup v2"
+		cg_gone
+		[[ ! -e "$ROOT/$CID" ]]
+		update_config 'del(.linux.resources.memory) | del(.linux.resources.network)'
+	done
+}
+
+@test "cgroups v2: the cgroup is delegated to a user-namespaced container with cgroupns and a rw cgroup mount" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.namespaces += [{"type": "user"}, {"type": "cgroup"}]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+		| .process.user = {"uid": 1000, "gid": 1000}
+		| .linux.resources.pids = {"limit": 50}
+		| .mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup",
+		               "options": ["nosuid", "noexec", "nodev"]}]'
+	local d="$BUNDLE"
+	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done   # mapped ids reach the rootfs
+	set_cmd 'mkdir /sys/fs/cgroup/sub && echo $$ > /sys/fs/cgroup/sub/cgroup.procs && cat /proc/self/cgroup && cat /sys/fs/cgroup/pids.max'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	# the container (uid 1000 = host 201000) made a sub-cgroup and moved itself there
+	assert_line "0::/sub"
+	assert_line "50"
+	runtime delete --force "$CID" 2>/dev/null || true
+	cg_gone
+
+	# read-only cgroup mount: nothing changes hands
+	update_config '.mounts[-1].options += ["ro"]'
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	assert_equal "$(stat -c %u:%g "/sys/fs/cgroup$CGPATH")" 0:0
+	runtime delete --force "$CID"
 	cg_gone
 }

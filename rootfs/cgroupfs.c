@@ -44,6 +44,31 @@ static int bind_host(const char *host, int dst, const struct mount_attr *a)
 	return r;
 }
 
+/* A new cgroup2 mount through fsopen/fsmount: mount(2) refuses (EBUSY) to
+ * stack the same filesystem and root on a mount point that already has it
+ * (a second cgroup mount on /sys/fs/cgroup, e.g. rw over the default ro). */
+static int mount_v2_detached(unsigned long flags, int dst)
+{
+	struct mount_attr a = { 0 };
+	int fs, mnt, r;
+
+	if ((fs = fsopen("cgroup2", FSOPEN_CLOEXEC)) < 0)
+		return -errno;
+	if (fsconfig(fs, FSCONFIG_SET_STRING, "source", "cgroup2", 0) < 0 ||
+	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		r = -errno;
+		close(fs);
+		return r;
+	}
+	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	mnt = fsmount(fs, FSMOUNT_CLOEXEC, a.attr_set);
+	r = mnt < 0 ? -errno : move_detached(mnt, dst);
+	if (mnt >= 0)
+		close(mnt);
+	close(fs);
+	return r;
+}
+
 static int mount_v2(struct rootfs_ctx *c, const struct oci_mount *m, unsigned long flags, int dst)
 {
 	struct mount_attr a = { 0 };
@@ -53,7 +78,9 @@ static int mount_v2(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 	if (mount("cgroup2", fd_path(path, dst), "cgroup2", flags, NULL) == 0)
 		return 0;
 	r = -errno;
-	if (r != -EPERM && r != -EBUSY)
+	if (r == -EBUSY && (r = mount_v2_detached(flags, dst)) == 0)
+		return 0;
+	if (r != -EPERM)
 		return fail(c, m->destination, r, "mount cgroup2");
 	/* a user namespace without a cgroup namespace: the host's tree, as runc */
 	ms_to_attr(flags & MS_PERMOUNT, 0, &a);

@@ -482,7 +482,7 @@ teardown() { conformance_teardown; }
 # documented_deviation NAME REASON: skip (never pass) a statement that the
 # runtime NAME (matched on the runtime's file name) breaks on purpose; the
 # reason says why and where it is written down (SPEC-NOTES.md for tinyrun,
-# PEER-DEVIATIONS.md for the peers).
+# the "Peer deviations" section of SPEC-NOTES.md for the peers).
 documented_deviation() {
 	local name="$1"
 	shift

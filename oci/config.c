@@ -112,7 +112,7 @@ static int config_from_text(const char *name, const char *text, size_t len,
 	c.a = arena_new(len + len / 2);
 	if (!c.a)
 		return error_set(err, ENOMEM, "%s: out of memory", name);
-	if ((r = parse_document(&c, text, &root)) < 0) {
+	if ((r = parse_document(&c, text, len, &root)) < 0) {
 		arena_free(c.a);
 		return r;
 	}

@@ -60,16 +60,23 @@ static int parse_user(struct pctx *c, const struct jpath *p, const struct json_v
 	return 0;
 }
 
+/* More distinct unknown capability names than this is not a newer kernel's
+ * list but garbage: an error (the list is searched and grown linearly). */
+#define MAX_UNKNOWN_CAPS 64
+
 /* config.md: a capability that cannot be mapped MUST be logged as a warning,
  * and the runtime SHOULD NOT fail: unknown names are kept for the runtime to
  * report, once each. */
-static int note_unknown_cap(struct pctx *c, struct oci_caps *k, const char *name)
+static int note_unknown_cap(struct pctx *c, const struct jpath *p, struct oci_caps *k,
+			    const char *name)
 {
 	char **grown;
 
 	for (size_t i = 0; i < k->n_unknown; i++)
 		if (!strcmp(k->unknown[i], name))
 			return 0;
+	if (k->n_unknown == MAX_UNKNOWN_CAPS)
+		return perr(c, p, "more than %d unknown capabilities", MAX_UNKNOWN_CAPS);
 	grown = palloc(c, k->n_unknown + 1, sizeof(char *));
 	if (!grown)
 		return -ENOMEM;
@@ -99,8 +106,8 @@ static int parse_cap_set(struct pctx *c, const struct jpath *p, const struct jso
 			return -EINVAL;
 		cap = oci_name_lookup(oci_capabilities, oci_n_capabilities, json_str(v));
 		if (cap < 0) {
-			if (note_unknown_cap(c, k, json_str(v)) < 0)
-				return -ENOMEM;
+			if ((r = note_unknown_cap(c, JIDX(kp, i), k, json_str(v))) < 0)
+				return r;
 			continue;
 		}
 		*mask |= UINT64_C(1) << cap;

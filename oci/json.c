@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,75 @@
 /* struct json_val is yajl's node; the cast keeps yajl out of json.h. */
 #define Y(v) ((yajl_val)(v))
 
+/* Where a \u0000 escape is in a parsed (hence valid) text, or NULL: the
+ * tree holds C strings, which would silently end at the NUL. */
+static const char *nul_escape(const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "\\u0000")); p++) {
+		size_t slashes = 1;
+
+		while ((size_t)(p - text) >= slashes && p[-(ptrdiff_t)slashes] == '\\')
+			slashes++;
+		if (slashes % 2)   /* "\\u0000" is a backslash and "u0000" */
+			return p;
+	}
+	return NULL;
+}
+
+/* Where [ and { nest deeper than JSON_MAX_DEPTH, or NULL. yajl parses
+ * iteratively but frees its tree recursively: a deep document would
+ * overflow the stack. */
+static const char *too_deep(const char *text)
+{
+	size_t depth = 0;
+	bool in_str = false;
+
+	for (const char *p = text; *p; p++) {
+		if (in_str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				in_str = false;
+		} else if (*p == '"') {
+			in_str = true;
+		} else if (*p == '[' || *p == '{') {
+			if (++depth > JSON_MAX_DEPTH)
+				return p;
+		} else if ((*p == ']' || *p == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return NULL;
+}
+
+static size_t line_of(const char *text, const char *at)
+{
+	size_t line = 1;
+
+	for (const char *p = text; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 {
 	char ebuf[512] = "";
-	yajl_val root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	const char *at = too_deep(text);
+	yajl_val root;
 	size_t n;
 
+	if (at) {
+		snprintf(errbuf, errlen, "nested deeper than %d levels, line %zu",
+			 JSON_MAX_DEPTH, line_of(text, at));
+		return NULL;
+	}
+	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	if (root && (at = nul_escape(text))) {
+		snprintf(errbuf, errlen, "\\u0000 (a NUL character) in a string, line %zu",
+			 line_of(text, at));
+		yajl_tree_free(root);
+		return NULL;
+	}
 	if (root)
 		return (struct json_val *)root;
 	n = strcspn(ebuf, "\n");

@@ -44,6 +44,15 @@ void jpath_format(const struct jpath *p, char *buf, size_t size)
 	}
 }
 
+/* Names and values from the document may hold control characters: the
+ * message stays one line. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 int perr(struct pctx *c, const struct jpath *p, const char *fmt, ...)
 {
 	char path[512], msg[512];
@@ -52,9 +61,11 @@ int perr(struct pctx *c, const struct jpath *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	one_line(msg);
 	if (!p)
 		return error_set(c->err, EINVAL, "%s: %s", c->name, msg);
 	jpath_format(p, path, sizeof(path));
+	one_line(path);
 	return error_set(c->err, EINVAL, "%s: %s: %s", c->name, path, msg);
 }
 
@@ -318,14 +329,31 @@ int get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	return 1;
 }
 
-/* A key that appears again later in the object: the last one wins, as when
- * Go decodes into a map. */
-static bool key_repeats(const struct json_val *map, size_t i)
+static int by_key_then_index(const void *a, const void *b, void *map)
 {
-	for (size_t j = i + 1; j < json_len(map); j++)
-		if (strcmp(json_key(map, i), json_key(map, j)) == 0)
-			return true;
-	return false;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int d = strcmp(json_key(map, i), json_key(map, j));
+
+	return d ? d : (i > j) - (i < j);
+}
+
+/* For each member of map: true when its key appears again later in the
+ * object (the last one wins, as when Go decodes into a map). Sorted, so a
+ * map with many keys stays fast. NULL with the error set on ENOMEM. */
+static bool *repeated_keys(struct pctx *c, const struct json_val *map)
+{
+	size_t n = json_len(map);
+	size_t *idx = palloc(c, n, sizeof(*idx));
+	bool *rep = palloc(c, n, sizeof(*rep));
+
+	if (!idx || !rep)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), by_key_then_index, (void *)map);
+	for (size_t i = 0; i + 1 < n; i++)
+		rep[idx[i]] = strcmp(json_key(map, idx[i]), json_key(map, idx[i + 1])) == 0;
+	return rep;
 }
 
 int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
@@ -334,6 +362,7 @@ int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	const struct json_val *map;
 	const struct jpath *kp = JKEY(p, key);
 	struct oci_kv *kv;
+	bool *rep;
 	size_t len;
 	int r;
 
@@ -341,13 +370,13 @@ int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 		return r;
 	len = json_len(map);
 	kv = palloc(c, len, sizeof(*kv));
-	if (!kv)
+	if (!kv || !(rep = repeated_keys(c, map)))
 		return -ENOMEM;
 	*n = 0;
 	for (size_t i = 0; i < len; i++) {
 		struct oci_kv *e = &kv[*n];
 
-		if (key_repeats(map, i))
+		if (rep[i])
 			continue;
 		if (!(e->key = pstrdup(c, json_key(map, i))))
 			return -ENOMEM;
@@ -393,6 +422,7 @@ int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj
 	const struct json_val *map;
 	const struct jpath *kp = JKEY(p, key);
 	unsigned char *elems;
+	bool *rep;
 	size_t len;
 	int r;
 
@@ -400,14 +430,14 @@ int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj
 		return r;
 	len = json_len(map);
 	elems = palloc(c, len, size);
-	if (!elems)
+	if (!elems || !(rep = repeated_keys(c, map)))
 		return -ENOMEM;
 	*n = 0;
 	for (size_t i = 0; i < len; i++) {
 		const struct json_val *v = json_at(map, i);
 		const struct jpath *ep = JKEY(kp, json_key(map, i));
 
-		if (key_repeats(map, i))
+		if (rep[i])
 			continue;
 		if (val_type(c, ep, v, JSON_OBJECT) < 0)
 			return -EINVAL;
@@ -456,10 +486,17 @@ bool cpu_list_valid(const char *s)
 	}
 }
 
-int parse_document(struct pctx *c, const char *text, struct json_val **root)
+int parse_document(struct pctx *c, const char *text, size_t len, struct json_val **root)
 {
+	size_t nul = strlen(text);
 	char why[256];
 
+	*root = NULL;
+	if (len > OCI_JSON_MAX_SIZE)
+		return error_set(c->err, EFBIG, "%s: %zu bytes is too large (at most %d MiB)",
+				 c->name, len, OCI_JSON_MAX_SIZE >> 20);
+	if (nul < len)
+		return error_set(c->err, EINVAL, "%s: invalid JSON: NUL byte at offset %zu", c->name, nul);
 	*root = json_parse(text, why, sizeof(why));
 	if (!*root)
 		return error_set(c->err, EINVAL, "%s: invalid JSON: %s", c->name, why);
@@ -475,7 +512,7 @@ int parse_buffer(struct pctx *c, const char *json, size_t len, struct json_val *
 		return error_set(c->err, ENOMEM, "%s: out of memory", c->name);
 	memcpy(copy, json, len);
 	copy[len] = '\0';
-	r = parse_document(c, copy, root);
+	r = parse_document(c, copy, len, root);
 	free(copy);
 	return r;
 }

@@ -118,8 +118,11 @@ int parse_idmaps(struct pctx *c, const struct jpath *p, const struct json_val *o
 /* Checks across sections (namespaces vs mappings, hostname, sysctl ...). */
 int validate_config(struct pctx *c, const struct oci_config *cfg);
 
-/* Parse `text` (NUL-terminated) with the JSON library: error "<name>: invalid JSON: ...". */
-int parse_document(struct pctx *c, const char *text, struct json_val **root);
+/* Parse `text` (NUL-terminated, `len` bytes before the NUL) with the JSON
+ * library: error "<name>: invalid JSON: ...". A NUL byte inside the text or
+ * more than OCI_JSON_MAX_SIZE bytes is an error too. */
+#define OCI_JSON_MAX_SIZE (32 << 20)
+int parse_document(struct pctx *c, const char *text, size_t len, struct json_val **root);
 /* The same for a buffer that may lack the NUL. */
 int parse_buffer(struct pctx *c, const char *json, size_t len, struct json_val **root);
 

@@ -518,10 +518,10 @@ static void test_load_errors(void)
 	/* the prefix is the file's name */
 	CHECK(oci_config_load(fixture_path("invalid-configs.txt"), OCI_PARSE_ALL, &cfg, &err) == -EINVAL);
 	CHECK(strncmp(err.msg, "invalid-configs.txt: invalid JSON: ", 35) == 0);
-	/* a NUL inside the buffer ends the document: the parser sees it truncated */
+	/* a NUL inside the buffer would hide what follows it: refused */
 	CHECK(oci_config_parse("x.json", "{\"ociVersion\": \"1.0.0\"}\0junk", 28, OCI_PARSE_ALL,
-			       &cfg, &err) == 0);
-	oci_config_free(&cfg);
+			       &cfg, &err) == -EINVAL);
+	CHECK_STR(err.msg, "x.json: invalid JSON: NUL byte at offset 23");
 	CHECK(oci_config_parse("x.json", "", 0, OCI_PARSE_ALL, &cfg, &err) == -EINVAL);
 	CHECK_STR(err.msg, "x.json: invalid JSON: parse error: premature EOF");
 }
@@ -598,7 +598,7 @@ static void test_resources_parse(void)
 	CHECK(res.has_blkio && res.blkio.has_weight && res.blkio.weight == 500);
 	CHECK(!res.has_network && res.n_unified == 1);
 	oci_arena_free(arena);
-	CHECK(oci_resources_parse("resources.json", "{\"memory\": {\"limit\": 1.5}}", 27, &res,
+	CHECK(oci_resources_parse("resources.json", "{\"memory\": {\"limit\": 1.5}}", 26, &res,
 				  &arena, &err) == -EINVAL);
 	CHECK_STR(err.msg, "resources.json: .memory.limit: expected integer");
 }

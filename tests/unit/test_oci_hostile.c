@@ -1,0 +1,172 @@
+/* Hostile documents (the fuzz targets' findings, tests/fuzz/): each is
+ * refused with one line naming where, or accepted with the right value,
+ * without crashing or going quadratic. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci/config.h"
+#include "oci/state.h"
+#include "unit.h"
+
+static int parse(const char *json, size_t len, struct oci_config *cfg, struct error *err)
+{
+	return oci_config_parse("config.json", json, len, OCI_PARSE_ALL, cfg, err);
+}
+
+/* A config with `inner` as the value of an unknown top-level member. */
+static char *with_member(const char *inner)
+{
+	char *s;
+
+	if (asprintf(&s, "{\"ociVersion\": \"1.0.0\", \"x\": %s}", inner) < 0)
+		return NULL;
+	return s;
+}
+
+static char *nested(size_t depth)
+{
+	char *s = malloc(2 * depth + 1);
+
+	memset(s, '[', depth);
+	memset(s + depth, ']', depth);
+	s[2 * depth] = '\0';
+	return s;
+}
+
+/* yajl frees its tree recursively: 1e6 levels overflowed the stack. */
+static void test_deep_nesting(void)
+{
+	struct oci_config cfg;
+	struct error err = { 0 };
+	char *deep = nested(1000000), *ok = nested(999), *doc = with_member(ok);
+
+	CHECK(parse(deep, strlen(deep), &cfg, &err) == -EINVAL);
+	CHECK_STR(err.msg, "config.json: invalid JSON: nested deeper than 1000 levels, line 1");
+	CHECK(parse(doc, strlen(doc), &cfg, &err) == 0);
+	oci_config_free(&cfg);
+	free(doc);
+	doc = with_member("\"[[[[ in a string ]\"");
+	CHECK(parse(doc, strlen(doc), &cfg, &err) == 0);
+	oci_config_free(&cfg);
+	free(deep);
+	free(ok);
+	free(doc);
+}
+
+/* A C string would end at the NUL: "sh\u0000-c" silently became "sh". */
+static void test_nul(void)
+{
+	static const char esc[] = "{\"ociVersion\": \"1.0.0\",\n \"process\": {\"cwd\": \"/\", \"args\": [\"sh\\u0000-c\"]}}";
+	static const char lit[] = "{\"ociVersion\": \"1.0.0\", \"process\": {\"cwd\": \"/\", \"args\": [\"a\\\\u0000\"]}}";
+	static const char raw[] = "{\"ociVersion\": \"1.0.0\"}\0garbage";
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	CHECK(parse(esc, strlen(esc), &cfg, &err) == -EINVAL);
+	CHECK_STR(err.msg, "config.json: invalid JSON: \\u0000 (a NUL character) in a string, line 2");
+	CHECK(parse(lit, strlen(lit), &cfg, &err) == 0);
+	CHECK(cfg.process.n_args == 1);
+	CHECK_STR(cfg.process.args ? cfg.process.args[0] : NULL, "a\\u0000");
+	oci_config_free(&cfg);
+	/* trailing bytes after a NUL were ignored */
+	CHECK(parse(raw, sizeof(raw) - 1, &cfg, &err) == -EINVAL);
+	CHECK_STR(err.msg, "config.json: invalid JSON: NUL byte at offset 23");
+}
+
+static void test_too_large(void)
+{
+	size_t len = (32 << 20) + 1;
+	char *big = malloc(len);
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	memset(big, ' ', len);
+	memcpy(big, "{\"ociVersion\": \"1.0.0\"}", 23);
+	CHECK(parse(big, len, &cfg, &err) == -EFBIG);
+	CHECK_STR(err.msg, "config.json: 33554433 bytes is too large (at most 32 MiB)");
+	CHECK(parse(big, len - 1, &cfg, &err) == 0);
+	oci_config_free(&cfg);
+	free(big);
+}
+
+/* Repeated keys were found by comparing every pair: 1e5 annotations took
+ * minutes. The last of a repeated key still wins. */
+static void test_many_keys(void)
+{
+	size_t n = 100000, len = 0, cap = n * 24 + 64;
+	char *s = malloc(cap);
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	len += (size_t)sprintf(s, "{\"ociVersion\": \"1.0.0\", \"annotations\": {\"a\": \"1\", \"b\": \"2\"");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(s + len, ", \"k%zu\": \"v\"", i);
+	len += (size_t)sprintf(s + len, ", \"a\": \"3\"}}");
+	CHECK(parse(s, len, &cfg, &err) == 0);
+	CHECK(cfg.n_annotations == n + 2);
+	if (cfg.n_annotations == n + 2) {
+		CHECK_STR(cfg.annotations[0].key, "b");
+		CHECK_STR(cfg.annotations[n + 1].key, "a");
+		CHECK_STR(cfg.annotations[n + 1].value, "3");
+	}
+	oci_config_free(&cfg);
+	free(s);
+}
+
+/* Every distinct unknown name was kept (and the list copied on each one). */
+static void test_unknown_caps_bounded(void)
+{
+	char *s = malloc(64 * 32 + 256), *p = s;
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	p += sprintf(p, "{\"ociVersion\": \"1.0.0\", \"process\": {\"cwd\": \"/\", \"args\": [\"sh\"],"
+		     " \"capabilities\": {\"bounding\": [\"CAP_X0\"");
+	for (int i = 1; i < 64; i++)
+		p += sprintf(p, ", \"CAP_X%d\", \"CAP_X0\"", i);
+	strcpy(p, "]}}}");
+	CHECK(parse(s, strlen(s), &cfg, &err) == 0);
+	CHECK(cfg.process.caps.n_unknown == 64);
+	oci_config_free(&cfg);
+	strcpy(p, ", \"CAP_X64\"]}}}");
+	CHECK(parse(s, strlen(s), &cfg, &err) == -EINVAL);
+	CHECK_STR(err.msg, "config.json: .process.capabilities.bounding[127]: more than 64 unknown capabilities");
+	free(s);
+}
+
+/* Names and values from the document are quoted in messages: one line. */
+static void test_one_line_errors(void)
+{
+	static const char json[] = "{\"ociVersion\": \"1.0.0\", \"linux\": {\"sysctl\": {\"a\\nb\": 1}},"
+				   " \"process\": {\"cwd\": \"/\", \"args\": [\"sh\"],"
+				   " \"rlimits\": [{\"type\": \"RLIMIT_\\nX\", \"soft\": 1, \"hard\": 1}]}}";
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	CHECK(parse(json, strlen(json), &cfg, &err) == -EINVAL);
+	CHECK_STR(err.msg, "config.json: .process.rlimits[0].type: unknown rlimit \"RLIMIT_?X\"");
+}
+
+static void test_state(void)
+{
+	static const char deep[] = "{\"ociVersion\": \"1.0.0\", \"id\": \"a\\u0000b\"}";
+	struct container_state st;
+	struct error err = { 0 };
+
+	CHECK(oci_state_parse("state.json", deep, strlen(deep), &st, &err) == -EINVAL);
+	CHECK_STR(err.msg, "state.json: invalid JSON: \\u0000 (a NUL character) in a string, line 1");
+}
+
+int main(void)
+{
+	test_deep_nesting();
+	test_nul();
+	test_too_large();
+	test_many_keys();
+	test_unknown_caps_bounded();
+	test_one_line_errors();
+	test_state();
+	return unit_report("test_oci_hostile");
+}

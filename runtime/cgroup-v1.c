@@ -110,27 +110,24 @@ void cg1_close_all(int fds[CG1_N])
 
 /* ---- create ------------------------------------------------------------- */
 
-/* A new cpuset cgroup starts with empty cpus/mems, and no task can join it:
- * copy the parent's into every level we created (the leaf gets the
- * config's values later, when it sets them). */
-static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct oci_config *cfg,
-		       struct error *err)
+/* A cpuset cgroup starts with empty cpus/mems, and no task can join it:
+ * from the top down, every level of the container's path whose value is
+ * empty gets its parent's, as runc does (parents made by a plain mkdir
+ * included). The leaf keeps the config's values when it has them. */
+static int cpuset_fill(int rootfd, const char *rel, const struct oci_config *cfg, struct error *err)
 {
 	const struct oci_cpu *c = &cfg->linux_.resources.cpu;
 	bool has_res = cfg->has_linux && cfg->linux_.has_resources && cfg->linux_.resources.has_cpu;
 	bool cfg_cpus = has_res && c->cpus && *c->cpus, cfg_mems = has_res && c->mems && *c->mems;
-	char dir[4096], cpus[1024], mems[1024];
+	static const char *const file[2] = { "cpuset.cpus", "cpuset.mems" };
+	char dir[4096], val[2][1024], cur[1024];
 	size_t len = strlen(rel), i;
-	int pfd, fd, r = 0;
+	int fd, k, r = 0;
 
-	snprintf(dir, sizeof(dir), "%.*s", first_new > 0 ? first_new - 1 : 0, rel);
-	pfd = dir[0] ? openat(rootfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
-	if (pfd < 0)
-		return error_sys(err, errno, "cpuset %s", dir);
-	if (cg_read(pfd, "cpuset.cpus", cpus, sizeof(cpus)) < 0 || cg_read(pfd, "cpuset.mems", mems, sizeof(mems)) < 0)
-		r = error_sys(err, errno, "cpuset: reading the parent's cpuset.cpus/mems");
-	close(pfd);
-	for (i = (size_t)first_new; r == 0 && i <= len; i++) {
+	for (k = 0; k < 2; k++)
+		if (cg_read(rootfd, file[k], val[k], sizeof(val[k])) < 0)
+			return error_sys(err, errno, "cpuset: reading the root's %s", file[k]);
+	for (i = 1; r == 0 && i <= len; i++) {
 		bool leaf = i == len;
 		if (rel[i] != '/' && !leaf)
 			continue;
@@ -138,26 +135,40 @@ static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct 
 		fd = openat(rootfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			return error_sys(err, errno, "cpuset %s", dir);
-		if (!(leaf && cfg_cpus))
-			r = cg_write(fd, "cpuset.cpus", cpus, err);
-		if (r == 0 && !(leaf && cfg_mems))
-			r = cg_write(fd, "cpuset.mems", mems, err);
+		for (k = 0; k < 2 && r == 0; k++) {
+			if (cg_read(fd, file[k], cur, sizeof(cur)) < 0)
+				r = error_sys(err, errno, "cpuset %s: %s", dir, file[k]);
+			else if (cur[0])
+				snprintf(val[k], sizeof(val[k]), "%s", cur);
+			else if (!(leaf && (k ? cfg_mems : cfg_cpus)))
+				r = cg_write(fd, file[k], val[k], err);
+		}
 		close(fd);
 	}
 	return r;
 }
 
-static int check_empty(const int *fds, struct error *err)
+/* runc's checks on a cgroup that is already there: refuse it frozen (the
+ * child would hang in it, and `run` with it), or with processes in it
+ * (runc 1.2 and later; 1.1 only warned). */
+static int check_fit(const int *fds, bool created, struct error *err)
 {
 	static const int order[] = { CG1_PIDS, CG1_FREEZER, CG1_DEVICES, CG1_MEMORY };
-	char buf[64];
-	size_t i;
+	char state[32];
+	pid_t *pids = NULL;
+	size_t i, n = 0, cap = 0;
 
+	if (fds[CG1_FREEZER] >= 0 && cg_read(fds[CG1_FREEZER], "freezer.state", state, sizeof(state)) > 0 &&
+	    strcmp(state, "THAWED") != 0)
+		return error_set(err, EBUSY, "container's cgroup unexpectedly frozen (freezer.state %s)", state);
+	if (created)
+		return 0;
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		if (fds[order[i]] >= 0) {
-			if (cg_read(fds[order[i]], "cgroup.procs", buf, sizeof(buf)) > 0)
-				return error_set(err, EBUSY, "already exists and has processes in it (pid %s)",
-						 strtok(buf, "\n"));
+			cg_read_pids(fds[order[i]], true, &pids, &n, &cap);
+			free(pids);
+			if (n)
+				return error_set(err, EBUSY, "container's cgroup is not empty: %zu process(es) found", n);
 			return 0;
 		}
 	return 0;
@@ -228,11 +239,11 @@ int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 		}
 		if (first_new[i] >= 0)
 			cg->created = true;
-		if (i == alias[CG1_CPUSET] && first_new[i] >= 0) {
+		if (i == alias[CG1_CPUSET]) {
 			if (roots[i] < 0 && (roots[i] = open_root(i)) < 0)
 				r = error_sys(err, errno, "cpuset");
 			else
-				r = cpuset_fill(roots[i], rel, first_new[i], cfg, err);
+				r = cpuset_fill(roots[i], rel, cfg, err);
 			if (r < 0)
 				break;
 		}
@@ -242,8 +253,8 @@ int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 	for (i = 0; i < CG1_N; i++)
 		if (alias[i] >= 0 && alias[i] != i)
 			fds[i] = fds[alias[i]];
-	if (r == 0 && !cg->created)
-		r = check_empty(fds, err);
+	if (r == 0)
+		r = check_fit(fds, cg->created, err);
 	if (r == 0 && cfg->has_linux && cfg->linux_.has_resources)
 		r = cg1_apply(fds, &cfg->linux_.resources, false, err);
 	if (r == 0)

@@ -75,13 +75,26 @@ static int enable_in_ancestors(int rootfd, const char *rel, int first_new, struc
 	return 0;
 }
 
-static int check_empty(int dirfd, struct error *err)
+/* runc's checks on the container's cgroup: refuse it frozen (itself or by
+ * an ancestor: the child would hang in it, and `run` with it), or, when it
+ * was already there, with processes in it (runc 1.2 and later; 1.1 only
+ * warned). */
+static int check_fit(int dirfd, bool created, struct error *err)
 {
-	char buf[64];
-	ssize_t n = cg_read(dirfd, "cgroup.procs", buf, sizeof(buf));
+	char buf[256];
+	uint64_t frozen = 0;
+	pid_t *pids = NULL;
+	size_t n = 0, cap = 0;
 
-	if (n > 0)
-		return error_set(err, EBUSY, "already exists and has processes in it (pid %s)", strtok(buf, "\n"));
+	if ((cg_read(dirfd, "cgroup.events", buf, sizeof(buf)) > 0 && cg_kv_lookup(buf, "frozen", &frozen) == 0 &&
+	     frozen) || cg2_is_frozen(dirfd))
+		return error_set(err, EBUSY, "container's cgroup unexpectedly frozen");
+	if (created)
+		return 0;
+	cg_read_pids(dirfd, true, &pids, &n, &cap);
+	free(pids);
+	if (n)
+		return error_set(err, EBUSY, "container's cgroup is not empty: %zu process(es) found", n);
 	return 0;
 }
 
@@ -103,7 +116,7 @@ int cg2_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 		r = error_sys(err, errno, "open");
 		goto fail;
 	}
-	if (!cg->created && (r = check_empty(cg->v2_dirfd, err)) < 0)
+	if ((r = check_fit(cg->v2_dirfd, cg->created, err)) < 0)
 		goto fail;
 	if (cfg->has_linux && cfg->linux_.has_resources &&
 	    (r = cg2_apply(cg->v2_dirfd, &cfg->linux_.resources, false, err)) < 0)

@@ -28,6 +28,10 @@ teardown() {
 		id="$(basename "$d")"
 		"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
 	done
+	for d in /sys/fs/cgroup/*"$CGPATH"; do
+		[[ -f "$d/freezer.state" ]] && echo THAWED >"$d/freezer.state"
+		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
+	done
 	for d in /sys/fs/cgroup/*"$CGPARENT" /sys/fs/cgroup/*/tinyrun/"rel-$TOKEN"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
@@ -296,4 +300,43 @@ wait_sleeps() {
 	assert_failure
 	assert_output --partial "linux.resources.memory.swap"
 	assert_equal "$(cg_dirs)" ""
+}
+
+@test "cgroups v1: a pre-existing cpuset parent with empty cpus/mems gets its parent's values" {
+	mkdir "/sys/fs/cgroup/cpuset$CGPARENT"
+	assert_equal "$(cat "/sys/fs/cgroup/cpuset$CGPARENT/cpuset.cpus")" ""
+	create_container "$CID"
+	assert_equal "$(cat "/sys/fs/cgroup/cpuset$CGPARENT/cpuset.cpus")" "$(cat /sys/fs/cgroup/cpuset/cpuset.cpus)"
+	assert_equal "$(cat "/sys/fs/cgroup/cpuset$CGPARENT/cpuset.mems")" "$(cat /sys/fs/cgroup/cpuset/cpuset.mems)"
+	assert_equal "$(cg cpuset cpuset.cpus)" "$(cat /sys/fs/cgroup/cpuset/cpuset.cpus)"
+	assert_equal "$(cg cpuset cgroup.procs)" "$(ctr_pid)"
+}
+
+@test "cgroups v1: a frozen pre-existing cgroup is refused before the container starts" {
+	local d=/sys/fs/cgroup/freezer$CGPATH
+	mkdir -p "$d"
+	echo FROZEN >"$d/freezer.state"
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "container's cgroup unexpectedly frozen"
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "container's cgroup unexpectedly frozen"
+	# nothing started in it, nothing left of the container
+	assert_equal "$(cat "$d/cgroup.procs")" ""
+	[[ ! -e "$ROOT/$CID" ]]
+	assert_equal "$(cat "$d/freezer.state")" FROZEN
+}
+
+@test "cgroups v1: a cgroup that already has processes is refused, and left alone (runc 1.2)" {
+	run_detached "$CID"
+	local pid
+	pid="$(ctr_pid)"
+	run_nohang "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID-2"
+	assert_failure
+	assert_output --partial "container's cgroup is not empty: 1 process(es) found"
+	[[ ! -e "$ROOT/$CID-2" ]]
+	assert_equal "$(cg pids cgroup.procs)" "$pid"
+	assert_equal "$(cg memory cgroup.procs)" "$pid"
+	kill -0 "$pid"
 }

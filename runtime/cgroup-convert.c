@@ -165,36 +165,31 @@ static const struct cg_dev_rule default_rules[] = {
 };
 #define N_DEFAULT (sizeof(default_rules) / sizeof(default_rules[0]))
 
+/* Like runc and crun: linux.devices entries get no rule of their own (the
+ * node is made, access is what resources.devices and the defaults say).
+ * Unknown access letters are ignored, as runc does; a rule left with no
+ * access bit grants and denies nothing and is dropped. */
 int cg_device_rules(const struct oci_config *cfg, struct cg_dev_rule **out, size_t *n)
 {
 	const struct oci_resources *res = &cfg->linux_.resources;
-	size_t nr = cfg->linux_.has_resources ? res->n_devices : 0;
-	size_t nd = cfg->linux_.n_devices, i, k = 0;
-	struct cg_dev_rule *r = calloc(nr + N_DEFAULT + nd, sizeof(*r));
+	size_t nr = cfg->linux_.has_resources ? res->n_devices : 0, i, k = 0;
+	struct cg_dev_rule *r = calloc(nr + N_DEFAULT, sizeof(*r));
 
 	if (!r)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		const struct oci_device_rule *d = &res->devices[i];
-		r[k++] = (struct cg_dev_rule){
+		r[k] = (struct cg_dev_rule){
 			.allow = d->allow,
 			.type = d->type ? d->type : 'a',
 			.major = d->has_major && d->major >= 0 ? d->major : -1,
 			.minor = d->has_minor && d->minor >= 0 ? d->minor : -1,
 			.access = cg_access_bits(d->access),
 		};
+		k += r[k].access != 0;
 	}
 	memcpy(r + k, default_rules, sizeof(default_rules));
 	k += N_DEFAULT;
-	for (i = 0; i < nd; i++) {
-		const struct oci_device *d = &cfg->linux_.devices[i];
-		if (d->type != 'c' && d->type != 'u' && d->type != 'b')
-			continue;  /* fifos are not device-controlled */
-		r[k++] = (struct cg_dev_rule){
-			.allow = true, .type = d->type == 'b' ? 'b' : 'c',
-			.major = d->major, .minor = d->minor, .access = RWM,
-		};
-	}
 	*out = r;
 	*n = k;
 	return 0;

@@ -27,9 +27,12 @@
  * (`unified` keys go to the unified hierarchy).
  *
  * Devices: the config's linux.resources.devices, then the runtime's default
- * devices (null zero full random urandom tty ptmx pts tun, mknod of any),
- * then every linux.devices entry (rwm), as runc. The last matching rule
- * decides, per access bit; no matching rule = deny. v1: devices.deny/allow;
+ * devices (null zero full random urandom tty ptmx pts tun, mknod of any), as
+ * runc and crun. linux.devices entries add no rule: a node they make is only
+ * usable when resources.devices allows it (containerd, podman and docker
+ * always write those allow rules). Unknown access letters are ignored, as
+ * runc does ("rwa" = "rw"). The last matching rule decides, per access bit;
+ * no matching rule = deny. v1: devices.deny/allow;
  * v2: a BPF_PROG_TYPE_CGROUP_DEVICE program. `update` does not change them.
  *
  * Every function fills *err and returns a negative errno on failure; the

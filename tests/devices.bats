@@ -92,3 +92,18 @@ run_ctr() {
 	assert_line "/dev/fuse character special file a:e5"
 	assert_line null-ok
 }
+
+@test "devices: a linux.devices node is usable only when resources.devices allows it (as runc)" {
+	# /dev/fuse opens without capabilities: only the device cgroup decides
+	update_config '.linux.resources.devices = [{"allow": false, "access": "rwm"}]
+		| .linux.devices = [{"path": "/dev/fuse", "type": "c", "major": 10, "minor": 229}]'
+	set_cmd 'stat -c "%t:%T" /dev/fuse; (exec 3</dev/fuse) 2>/dev/null && echo open-ok || echo open-denied'
+	run_ctr
+	assert_success
+	assert_line "a:e5"
+	assert_line open-denied
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 10, "minor": 229, "access": "rw"}]'
+	run_ctr
+	assert_success
+	assert_line open-ok
+}

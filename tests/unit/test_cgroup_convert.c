@@ -113,7 +113,11 @@ static void test_bpf(void)
 
 static void test_effective_rules(void)
 {
-	struct oci_device_rule rules[] = { { .allow = false, .type = 'a', .access = "rwm" } };
+	struct oci_device_rule rules[] = { { .allow = false, .type = 'a', .access = "rwm" },
+					   { .allow = true, .type = 'c', .major = 1, .has_major = true, .minor = 11,
+					     .has_minor = true, .access = "rwa" },
+					   { .allow = true, .type = 'c', .major = 1, .has_major = true, .minor = 12,
+					     .has_minor = true, .access = "a" } };
 	struct oci_device devs[] = { { .path = "/dev/fuse", .type = 'c', .major = 10, .minor = 229 },
 				     { .path = "/dev/fifo", .type = 'p' } };
 	struct oci_config cfg = { .has_linux = true };
@@ -122,12 +126,15 @@ static void test_effective_rules(void)
 
 	cfg.linux_.has_resources = true;
 	cfg.linux_.resources.devices = rules;
-	cfg.linux_.resources.n_devices = 1;
+	cfg.linux_.resources.n_devices = 3;
 	cfg.linux_.devices = devs;
 	cfg.linux_.n_devices = 2;
 	CHECK(cg_device_rules(&cfg, &r, &n) == 0);
-	CHECK(n == 1 + 11 + 1);               /* config + defaults + fuse (fifo skipped) */
-	CHECK(decide(r, n, 'c', R | Wr, 10, 229) == 1);  /* linux.devices allowed */
+	CHECK(n == 2 + 11);                   /* config ("a": no access, dropped) + defaults */
+	CHECK(decide(r, n, 'c', R | Wr, 10, 229) == 0);  /* linux.devices get no rule (runc, crun) */
+	CHECK(decide(r, n, 'c', R | Wr, 1, 11) == 1);    /* "rwa": unknown letters ignored, as runc */
+	CHECK(decide(r, n, 'c', M, 1, 11) == 1);         /* (mknod from the default rule) */
+	CHECK(decide(r, n, 'c', R, 1, 12) == 0);
 	CHECK(decide(r, n, 'c', R | Wr, 1, 9) == 1);     /* urandom by default */
 	CHECK(decide(r, n, 'c', M, 7, 3) == 1);          /* mknod of any char device */
 	CHECK(decide(r, n, 'c', R, 7, 3) == 0);          /* but not read it */

@@ -2,7 +2,8 @@
  * Runs in the runtime, in the host's user namespace, before the container
  * child is cloned: mount_setattr(MOUNT_ATTR_IDMAP) on a host filesystem needs
  * CAP_SYS_ADMIN where that filesystem was mounted. The result is a detached
- * tree per entry; the child only moves it into place (rootfs_opts.mount_fds). */
+ * tree per entry; the child only moves it into place (rootfs_opts.mount_fds,
+ * hostfds.c). Relative sources are relative to dirfd, the bundle. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -15,7 +16,7 @@
 
 #include "rootfs/internal.h"
 
-static bool wants_idmap(const struct oci_mount *m)
+bool wants_idmap(const struct oci_mount *m)
 {
 	return m->idmap || m->ridmap || m->n_uid_mappings || m->n_gid_mappings;
 }
@@ -75,7 +76,7 @@ static int userns_with(const struct oci_idmap *u, size_t nu, const struct oci_id
 	return r < 0 ? r : fd;
 }
 
-static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, int *userns,
+static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, int dirfd, int *userns,
 		      const struct oci_mount **userns_of, struct error *err)
 {
 	const struct oci_linux *l = &cfg->linux_;
@@ -103,7 +104,7 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 		*userns_of = m;
 	}
 	a.userns_fd = (uint64_t)*userns;
-	tree = open_tree(AT_FDCWD, m->source,
+	tree = open_tree(dirfd, m->source,
 			 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | ((m->flags & MS_REC) ? AT_RECURSIVE : 0));
 	if (tree < 0)
 		return error_sys(err, errno, "mount %s on %s", m->source, m->destination);
@@ -119,7 +120,7 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 	return tree;
 }
 
-int rootfs_idmap_prepare(const struct oci_config *cfg, int *fds, struct error *err)
+int idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err)
 {
 	const struct oci_mount *userns_of = NULL;
 	int userns = -1, r = 0;
@@ -129,29 +130,10 @@ int rootfs_idmap_prepare(const struct oci_config *cfg, int *fds, struct error *e
 	for (size_t i = 0; r == 0 && i < cfg->n_mounts; i++) {
 		if (!wants_idmap(&cfg->mounts[i]))
 			continue;
-		if ((r = idmap_tree(cfg, &cfg->mounts[i], &userns, &userns_of, err)) >= 0)
+		if ((r = idmap_tree(cfg, &cfg->mounts[i], dirfd, &userns, &userns_of, err)) >= 0)
 			fds[i] = r, r = 0;
 	}
 	if (userns >= 0)
 		close(userns);
-	if (r < 0)
-		rootfs_idmap_close(fds, cfg->n_mounts);
 	return r;
-}
-
-void rootfs_idmap_close(int *fds, size_t n)
-{
-	for (size_t i = 0; fds && i < n; i++)
-		if (fds[i] >= 0) {
-			close(fds[i]);
-			fds[i] = -1;
-		}
-}
-
-bool rootfs_needs_idmap(const struct oci_config *cfg)
-{
-	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if (wants_idmap(&cfg->mounts[i]))
-			return true;
-	return false;
 }

@@ -72,6 +72,11 @@ int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
 /* rootfs_open_in_root, optionally refusing any symlink on the way (-ELOOP). */
 int open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks);
 
+/* ---- idmap.c ---- */
+bool wants_idmap(const struct oci_mount *m);
+/* fds[i] = an idmapped detached tree for each mounts[i] that asks for one, else -1 */
+int idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err);
+
 /* ---- mounts.c ---- */
 int mount_entry(struct rootfs_ctx *c, size_t i);
 int mount_deferred_ro(struct rootfs_ctx *c);

@@ -72,6 +72,10 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 out:
 	if (c.root_fd >= 0)
 		close(c.root_fd);
+	/* the runtime's trees: moved into place or unused, not needed past here */
+	for (size_t i = 0; o->mount_fds && i < 2 * cfg->n_mounts; i++)
+		if (o->mount_fds[i] >= 0)
+			close(o->mount_fds[i]);
 	umask(old_umask);
 	return r;
 }

@@ -28,23 +28,25 @@ struct rootfs_opts {
 	bool new_pidns;
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
 	bool selinux;             /* SELinux is enabled: linux.mountLabel applies */
-	const int *mount_fds;     /* per mounts[] entry: a tree from rootfs_idmap_prepare, or -1;
-				   * NULL when no entry is idmapped */
+	const int *mount_fds;     /* from rootfs_mount_fds_open, or NULL */
 };
 
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);
 int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct error *err);
 int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);
 
-/* Idmapped mounts (mounts[].uidMappings/gidMappings, idmap, ridmap). Call in
- * the runtime BEFORE cloning the child, in the host's user namespace (the
- * kernel wants CAP_SYS_ADMIN where the source filesystem is mounted).
- * fds has cfg->n_mounts slots; each gets a detached idmapped tree or -1.
- * Pass fds as rootfs_opts.mount_fds; close them in the parent after the
- * child has done rootfs_prepare (or on failure). */
-bool rootfs_needs_idmap(const struct oci_config *cfg);
-int rootfs_idmap_prepare(const struct oci_config *cfg, int *fds, struct error *err);
-void rootfs_idmap_close(int *fds, size_t n);
+/* Mount trees made by the runtime BEFORE cloning the child, with the host's
+ * credentials: idmapped mounts (mounts[].uidMappings/gidMappings, idmap,
+ * ridmap: the kernel wants CAP_SYS_ADMIN where the source filesystem is
+ * mounted) and, when `userns`, a clone of every bind source, used by the
+ * child where the container's root cannot reach the source path. Relative
+ * sources are relative to `bundle`. *fds is NULL when nothing is needed;
+ * pass it as rootfs_opts.mount_fds (rootfs_prepare closes the child's
+ * copies) and close the parent's with rootfs_mount_fds_close once the child
+ * is past rootfs_prepare (or on failure). */
+int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, bool userns, int **fds,
+			  struct error *err);
+void rootfs_mount_fds_close(int *fds, size_t n_mounts);
 
 /* Open `path` (absolute, in the container's view) below `root_fd` without ever
  * leaving it: openat2(RESOLVE_IN_ROOT), or a component walk where the kernel

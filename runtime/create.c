@@ -418,26 +418,16 @@ static int prepare_child_ctx(const struct global_opts *g, const struct create_op
 			return r;
 		ctx->has_seccomp = true;
 	}
-	if (rootfs_needs_idmap(cfg)) {
-		/* idmapped mounts are made here, in the host user namespace */
-		if (!(ctx->mount_fds = malloc(cfg->n_mounts * sizeof(int))))
-			return error_set(err, ENOMEM, "out of memory");
-		if ((r = rootfs_idmap_prepare(cfg, ctx->mount_fds, err)) < 0) {
-			free(ctx->mount_fds);
-			ctx->mount_fds = NULL;
-			return r;
-		}
-	}
-	return 0;
+	/* idmapped mounts and (user namespace) bind sources: cloned here, with
+	 * the host's credentials */
+	return rootfs_mount_fds_open(cfg, o->bundle, ctx->userns, &ctx->mount_fds, err);
 }
 
 static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cfg)
 {
 	cgroup_join_close(&ctx->join);
-	if (ctx->mount_fds) {
-		rootfs_idmap_close(ctx->mount_fds, cfg->n_mounts);
-		free(ctx->mount_fds);
-	}
+	rootfs_mount_fds_close(ctx->mount_fds, cfg->n_mounts);
+	ctx->mount_fds = NULL;
 	if (ctx->has_seccomp)
 		seccomp_prog_free(&ctx->seccomp);
 }

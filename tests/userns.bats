@@ -102,3 +102,74 @@ map_userns() {
 	# the container's root writes through the mount as host root
 	assert_equal "$(stat -c %u:%g "$vol/made-inside")" "0:0"
 }
+
+# A bind source below a directory only the host's root may enter (kubelet
+# volume dirs, podman volumes): the runtime clones it before the container's
+# root exists (runc passes fds the same way); options still apply.
+@test "userns: bind sources the mapped root cannot reach are mounted (ro, rbind, relative source)" {
+	map_userns
+	mkdir -p "$BUNDLE/locked/rel" "$BATS_TEST_TMPDIR/locked/abs"
+	echo rel-data >"$BUNDLE/locked/rel/f"
+	echo abs-data >"$BATS_TEST_TMPDIR/locked/abs/f"
+	chmod 0700 "$BUNDLE/locked" "$BATS_TEST_TMPDIR/locked"
+	update_config '.mounts += [
+		{"destination": "/tmp/rel", "type": "bind", "source": "locked/rel", "options": ["rbind", "ro"]},
+		{"destination": "/tmp/abs", "type": "bind", "source": $abs, "options": ["bind", "nosuid"]}]' \
+		--arg abs "$BATS_TEST_TMPDIR/locked/abs"
+	set_cmd 'cat /tmp/rel/f /tmp/abs/f; grep -E " /tmp/(rel|abs) " /proc/self/mountinfo | cut -d" " -f5,6'
+	run_ctr
+	assert_success
+	assert_line rel-data
+	assert_line abs-data
+	assert_line --regexp '^/tmp/rel ro,'
+	assert_line --regexp '^/tmp/abs rw,nosuid'
+}
+
+# A source the mapped root can reach is bound by path from inside, so the
+# kernel locks what the host mount has: a read-only host mount cannot be made
+# writable by the container's root, even with CAP_SYS_ADMIN.
+@test "userns: a bind of a read-only host mount stays read-only (locked) for the container's root" {
+	map_userns
+	local vol="$BATS_TEST_TMPDIR/rovol"
+	mkdir -p "$vol" "$BATS_TEST_TMPDIR/rosrc"
+	chmod 0777 "$BATS_TEST_TMPDIR/rosrc"
+	mount --bind "$BATS_TEST_TMPDIR/rosrc" "$vol"
+	mount -o remount,bind,ro "$vol"
+	update_config '.mounts += [{"destination": "/tmp/v", "type": "bind", "source": $src, "options": ["bind"]}]
+		| .process.capabilities |= with_entries(.value += ["CAP_SYS_ADMIN"])' --arg src "$vol"
+	set_cmd 'mount -o remount,bind,rw /tmp/v && echo remounted-rw; touch /tmp/v/x && echo wrote; true'
+	run_ctr
+	umount "$vol"
+	assert_success
+	refute_output --partial remounted-rw
+	refute_output --partial wrote
+	[ ! -e "$BATS_TEST_TMPDIR/rosrc/x" ]
+}
+
+@test "userns: a missing bind source is an error naming the mount, nothing left" {
+	map_userns
+	update_config '.mounts += [{"destination": "/tmp/m", "type": "bind", "source": "/nonexistent-src", "options": ["bind"]}]'
+	set_args true
+	run_ctr
+	assert_failure 1
+	assert_output --partial "/nonexistent-src on /tmp/m: No such file or directory"
+	[ -z "$(test_state_dirs)" ]
+}
+
+# The runtime's clones stay within RLIMIT_NOFILE: past the budget, entries
+# are bound by path from inside.
+@test "userns: 1000 bind mounts with RLIMIT_NOFILE 1024" {
+	map_userns
+	mkdir -p "$BATS_TEST_TMPDIR/locked/src" "$BATS_TEST_TMPDIR/open"
+	echo x >"$BATS_TEST_TMPDIR/locked/src/f"
+	echo x >"$BATS_TEST_TMPDIR/open/f"
+	chmod 0700 "$BATS_TEST_TMPDIR/locked"
+	update_config '.mounts += [range(1000) | {"destination": "/tmp/m/\(.)", "type": "bind",
+			"source": (if . < 300 then $locked else $open end), "options": ["bind"]}]' \
+		--arg locked "$BATS_TEST_TMPDIR/locked/src" --arg open "$BATS_TEST_TMPDIR/open"
+	set_cmd 'cat /tmp/m/*/f | wc -l; grep -c " /tmp/m/" /proc/self/mountinfo'
+	run_nohang bash -c 'ulimit -n 1024 && exec "$@"' - "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_equal "${lines[0]}" 1000
+	assert_equal "${lines[1]}" 1000
+}

@@ -1,0 +1,167 @@
+/* Mount trees the runtime makes before cloning the child, with the host's
+ * credentials (rootfs_mount_fds_open):
+ *   - idmapped binds (idmap.c): the child must use these;
+ *   - with a user namespace, a clone of each bind source the container's
+ *     root cannot reach (a 0700 host directory on the way, as kubelet and
+ *     podman volumes have; unreachable() checks the mode bits). The child
+ *     still binds by path first, so the kernel locks the flags the host
+ *     mount has (ro, nosuid, nodev, noexec) as it does for any mount copied
+ *     into a user namespace; only where the path is refused (EACCES/EPERM)
+ *     it moves the runtime's clone into place instead (runc and crun do the
+ *     same with fds opened on the host side).
+ * Layout: 2 * n_mounts ints, [0, n) idmapped trees, [n, 2n) bind clones,
+ * -1 where there is none. The clones stay within half of RLIMIT_NOFILE;
+ * past that, entries bind by path only. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rootfs/internal.h"
+
+static bool clonable_bind(const struct oci_mount *m)
+{
+	return (m->is_bind || (m->flags & MS_BIND)) && !(m->flags & MS_REMOUNT) && m->source &&
+	       !wants_idmap(m);
+}
+
+static bool id_mapped(const struct oci_idmap *m, size_t n, uint32_t host)
+{
+	for (size_t i = 0; i < n; i++)
+		if (host >= m[i].host_id && host - m[i].host_id < m[i].size)
+			return true;
+	return false;
+}
+
+static int64_t host_of_root(const struct oci_idmap *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i].container_id == 0 && m[i].size)
+			return m[i].host_id;
+	return -1;
+}
+
+/* Can the container's root (root of its user namespace, no supplementary
+ * groups counted) search this directory? It bypasses permissions on inodes
+ * whose owner and group are both mapped; otherwise the mode bits decide. */
+static bool searchable(const struct oci_linux *l, const struct stat *st)
+{
+	if (id_mapped(l->uid_mappings, l->n_uid_mappings, st->st_uid) &&
+	    id_mapped(l->gid_mappings, l->n_gid_mappings, st->st_gid))
+		return true;
+	if (st->st_uid == host_of_root(l->uid_mappings, l->n_uid_mappings))
+		return st->st_mode & S_IXUSR;
+	if (st->st_gid == host_of_root(l->gid_mappings, l->n_gid_mappings))
+		return st->st_mode & S_IXGRP;
+	return st->st_mode & S_IXOTH;
+}
+
+/* Does the path to this source (its directories, not the source itself)
+ * refuse the container's root? Only then is a host-side clone worth its
+ * cost (an unused detached tree costs an RCU grace period to destroy). A
+ * wrong "no" is harmless: the child's bind by path fails as before. */
+static bool unreachable(const struct oci_linux *l, int dirfd, const char *source)
+{
+	char path[PATH_MAX], fdp[FD_PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int fd = openat(dirfd, source, O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;   /* missing: the child reports it */
+	n = readlink(fd_path(fdp, fd), path, sizeof(path) - 1);
+	close(fd);
+	if (n <= 0 || path[0] != '/')
+		return true;
+	path[n] = '\0';
+	/* each parent directory, from the source's up to "/" */
+	for (;;) {
+		char *slash = strrchr(path, '/');
+
+		slash[slash == path ? 1 : 0] = '\0';
+		if (stat(path, &st) < 0 || !searchable(l, &st))
+			return true;
+		if (slash == path)
+			return false;
+	}
+}
+
+static size_t fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 512;
+	return rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) / 2 : 0;
+}
+
+/* A source that cannot be cloned here (missing yet, or a rootless runtime)
+ * gets no tree: the child's path-based bind reports the error as usual. */
+static void bind_clones_open(const struct oci_config *cfg, int dirfd, int *fds)
+{
+	size_t budget = fd_budget();
+
+	for (size_t i = 0; i < cfg->n_mounts && budget; i++) {
+		const struct oci_mount *m = &cfg->mounts[i];
+		unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | ((m->flags & MS_REC) ? AT_RECURSIVE : 0);
+
+		if (!clonable_bind(m) || !unreachable(&cfg->linux_, dirfd, m->source))
+			continue;
+		fds[i] = open_tree(dirfd, m->source, flags);
+		if (fds[i] >= 0)
+			budget--;
+		else if (errno == EMFILE || errno == EPERM || errno == ENOSYS)
+			break;    /* out of fds, or no privilege to clone mounts at all */
+	}
+}
+
+static bool wants_fds(const struct oci_config *cfg, bool userns)
+{
+	for (size_t i = 0; i < cfg->n_mounts; i++)
+		if (wants_idmap(&cfg->mounts[i]) || (userns && clonable_bind(&cfg->mounts[i])))
+			return true;
+	return false;
+}
+
+int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, bool userns, int **out,
+			  struct error *err)
+{
+	size_t n = cfg->n_mounts;
+	int *fds, dirfd, r;
+
+	*out = NULL;
+	if (!wants_fds(cfg, userns))
+		return 0;
+	if (!(fds = malloc(2 * n * sizeof(int))))
+		return error_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < 2 * n; i++)
+		fds[i] = -1;
+	/* relative sources are relative to the bundle */
+	if ((dirfd = open(bundle ? bundle : ".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		dirfd = AT_FDCWD;
+	r = idmap_trees_open(cfg, dirfd, fds, err);
+	if (r == 0 && userns)
+		bind_clones_open(cfg, dirfd, fds + n);
+	if (dirfd >= 0)
+		close(dirfd);
+	if (r < 0) {
+		rootfs_mount_fds_close(fds, n);
+		return r;
+	}
+	*out = fds;
+	return 0;
+}
+
+void rootfs_mount_fds_close(int *fds, size_t n_mounts)
+{
+	if (!fds)
+		return;
+	for (size_t i = 0; i < 2 * n_mounts; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+}

@@ -3,6 +3,8 @@
  * switch itself and the final propagation of "/". */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -25,9 +27,117 @@ static int do_pivot(const struct oci_config *cfg, struct error *err)
 	return 0;
 }
 
-/* --no-pivot (initramfs roots, where pivot_root is impossible). */
-static int do_move(struct error *err)
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape(char *s)
 {
+	char *w = s;
+
+	for (; *s; s++, w++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*w = *s;
+		}
+	}
+	*w = '\0';
+}
+
+static bool under_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* One mountinfo line: is it a whole proc or sysfs (root "/") outside the
+ * rootfs? Then *mnt is its mount point (unescaped, in place). */
+static bool full_pseudo_fs(char *line, const char *rootfs, char **mnt)
+{
+	char *f[5], *save = NULL, *sep, *type;
+	int i;
+
+	for (i = 0; i < 5 && (f[i] = strtok_r(i ? NULL : line, " ", &save)); i++)
+		;
+	if (i < 5 || strcmp(f[3], "/") != 0)
+		return false;
+	while ((sep = strtok_r(NULL, " ", &save)) && strcmp(sep, "-") != 0)
+		;
+	if (!sep || !(type = strtok_r(NULL, " ", &save)) || (strcmp(type, "proc") && strcmp(type, "sysfs")))
+		return false;
+	unescape(f[4]);
+	*mnt = f[4];
+	return !under_dir(f[4], rootfs);
+}
+
+static char *read_mountinfo(void)
+{
+	size_t len = 0, cap = 16384;
+	char *buf = malloc(cap);
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (!buf || fd < 0)
+		goto fail;
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		char *more;
+
+		len += (size_t)n;
+		if (cap - len > 1)
+			continue;
+		if (!(more = realloc(buf, cap *= 2)))
+			goto fail;
+		buf = more;
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* With MS_MOVE + chroot the old root stays in the mount namespace, and a
+ * whole proc or sysfs in it lets a process of the container mount a fresh,
+ * unmasked proc (the kernel allows that when a full one is already visible).
+ * So, as runc's msMoveRoot: detach every such mount outside the rootfs, or
+ * cover it with an empty tmpfs where it cannot be detached. */
+static int hide_host_pseudo_fs(const char *rootfs, struct error *err)
+{
+	char *info = read_mountinfo(), *line, *save = NULL, *mnt;
+	int r = 0;
+
+	if (!info)
+		return error_sys(err, errno ? errno : ENOMEM, "--no-pivot: read /proc/self/mountinfo");
+	for (line = strtok_r(info, "\n", &save); line && r == 0; line = strtok_r(NULL, "\n", &save)) {
+		if (!full_pseudo_fs(line, rootfs, &mnt))
+			continue;
+		/* our unmount must not reach the host */
+		if (mount(NULL, mnt, NULL, MS_SLAVE | MS_REC, NULL) < 0) {
+			if (errno == ENOENT)
+				continue;     /* gone with a mount above it */
+			r = error_sys(err, errno, "--no-pivot: make %s rslave", mnt);
+		} else if (umount2(mnt, MNT_DETACH) < 0 &&
+			   ((errno != EINVAL && errno != EPERM) || mount("tmpfs", mnt, "tmpfs", MS_RDONLY, NULL) < 0)) {
+			r = error_sys(err, errno, "--no-pivot: hide %s", mnt);
+		}
+	}
+	free(info);
+	return r;
+}
+
+/* --no-pivot (initramfs roots, where pivot_root is impossible). */
+static int do_move(const char *rootfs, struct error *err)
+{
+	int r;
+
+	if ((r = hide_host_pseudo_fs(rootfs, err)) < 0)
+		return r;
 	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 		return error_sys(err, errno, "move the rootfs to /");
 	if (chroot(".") < 0)
@@ -42,7 +152,7 @@ static int switch_root(const struct oci_config *cfg, const struct rootfs_opts *o
 
 	if (fchdir(root_fd) < 0)
 		return error_sys(err, errno, "chdir to the rootfs");
-	r = o->no_pivot ? do_move(err) : do_pivot(cfg, err);
+	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(cfg, err);
 	if (r < 0)
 		return r;
 	if (chdir("/") < 0)

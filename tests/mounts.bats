@@ -288,6 +288,24 @@ add_mount() {
 	has_opt /sys ro
 }
 
+# With MS_MOVE + chroot the host's mounts stay in the namespace below the
+# rootfs; a whole proc there would let a nested user+pid namespace mount a
+# fresh, unmasked proc (runc's no_pivot.bats). The host's proc and sysfs
+# must be gone from the container's mount namespace.
+@test "mounts: --no-pivot leaves no host proc or sysfs behind: a nested namespace cannot mount a fresh proc" {
+	update_config '.process.capabilities.bounding += ["CAP_SETFCAP"]
+		| .process.capabilities.permitted += ["CAP_SETFCAP"]'
+	set_cmd 'unshare -mrpf sh -c "mount -t proc none /proc && echo mounted-proc"; echo done'
+	run_ctr --no-pivot
+	assert_success
+	assert_line done
+	refute_line mounted-proc
+	assert_output --partial "ermission denied"
+	# the host still has its /proc and /sys
+	mountpoint -q /proc
+	mountpoint -q /sys
+}
+
 @test "mounts: nothing the container mounts is visible on the host while it runs" {
 	local before
 	before="$(wc -l </proc/self/mountinfo)"

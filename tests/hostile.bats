@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# Hostile config.json files (the worst of tests/fuzz/'s hand-written cases):
+# `create` exits 1 with one line naming the JSON path (or the place in the
+# text), does not crash or hang, and leaves nothing behind.
+
+load helpers
+
+# hostile_config PYTHON: $BUNDLE/config.json = what the python snippet prints
+# with `c` the bundle's config (a dict) or, when it writes `out` (bytes), that.
+hostile_config() {
+	python3 - "$BUNDLE/config.json" "$1" <<'PY'
+import json, sys
+path, code = sys.argv[1], sys.argv[2]
+c = json.load(open(path))
+env = {"c": c, "json": json, "out": None}
+exec(code, env)
+out = env["out"] if env["out"] is not None else json.dumps(env["c"]).encode()
+open(path, "wb").write(out)
+PY
+}
+
+# create_refused NEEDLE...: exit 1, one line containing every NEEDLE, nothing left.
+create_refused() {
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	[ "${#lines[@]}" -eq 1 ] || fail "expected one line, got ${#lines[@]}: ${output:0:500}"
+	local needle
+	for needle in "$@"; do
+		assert_output --partial "$needle"
+	done
+	run runtime state "$CID"
+	assert_failure 1
+	assert_no_leftovers
+}
+
+@test "hostile: a million nested arrays" {
+	hostile_config 'out = b"[" * 1000000 + b"]" * 1000000'
+	create_refused "config.json: invalid JSON: nested deeper than 1000 levels"
+}
+
+@test "hostile: nesting deep inside process.args" {
+	hostile_config 's = json.dumps(c); out = (s[:-1] + ", \"x\": " + "{\"a\": " * 200000 + "1" + "}" * 200000 + "}").encode()'
+	create_refused "nested deeper than 1000 levels"
+}
+
+@test "hostile: \\u0000 inside a string, NUL byte after the document" {
+	hostile_config 'c["process"]["args"] = ["sh\u0000-c", "true"]'
+	create_refused 'invalid JSON: \u0000 (a NUL character) in a string'
+	hostile_config 'out = json.dumps(c).encode() + b"\0{garbage"'
+	create_refused "invalid JSON: NUL byte at offset"
+}
+
+@test "hostile: integers out of range and not integers" {
+	hostile_config 'c["linux"].setdefault("resources", {})["pids"] = {"limit": -0.0}'
+	create_refused ".linux.resources.pids.limit: expected integer"
+	hostile_config 'del c["linux"]["resources"]["pids"]; out = json.dumps(c).replace("\"uid\": 0", "\"uid\": 18446744073709551616").encode()'
+	create_refused ".process.user.uid: 18446744073709551616 is out of range"
+	hostile_config 'c["process"]["user"]["uid"] = 0; out = json.dumps(c).replace("\"uid\": 0", "\"uid\": 1e309").encode()'
+	create_refused ".process.user.uid: expected integer"
+}
+
+@test "hostile: 100000 annotations, the last one not a string" {
+	hostile_config 'c["annotations"] = {"k%d" % i: "v" for i in range(100000)}; c["annotations"]["zz"] = 1'
+	create_refused '.annotations.zz: expected string'
+}
+
+@test "hostile: 100000 unknown capabilities" {
+	hostile_config 'c["process"]["capabilities"]["bounding"] = ["CAP_BOGUS%d" % i for i in range(100000)]'
+	create_refused ".process.capabilities.bounding[64]: more than 64 unknown capabilities"
+}
+
+@test "hostile: a control character in a quoted name stays on one line" {
+	hostile_config 'c["process"]["rlimits"] = [{"type": "RLIMIT_\nEVIL", "soft": 1, "hard": 1}]'
+	create_refused '.process.rlimits[0].type: unknown rlimit "RLIMIT_?EVIL"'
+}
+
+@test "hostile: 1e5 seccomp syscall names then a bad action" {
+	hostile_config 'c["linux"]["seccomp"] = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["bogus%d" % i for i in range(100000)], "action": "SCMP_ACT_ERRNO"}, {"names": ["getpid"], "action": "SCMP_ACT_EXPLODE"}]}'
+	create_refused '.linux.seccomp.syscalls[1].action'
+}
+
+@test "hostile: not an object, not UTF-8, too large" {
+	cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/good.json"
+	hostile_config 'out = json.dumps(c).encode().replace(b"sleep", b"sl\xffp")'
+	create_refused "config.json: invalid JSON:" "UTF8"
+	cp "$BATS_TEST_TMPDIR/good.json" "$BUNDLE/config.json"
+	hostile_config 'c["hostname"] = "a" * (33 << 20)'
+	create_refused "config.json:" "too large (at most 32 MiB)"
+	echo '[1, 2, 3]' >"$BUNDLE/config.json"
+	create_refused "config.json: expected object"
+}

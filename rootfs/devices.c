@@ -223,6 +223,17 @@ int setup_dev(struct rootfs_ctx *c)
 	}
 	if (r == 0)
 		r = dev_links_make(c, devfd);
+	/* the console's mount point, while /dev is still writable (a read-only
+	 * /dev becomes read-only at the end of rootfs_prepare; the terminal is
+	 * bound on it later, rootfs_bind_console) */
+	if (r == 0 && c->cfg->has_process && c->cfg->process.terminal) {
+		int fd = make_mountpoint_file(devfd, "console");
+
+		if (fd < 0)
+			r = error_sys(c->err, -fd, "console: /dev/console");
+		else
+			close(fd);
+	}
 	close(devfd);
 	return r;
 }

@@ -288,6 +288,21 @@ add_mount() {
 	has_opt /sys ro
 }
 
+# runc#3248: a read-only /dev tmpfs with a terminal; the console's mount
+# point is made while /dev is writable, /dev is read-only in the end.
+@test "mounts: a read-only /dev with process.terminal: the console is bound, /dev stays read-only" {
+	update_config '.mounts |= map(if .destination == "/dev" then .options += ["ro"] else . end)
+		| .process.terminal = true'
+	set_cmd 'grep " /dev " /proc/self/mountinfo | cut -d" " -f5,6; stat -c "%n %F %t" /dev/console; touch /dev/x || echo read-only'
+	run_nohang script -qec "$(printf '%q ' "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID")" /dev/null
+	# script's pty: CR LF line ends, an echoed ^@
+	output="$(tr -d '\r' <<<"$output" | sed 's/\^@//g')"
+	assert_success
+	assert_output --regexp '(^|'$'\n'')/dev ro,'
+	assert_output --partial "/dev/console character special file 88"
+	assert_output --partial read-only
+}
+
 # With MS_MOVE + chroot the host's mounts stay in the namespace below the
 # rootfs; a whole proc there would let a nested user+pid namespace mount a
 # fresh, unmasked proc (runc's no_pivot.bats). The host's proc and sysfs

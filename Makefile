@@ -29,7 +29,7 @@ DEB_PEERS := crun runc
 DEB_BENCH := hyperfine time
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_BENCH)
 
-.PHONY: all deps demo check unit bats bench install clean conformance
+.PHONY: all deps demo check unit bats bench install clean conformance fuzz
 
 all: tinyrun
 
@@ -73,8 +73,37 @@ build/tests/%: tests/unit/%.c tests/unit/unit.h $$(call unit_objs,$$*)
 
 unit: $(UNIT_BINS)
 
+# Fuzz targets tests/fuzz/fuzz_*.c over oci/ + seccomp/. make check replays
+# tests/fuzz/corpus/<target>/ with gcc + ASan/UBSan (build/fuzz-replay/);
+# make fuzz builds libFuzzer binaries with clang (build/fuzz/) and runs each
+# for FUZZ_SECONDS on a copy of that corpus.
+DEB_FUZZ     := clang
+FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_LIB     := $(wildcard oci/*.c seccomp/*.c)
+FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+REPLAY_BINS  := $(patsubst tests/fuzz/%.c,build/fuzz-replay/%,$(FUZZ_SRCS))
+FUZZ_BINS    := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 60
+
+build/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FUZZ_SAN) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	clang $(CFLAGS) -Wno-unused-command-line-argument -DFUZZ_LIBFUZZER -fsanitize=fuzzer,address,undefined \
+	  -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
+fuzz:
+	@$(MAKE) --no-print-directory deps DEB_ALL="$(DEB_FUZZ)"
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@for b in $(FUZZ_BINS); do t=$$(basename $$b); mkdir -p build/fuzz/corpus/$$t build/fuzz/crashes; \
+	  cp -n tests/fuzz/corpus/$$t/* build/fuzz/corpus/$$t/ 2>/dev/null; \
+	  nice -n 19 $$b -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=build/fuzz/crashes/$$t- build/fuzz/corpus/$$t || exit 1; done
+
 check: deps
-	@$(MAKE) --no-print-directory tinyrun $(UNIT_BINS)
+	@$(MAKE) --no-print-directory tinyrun $(UNIT_BINS) $(REPLAY_BINS)
 	@bash tests/run-all.sh
 
 bench: deps

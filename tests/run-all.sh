@@ -4,7 +4,7 @@
 # ./tinyrun and the unit test binaries.
 #
 #   1. C unit tests: build/tests/test_* for every tests/unit/test_*.c; each
-#      prints "NAME: N passed, M failed".
+#      prints "NAME: N passed, M failed". Then the fuzz corpus replay.
 #   2. bats suites: every tests/*.bats, one bats run per file, counted from TAP.
 #   3. tests/conformance/run.sh when it exists (its own runner and summary).
 #
@@ -124,8 +124,28 @@ build_helpers() {
 	(BATS_RUN_TMPDIR="$TINYRUN_TEST_CACHE" && load() { :; } && source tests/helpers.bash && build_test_lib)
 }
 
+# The fuzz targets' committed corpus (tests/fuzz/corpus/<target>/) through
+# build/fuzz-replay/<target> (ASan/UBSan): one file a check.
+run_fuzz_replay() {
+	local dir name out rc p=0 f=0
+	for dir in tests/fuzz/corpus/*/; do
+		name="$(basename "$dir")"
+		out="$(timeout -k 5 300 "build/fuzz-replay/$name" "$dir" 2>&1 </dev/null)"
+		rc=$?
+		printf '%s\n' "$out" >"$logdir/fuzz-replay-$name.log"
+		if ((rc == 0)) && [[ "$out" =~ ([0-9]+)\ passed,\ 0\ failed ]]; then
+			p=$((p + BASH_REMATCH[1]))
+		else
+			note "FAIL fuzz-replay $name (exit $rc):" && tail -n 20 <<<"$out"
+			f=$((f + 1))
+		fi
+	done
+	count_summary fuzz-replay "$p passed, $f failed" && note "fuzz-replay: $p passed, $f failed"
+}
+
 if [[ -z "${SKIP_UNIT:-}" ]]; then
 	run_unit
+	run_fuzz_replay
 fi
 
 if [[ -z "${SKIP_BATS:-}" ]]; then

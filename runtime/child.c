@@ -251,8 +251,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 	if (!p->no_new_privileges && (r = load_seccomp(ctx, err)) < 0)
 		return r;
 	if ((r = process_drop_bounding(p, err)) < 0 ||
-	    (r = process_set_identity(p, !ctx->rootless, err)) < 0 ||
-	    (r = process_set_cwd_umask(p, err)) < 0 ||
+	    (r = process_become_user(p, !ctx->rootless, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
 	    (r = process_check_not_runtime(exe, ctx->self_dev, ctx->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)

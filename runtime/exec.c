@@ -92,8 +92,7 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 	if (x->has_seccomp && !p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
 		return r;
 	if ((r = process_drop_bounding(p, err)) < 0 ||
-	    (r = process_set_identity(p, true, err)) < 0 ||
-	    (r = process_set_cwd_umask(p, err)) < 0 ||
+	    (r = process_become_user(p, true, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
 	    (r = process_check_not_runtime(exe, x->self_dev, x->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)

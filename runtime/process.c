@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -141,11 +142,58 @@ static int set_caps(const struct oci_process *p, struct error *err)
 	return 0;
 }
 
-int process_set_identity(const struct oci_process *p, bool allow_setgroups, struct error *err)
+/* Who may reopen /proc/self/fd/0..2 (a pty, pipes): the process user, as
+ * runc's fixStdioPermissions. Only the uid changes (devpts may give gid=tty);
+ * /dev/null is left alone. An owner or gid unmapped in a user namespace, or a
+ * read-only /dev, leaves the fd as it is. */
+static int own_stdio(uid_t uid, struct error *err)
 {
+	for (int fd = 0; fd < 3; fd++) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0)
+			continue;   /* closed by the caller */
+		if (st.st_uid == uid || (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)))
+			continue;
+		if (fchown(fd, uid, -1) < 0 && errno != EINVAL && errno != EPERM && errno != EROFS)
+			return error_sys(err, errno, "stdio: chown fd %d to process.user.uid %u", fd, uid);
+	}
+	return 0;
+}
+
+/* As runc: chdir while still root (a cwd only the runtime may enter); when
+ * that is denied, *later: try again as the user (a root_squash NFS home). */
+static int cwd_as_root(const struct oci_process *p, bool *later, struct error *err)
+{
+	*later = false;
+	if (chdir(p->cwd) == 0)
+		return 0;
+	if (errno != EACCES && errno != EPERM)
+		return error_sys(err, errno, "process.cwd %s", p->cwd);
+	*later = true;
+	return 0;
+}
+
+static int cwd_check(const struct oci_process *p, bool later, struct error *err)
+{
+	char buf[PATH_MAX];
+
+	if (later && chdir(p->cwd) < 0)
+		return error_sys(err, errno, "process.cwd %s", p->cwd);
+	/* CVE-2024-21626: a cwd reached through an inherited fd (/proc/self/fd/N)
+	 * lies outside the container's root; getcwd() then fails */
+	if (!getcwd(buf, sizeof(buf)))
+		return error_set(err, EPERM, "process.cwd %s: outside the container", p->cwd);
+	return 0;
+}
+
+int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err)
+{
+	bool later;
 	int r;
 
-	if ((r = set_groups(p, allow_setgroups, err)) < 0)
+	if ((r = cwd_as_root(p, &later, err)) < 0 || (r = own_stdio(p->uid, err)) < 0 ||
+	    (r = set_groups(p, allow_setgroups, err)) < 0)
 		return r;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return error_sys(err, errno, "prctl(PR_SET_KEEPCAPS)");
@@ -153,8 +201,16 @@ int process_set_identity(const struct oci_process *p, bool allow_setgroups, stru
 		return error_sys(err, errno, "process.user.gid %u", p->gid);
 	if (setresuid(p->uid, p->uid, p->uid) < 0)
 		return error_sys(err, errno, "process.user.uid %u", p->uid);
+	/* the retry runs with the user's rights only: no effective capability yet */
+	if ((r = cwd_check(p, later, err)) < 0)
+		return r;
 	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	return set_caps(p, err);
+	if ((r = set_caps(p, err)) < 0)
+		return r;
+	/* config.md: an unspecified umask SHOULD NOT change the caller's */
+	if (p->has_umask)
+		umask(p->umask);
+	return 0;
 }
 
 static const char *env_path(const struct oci_process *p)
@@ -207,22 +263,6 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 	if (r == -ENOENT)
 		return error_set(err, ENOENT, "exec: \"%s\": executable file not found in $PATH", name);
 	return error_sys(err, -r, "exec: \"%s\"", name);
-}
-
-int process_set_cwd_umask(const struct oci_process *p, struct error *err)
-{
-	char buf[PATH_MAX];
-
-	if (chdir(p->cwd) < 0)
-		return error_sys(err, errno, "process.cwd %s", p->cwd);
-	/* CVE-2024-21626: a cwd reached through an inherited fd (/proc/self/fd/N)
-	 * lies outside the container's root; getcwd() then fails */
-	if (!getcwd(buf, sizeof(buf)))
-		return error_set(err, EPERM, "process.cwd %s: outside the container", p->cwd);
-	/* config.md: an unspecified umask SHOULD NOT change the caller's */
-	if (p->has_umask)
-		umask(p->umask);
-	return 0;
 }
 
 int process_set_no_new_privs(const struct oci_process *p, struct error *err)

@@ -14,14 +14,15 @@
 int process_apply_limits(const struct oci_process *p, struct error *err);
 /* Drop the bounding set (needs CAP_SETPCAP: call before the uid change). */
 int process_drop_bounding(const struct oci_process *p, struct error *err);
-/* Groups, gid, uid (keeping capabilities across the change), then the
- * effective/permitted/inheritable and ambient sets. allow_setgroups is false
- * in a user namespace whose setgroups is "deny". */
-int process_set_identity(const struct oci_process *p, bool allow_setgroups, struct error *err);
+/* In runc's order: chdir(cwd) while still root, stdio (pty, pipes; not
+ * /dev/null) owned by process.user.uid, groups, gid, uid (keeping
+ * capabilities across the change), chdir(cwd) again as the user when root
+ * was denied (EACCES/EPERM), cwd check (must be inside the root), then the
+ * effective/permitted/inheritable and ambient sets and the umask.
+ * allow_setgroups is false in a user namespace whose setgroups is "deny". */
+int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err);
 /* Find args[0] in the PATH of process.env (as execvp would), check it is executable. */
 int process_find_exec(const struct oci_process *p, char *path, size_t size, struct error *err);
-/* cwd and umask. */
-int process_set_cwd_umask(const struct oci_process *p, struct error *err);
 int process_set_no_new_privs(const struct oci_process *p, struct error *err);
 /* Parent side: /proc/<pid>/oom_score_adj from process.oomScoreAdj (if set). */
 int process_write_oom_score(pid_t pid, const struct oci_process *p, struct error *err);

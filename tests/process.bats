@@ -131,6 +131,91 @@ caps_config() {
 	expect uid 1000
 }
 
+@test "cwd only root may enter: a non-root user still starts there (chdir before setuid, as runc)" {
+	mkdir "$BUNDLE/rootfs/private"
+	chmod 0700 "$BUNDLE/rootfs/private"
+	update_config '.process.cwd = "/private" | .process.user = {uid: 42, gid: 42}'
+	check cwd uid
+	expect cwd /private
+	expect uid 42
+}
+
+@test "cwd only root may enter: root without CAP_DAC_OVERRIDE still starts there" {
+	# the template's capabilities lack CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
+	mkdir "$BUNDLE/rootfs/theirs"
+	chown 42:42 "$BUNDLE/rootfs/theirs"
+	chmod 0700 "$BUNDLE/rootfs/theirs"
+	update_config '.process.cwd = "/theirs"'
+	set_cmd 'pwd; ls . >/dev/null 2>&1 && echo can-list || echo cannot-list'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line /theirs
+	# the chdir happened with the runtime's rights; the process has its own
+	assert_line cannot-list
+}
+
+@test "exec --user 0 into a cwd only its owner may enter (runc#2086)" {
+	mkdir "$BUNDLE/rootfs/theirs"
+	chown 42:42 "$BUNDLE/rootfs/theirs"
+	chmod 0700 "$BUNDLE/rootfs/theirs"
+	update_config '.process.cwd = "/theirs" | .process.user = {uid: 42, gid: 42}'
+	run_detached "$CID"
+	run_nohang runtime exec --user 0 "$CID" pwd
+	assert_success
+	assert_output /theirs
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+}
+
+@test "a missing cwd path that cannot be made is still an error naming process.cwd" {
+	update_config '.process.cwd = "/bin/busybox/sub"'
+	set_args true
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_failure
+	is_runc || assert_output --partial "process.cwd"
+}
+
+# tty_run CMD...: CMD under script(1), which gives it a terminal (run with
+# process.terminal proxies it); CR and script's echoed ^D removed.
+tty_run() {
+	run_nohang script -qec "$(printf '%q ' "$@")" /dev/null
+	output="$(tr -d '\r' <<<"$output" | sed 's/\^[@D]//g')"
+	mapfile -t lines <<<"$output"
+}
+
+@test "terminal: the pty (and /dev/console) belong to process.user.uid, group tty kept" {
+	update_config '.process.terminal = true | .process.user = {uid: 1000, gid: 100}'
+	set_cmd 'stat -L -c "tty %u:%g" /proc/self/fd/0; stat -c "console %u:%g" /dev/console; id -u'
+	tty_run "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line "tty 1000:5"
+	assert_line "console 1000:5"
+	assert_line 1000
+}
+
+@test "exec -t: the new pty belongs to the exec'd user" {
+	run_detached "$CID"
+	tty_run "$RUNTIME" --root "$ROOT" exec -t --user 1000:100 "$CID" sh -c 'stat -L -c "tty %u:%g" /proc/self/fd/0; tty'
+	assert_success
+	assert_line "tty 1000:5"
+	assert_line --regexp '^/dev/pts/[0-9]+$'
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+}
+
+@test "stdio pipes belong to process.user.uid (it can reopen /dev/stdout); /dev/null stays root's" {
+	update_config '.process.user = {uid: 1000, gid: 1000}'
+	set_cmd 'echo via-dev-stdout >/dev/stdout; stat -c "null %u" /dev/null; stat -L -c "stdin %u" /proc/self/fd/0'
+	run_nohang bash -c '"$@" | cat' _ "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line via-dev-stdout
+	assert_line "null 0"
+	# runc's foreground run hands the container pipes, not its own stdin
+	is_runc || assert_line "stdin 0"
+}
+
 @test "rlimits from the config (checker and /proc/self/limits)" {
 	# Hard limits may not exceed ours (no CAP_SYS_RESOURCE on this machine).
 	local hard_nofile

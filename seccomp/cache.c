@@ -104,7 +104,7 @@ int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool noti
 
 	if (uname(&u) < 0)
 		return -errno;
-	put_str(&b, "tinyrun seccomp cache 1");
+	put_str(&b, "tinyrun seccomp cache 2");   /* 2: -ENOSYS stub */
 	put_u32(&b, v->major);
 	put_u32(&b, v->minor);
 	put_u32(&b, v->micro);

@@ -134,8 +134,27 @@ int seccomp_flags_of(const struct oci_seccomp *s, bool notify, unsigned int *out
 
 /* ---- rules -------------------------------------------------------------- */
 
-static int arch_add(scmp_filter_ctx ctx, const struct oci_seccomp *s, struct error *err)
+#define MAX_ARCHES 32
+
+/* The filter's architectures: the native one (libseccomp keeps it) and the
+ * profile's, as libseccomp tokens in arches[] for the -ENOSYS stub. */
+struct arch_list {
+	uint32_t arches[MAX_ARCHES];
+	size_t n;
+};
+
+static void arch_note(struct arch_list *al, uint32_t arch)
 {
+	for (size_t i = 0; i < al->n; i++)
+		if (al->arches[i] == arch)
+			return;
+	if (al->n < MAX_ARCHES)
+		al->arches[al->n++] = arch;
+}
+
+static int arch_add(scmp_filter_ctx ctx, const struct oci_seccomp *s, struct arch_list *al, struct error *err)
+{
+	arch_note(al, seccomp_arch_native());
 	for (size_t i = 0; i < s->n_architectures; i++) {
 		const char *name = s->architectures[i];
 		char lower[32];
@@ -153,6 +172,7 @@ static int arch_add(scmp_filter_ctx ctx, const struct oci_seccomp *s, struct err
 		int r = seccomp_arch_add(ctx, arch);
 		if (r < 0 && r != -EEXIST)
 			return error_sys(err, -r, CTX ".architectures[%zu]: %s", i, s->architectures[i]);
+		arch_note(al, arch);
 	}
 	return 0;
 }
@@ -231,6 +251,10 @@ static int rules_add(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 		r = action_of(rule->action, rule->has_errno_ret, rule->errno_ret, &act, err, where);
 		if (r < 0)
 			return r;
+		for (size_t k = 0; k < rule->n_names && act == SCMP_ACT_NOTIFY; k++)
+			if (strcmp(rule->names[k], "write") == 0)   /* runc's rule */
+				return error_set(err, EINVAL, "%s: SCMP_ACT_NOTIFY cannot be used for the write "
+						 "syscall (the runtime writes the notify fd through it)", where);
 		if (act == def)   /* libseccomp refuses it; it changes nothing anyway */
 			continue;
 		for (size_t k = 0; k < rule->n_names; k++) {
@@ -296,11 +320,40 @@ out:
 	return r;
 }
 
+/* runc's -ENOSYS stub in front of the program (enosys.c). */
+static int prepend_enosys_stub(const struct oci_seccomp *s, const struct arch_list *al,
+			       struct seccomp_prog *out, struct error *err)
+{
+	struct sock_filter *stub, *all;
+	size_t n;
+	int r;
+
+	if (!seccomp_needs_enosys_stub(s))
+		return 0;
+	if ((r = seccomp_enosys_stub(s, al->arches, al->n, &stub, &n)) < 0)
+		return error_sys(err, -r, "seccomp: building the -ENOSYS stub");
+	if (n + out->len > BPF_MAXINSNS) {
+		free(stub);
+		return error_set(err, E2BIG, "seccomp: the filter has %zu instructions, the kernel takes at most %d",
+				 n + out->len, BPF_MAXINSNS);
+	}
+	if (!(all = realloc(stub, (n + out->len) * sizeof(*all)))) {
+		free(stub);
+		return error_set(err, ENOMEM, "seccomp: out of memory");
+	}
+	memcpy(all + n, out->filter, out->len * sizeof(*all));
+	free(out->filter);
+	out->filter = all;
+	out->len = (unsigned short)(n + out->len);
+	return 0;
+}
+
 /* Build the BPF program for `s` (no cache). Skipped syscall names are sent
  * to `debug` and collected in `skipped`. */
 int seccomp_build(const struct oci_seccomp *s, void (*debug)(const char *msg),
 		  struct seccomp_skipped *skipped, struct seccomp_prog *out, struct error *err)
 {
+	struct arch_list al = { .n = 0 };
 	scmp_filter_ctx ctx;
 	uint32_t def;
 	int r;
@@ -318,12 +371,14 @@ int seccomp_build(const struct oci_seccomp *s, void (*debug)(const char *msg),
 	/* binary search over syscall numbers: shorter paths through big allow-lists */
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	seccomp_attr_set(ctx, SCMP_FLTATR_API_SYSRAWRC, 1);
-	r = arch_add(ctx, s, err);
+	r = arch_add(ctx, s, &al, err);
 	if (r == 0)
 		r = rules_add(ctx, s, def, debug, skipped, err);
 	if (r == 0)
 		r = export_bpf(ctx, out, err);
 	seccomp_release(ctx);
+	if (r == 0 && (r = prepend_enosys_stub(s, &al, out, err)) < 0)
+		seccomp_prog_free(out);
 	return r;
 }
 

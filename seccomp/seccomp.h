@@ -59,6 +59,13 @@ int seccomp_flags_of(const struct oci_seccomp *s, bool notify, unsigned int *fla
 int seccomp_build(const struct oci_seccomp *s, void (*debug)(const char *msg),
 		  struct seccomp_skipped *skipped, struct seccomp_prog *out, struct error *err);
 
+/* runc's -ENOSYS stub (enosys.c): needed for this default action? Then the
+ * instructions to put in front of the libseccomp program, for the filter's
+ * architectures (libseccomp tokens, SCMP_ARCH_*). *out malloc'd. */
+bool seccomp_needs_enosys_stub(const struct oci_seccomp *s);
+int seccomp_enosys_stub(const struct oci_seccomp *s, const uint32_t *arches, size_t n,
+			struct sock_filter **out, size_t *n_out);
+
 uint64_t seccomp_fnv1a64(const void *data, size_t n);
 int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool notify,
 		      unsigned char **key, size_t *len);

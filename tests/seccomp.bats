@@ -243,3 +243,56 @@ EOF
 	assert_output --partial "can't fork"
 	refute_line "after"
 }
+
+# A static probe: clone3 and syscall 1000 (neither named in the profile),
+# getppid (older than every named syscall, not named), and a thread (glibc
+# tries clone3 first and falls back to clone only on ENOSYS).
+build_enosys_probe() {
+	cat >"$BATS_TEST_TMPDIR/probe.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static void *thread(void *a) { return a; }
+static const char *res(long r) { return r < 0 ? strerrorname_np(errno) : "ok"; }
+int main(void)
+{
+	pthread_t t;
+	printf("clone3=%s\n", res(syscall(435, NULL, 0)));
+	printf("sys1000=%s\n", res(syscall(1000, 0, 0, 0)));
+	printf("getppid=%s\n", res(syscall(SYS_getppid)));
+	int e = pthread_create(&t, NULL, thread, NULL);
+	printf("thread=%s\n", e ? strerrorname_np(e) : (pthread_join(t, NULL), "ok"));
+	return 0;
+}
+C
+	gcc -O2 -static -pthread -o "$BUNDLE/rootfs/probe" "$BATS_TEST_TMPDIR/probe.c"
+}
+
+@test "syscalls newer than every one the profile names get ENOSYS, so glibc falls back from clone3 (as runc)" {
+	build_enosys_probe
+	seccomp_rules '[{"action": "SCMP_ACT_ALLOW", "names": ["execve", "brk", "arch_prctl", "set_tid_address",
+		"set_robust_list", "rseq", "prlimit64", "mmap", "munmap", "mprotect", "madvise", "readlink",
+		"readlinkat", "getrandom", "uname", "write", "writev", "exit", "exit_group", "newfstatat", "fstat",
+		"ioctl", "clone", "futex", "rt_sigprocmask", "rt_sigaction", "sched_yield", "gettid", "getpid"]}]' \
+		SCMP_ACT_ERRNO
+	set_args /probe
+	run_ctr
+	assert_success
+	assert_line "clone3=ENOSYS"
+	assert_line "sys1000=ENOSYS"
+	assert_line "getppid=EPERM"
+	assert_line "thread=ok"
+}
+
+@test "SCMP_ACT_NOTIFY on write is refused before the container starts (as runc)" {
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": "/nonexistent.sock",
+		"syscalls": [{"names": ["write"], "action": "SCMP_ACT_NOTIFY"}]}'
+	run_ctr
+	assert_failure
+	assert_output --partial "SCMP_ACT_NOTIFY cannot be used for the write syscall"
+	[[ ! -e "$ROOT/$CID" ]]
+}

@@ -825,6 +825,97 @@ static void report_timing(void)
 		fprintf(stderr, "cleanup of %s failed\n", dir);
 }
 
+/* ---- runc's -ENOSYS stub ------------------------------------------------ */
+
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+
+static int do_enosys(void *arg, int fd)
+{
+	(void)fd;
+	int deflt = *(int *)arg;
+	int r = expect_errno(syscall(SYS_clone3, NULL, 0), ENOSYS);   /* unnamed, newer than all named */
+	if (r == 0)
+		r = expect_errno(syscall(1000, 0, 0, 0), ENOSYS);       /* no such syscall at all */
+	if (r == 0)
+		r = expect_errno(syscall(SYS_getpid), deflt) ? 2 : 0;    /* unnamed, older: the default */
+	if (r == 0)
+		r = syscall(SYS_getppid) > 0 ? 0 : 3;                    /* named and allowed */
+	return r;
+}
+
+static void test_enosys_stub(void)
+{
+	struct oci_seccomp_rule rules[] = {
+		{ NAMES("exit_group", "exit", "getppid", "mkdir", "no_such_syscall"), .action = OCI_SECCOMP_ALLOW },
+	};
+	struct oci_seccomp s = profile(OCI_SECCOMP_ERRNO, rules, 1);
+	struct seccomp_prog p, plain;
+	int e = EPERM;
+
+	s.architectures = (char *[]){ "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32", "SCMP_ARCH_AARCH64" };
+	s.n_architectures = 4;
+	CHECK(compile(&s, &p) == 0);
+	CHECK(exited_ok(run_filtered(&p, do_enosys, &e)));
+	seccomp_prog_free(&p);
+
+	/* no architectures: the native one only; kill as default: ENOSYS, not SIGSYS */
+	s.architectures = NULL;
+	s.n_architectures = 0;
+	s.default_action = OCI_SECCOMP_KILL_PROCESS;
+	CHECK(compile(&s, &p) == 0);
+	CHECK(killed_by_sigsys(run_filtered(&p, do_enosys, &e)));   /* getpid still kills */
+	CHECK(exited_ok(run_filtered(&p, do_mkdir, &(int){ ENOENT })));
+	seccomp_prog_free(&p);
+
+	/* a default that already says ENOSYS, or allows, needs no stub */
+	s.default_action = OCI_SECCOMP_ERRNO;
+	s.has_default_errno_ret = true;
+	s.default_errno_ret = ENOSYS;
+	CHECK(!seccomp_needs_enosys_stub(&s));
+	CHECK(compile(&s, &plain) == 0);
+	s.default_errno_ret = EPERM;
+	CHECK(seccomp_needs_enosys_stub(&s));
+	CHECK(compile(&s, &p) == 0 && p.len > plain.len);
+	seccomp_prog_free(&p);
+	seccomp_prog_free(&plain);
+	s.default_action = OCI_SECCOMP_ALLOW;
+	CHECK(!seccomp_needs_enosys_stub(&s));
+	s.default_action = OCI_SECCOMP_LOG;
+	CHECK(!seccomp_needs_enosys_stub(&s));
+}
+
+static int do_clone3_kill(void *arg, int fd)
+{
+	(void)arg; (void)fd;
+	return expect_errno(syscall(SYS_clone3, NULL, 0), ENOSYS);
+}
+
+static void test_enosys_kill(void)
+{
+	struct oci_seccomp_rule rule = { NAMES("exit_group", "exit", "getppid"), .action = OCI_SECCOMP_ALLOW };
+	struct oci_seccomp s = profile(OCI_SECCOMP_KILL_PROCESS, &rule, 1);
+	struct seccomp_prog p;
+
+	CHECK(compile(&s, &p) == 0);
+	CHECK(exited_ok(run_filtered(&p, do_clone3_kill, NULL)));
+	seccomp_prog_free(&p);
+}
+
+static void test_notify_write_refused(void)
+{
+	struct oci_seccomp_rule rule = { NAMES("getppid", "write"), .action = OCI_SECCOMP_NOTIFY };
+	struct oci_seccomp s = profile(OCI_SECCOMP_ALLOW, &rule, 1);
+	struct seccomp_prog p;
+	struct error err = { 0 };
+
+	s.listener_path = "/nonexistent.sock";
+	CHECK(seccomp_compile(&s, NULL, NULL, &p, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "SCMP_ACT_NOTIFY cannot be used for the write syscall") != NULL);
+	CHECK(strstr(err.msg, ".linux.seccomp.syscalls[0]") != NULL);
+}
+
 int main(void)
 {
 	test_errno();
@@ -839,6 +930,9 @@ int main(void)
 	test_profile_default();
 	test_profile_strict();
 	test_profiles_in_step();
+	test_enosys_stub();
+	test_enosys_kill();
+	test_notify_write_refused();
 	report_timing();
 	return unit_report("test_seccomp_filter");
 }

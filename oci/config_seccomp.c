@@ -46,17 +46,26 @@ static int arg_one(struct pctx *c, const struct jpath *p, const struct json_val 
 	return 0;
 }
 
+/* Far more than every syscall of every architecture: libseccomp's rule
+ * merging is quadratic in repeated names (1e5 took minutes) and no BPF
+ * program of more names fits the kernel's 4096 instructions anyway. */
+#define MAX_SYSCALL_NAMES 4096
+
 static int syscall_one(struct pctx *c, const struct jpath *p, const struct json_val *v,
 		       void *elem, void *ud)
 {
 	struct oci_seccomp_rule *s = elem;
+	size_t *total = ud;
 	int r, action;
 
-	(void)ud;
 	if ((r = get_strv(c, p, v, "names", REQ, &s->names, &s->n_names)) < 0)
 		return r;
 	if (s->n_names == 0)
 		return perr(c, JKEY(p, "names"), "must not be empty");
+	*total += s->n_names;
+	if (*total > MAX_SYSCALL_NAMES)
+		return perr(c, JKEY(p, "names"), "more than %d syscall names in all the rules",
+			    MAX_SYSCALL_NAMES);
 	if ((r = get_name(c, p, v, "action", REQ, oci_seccomp_actions, oci_n_seccomp_actions,
 			  "seccomp action", &action)) < 0)
 		return r;
@@ -70,6 +79,7 @@ static int syscall_one(struct pctx *c, const struct jpath *p, const struct json_
 int parse_seccomp(struct pctx *c, const struct jpath *p, const struct json_val *v,
 		  struct oci_seccomp *s)
 {
+	size_t total = 0;
 	int r, action;
 
 	if ((r = get_name(c, p, v, "defaultAction", REQ, oci_seccomp_actions,
@@ -93,6 +103,6 @@ int parse_seccomp(struct pctx *c, const struct jpath *p, const struct json_val *
 	if (s->listener_metadata && !s->listener_path)
 		return perr(c, JKEY(p, "listenerMetadata"), "not allowed without listenerPath");
 	r = get_array_of(c, p, v, "syscalls", sizeof(*s->syscalls), &s->syscalls, &s->n_syscalls,
-			 syscall_one, NULL);
+			 syscall_one, &total);
 	return r < 0 ? r : 0;
 }

@@ -74,9 +74,11 @@ create_refused() {
 	create_refused '.process.rlimits[0].type: unknown rlimit "RLIMIT_?EVIL"'
 }
 
-@test "hostile: 1e5 seccomp syscall names then a bad action" {
-	hostile_config 'c["linux"]["seccomp"] = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["bogus%d" % i for i in range(100000)], "action": "SCMP_ACT_ERRNO"}, {"names": ["getpid"], "action": "SCMP_ACT_EXPLODE"}]}'
-	create_refused '.linux.seccomp.syscalls[1].action'
+@test "hostile: seccomp: 1e5 syscall names, a bad action after 4000 good ones" {
+	hostile_config 'c["linux"]["seccomp"] = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getpid"] * 100000, "action": "SCMP_ACT_ERRNO"}]}'
+	create_refused '.linux.seccomp.syscalls[0].names: more than 4096 syscall names'
+	hostile_config 'c["linux"]["seccomp"]["syscalls"] = [{"names": ["getpid"] * 4000, "action": "SCMP_ACT_ERRNO"}, {"names": ["getpid"], "action": "SCMP_ACT_EXPLODE"}]'
+	create_refused '.linux.seccomp.syscalls[1].action: unknown seccomp action "SCMP_ACT_EXPLODE"'
 }
 
 @test "hostile: not an object, not UTF-8, too large" {

@@ -149,6 +149,28 @@ static void test_one_line_errors(void)
 	CHECK_STR(err.msg, "config.json: .process.rlimits[0].type: unknown rlimit \"RLIMIT_?X\"");
 }
 
+/* libseccomp took minutes over 1e5 copies of one name. */
+static void test_seccomp_names_bounded(void)
+{
+	size_t cap = 4097 * 10 + 256;
+	char *s = malloc(cap), *p = s;
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	p += sprintf(p, "{\"ociVersion\": \"1.0.0\", \"linux\": {\"seccomp\": {\"defaultAction\":"
+		     " \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"action\": \"SCMP_ACT_ERRNO\", \"names\": [\"a\"");
+	for (int i = 1; i < 4096; i++)
+		p += sprintf(p, ", \"a\"");
+	strcpy(p, "]}]}}}");
+	CHECK(parse(s, strlen(s), &cfg, &err) == 0);
+	CHECK(cfg.linux_.seccomp.n_syscalls == 1 && cfg.linux_.seccomp.syscalls[0].n_names == 4096);
+	oci_config_free(&cfg);
+	strcpy(p, "]}, {\"action\": \"SCMP_ACT_KILL\", \"names\": [\"b\"]}]}}}");
+	CHECK(parse(s, strlen(s), &cfg, &err) == -EINVAL);
+	CHECK_STR(err.msg, "config.json: .linux.seccomp.syscalls[1].names: more than 4096 syscall names in all the rules");
+	free(s);
+}
+
 static void test_state(void)
 {
 	static const char deep[] = "{\"ociVersion\": \"1.0.0\", \"id\": \"a\\u0000b\"}";
@@ -167,6 +189,7 @@ int main(void)
 	test_many_keys();
 	test_unknown_caps_bounded();
 	test_one_line_errors();
+	test_seccomp_names_bounded();
 	test_state();
 	return unit_report("test_oci_hostile");
 }

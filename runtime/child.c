@@ -234,6 +234,10 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		if (cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
 		    (r = expect(ctx->sync_fd, SYNC_START_STATE, start_state, STATE_MAX, err)) < 0)
 			return r;
+		/* as runc: createContainer hooks start in the rootfs (relative paths
+		 * such as ./lib name the container's files) */
+		if (chdir(ctx->rootfs) < 0)
+			return error_sys(err, errno, "createContainer hooks: chdir %s", ctx->rootfs);
 		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, state, strlen(state), err)) < 0)
 			return r;
 	}

@@ -241,3 +241,12 @@ hooks_log() {
 	create_container "$CID"
 	grep -qx quick "$OUT/quick"
 }
+
+@test "createContainer hooks start in the container's rootfs (as runc: ./lib is the container's)" {
+	add_hook createContainer cc 0 "pwd -P >$OUT/cc-cwd; touch ./made-by-hook; "
+	create_container "$CID"
+	assert_equal "$(cat "$OUT/cc-cwd")" "$(realpath "$BUNDLE/rootfs")"
+	[ -e "$BUNDLE/rootfs/made-by-hook" ]
+	run runtime delete --force "$CID"
+	assert_success
+}

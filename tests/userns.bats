@@ -173,3 +173,30 @@ map_userns() {
 	assert_equal "${lines[0]}" 1000
 	assert_equal "${lines[1]}" 1000
 }
+
+@test "userns: a cwd the mapped root may not enter but the user may (root_squash-like) is entered as the user" {
+	map_userns
+	# owner: the container's uid 1000; group: unmapped, so the namespace's
+	# root has no CAP_DAC_OVERRIDE over it
+	mkdir "$BUNDLE/rootfs/mine"
+	chown 101000:0 "$BUNDLE/rootfs/mine"
+	chmod 0700 "$BUNDLE/rootfs/mine"
+	update_config '.process.cwd = "/mine" | .process.user = {"uid": 1000, "gid": 1000}'
+	set_cmd 'pwd; id -u'
+	run_ctr
+	assert_success
+	assert_line /mine
+	assert_line 1000
+}
+
+@test "userns: a cwd neither the mapped root nor the user may enter fails, naming process.cwd" {
+	map_userns
+	mkdir "$BUNDLE/rootfs/mine"
+	chown 101000:0 "$BUNDLE/rootfs/mine"
+	chmod 0700 "$BUNDLE/rootfs/mine"
+	update_config '.process.cwd = "/mine" | .process.user = {"uid": 2000, "gid": 2000}'
+	set_args true
+	run_ctr
+	assert_failure
+	is_runc || assert_output --partial "process.cwd /mine: Permission denied"
+}

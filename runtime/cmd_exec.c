@@ -19,8 +19,9 @@ struct exec_args {
 	size_t n_env;
 	uint32_t gids[256];
 	size_t n_gids;
+	uint32_t all_gids[512];
 	uint64_t caps;
-	bool tty, no_new_privs;
+	bool tty, no_new_privs, ignore_paused;
 };
 
 static int parse_uint(const char *s, uint32_t *out)
@@ -84,7 +85,14 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 				return cli_usage_error("exec", "--preserve-fds: invalid count \"%s\"", optarg), -1;
 			a->o.preserve_fds = v;
 			break;
-		case 'L': case 'A': case 'G': case 'I': break;
+		case 'I': a->ignore_paused = true; break;
+		case 'G':
+			/* the container's own cgroup is the default; sub-cgroups are not joined */
+			if (strcmp(optarg, "/") && *optarg)
+				return cli_usage_error("exec", "--cgroup %s: joining a sub-cgroup is not supported",
+						       optarg), -1;
+			break;
+		case 'L': case 'A': break;
 		default:
 			return cli_usage_error("exec", "unknown or incomplete option %s", argv[optind - 1]), -1;
 		}
@@ -132,14 +140,19 @@ static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, i
 		char *colon = strchr(a->user, ':');
 		if (colon)
 			*colon = 0;
+		/* as runc: UID alone keeps the process's gid */
 		if (parse_uint(a->user, &p->uid) < 0 || (colon && parse_uint(colon + 1, &p->gid) < 0))
 			return cli_usage_error("exec", "--user: expected UID[:GID]"), -1;
-		if (!colon)
-			p->gid = 0;
 	}
 	if (a->n_gids) {
-		p->additional_gids = a->gids;
-		p->n_additional_gids = a->n_gids;
+		/* appended to the process's additionalGids, as runc */
+		size_t n = p->n_additional_gids < 256 ? p->n_additional_gids : 256;
+
+		if (n)
+			memcpy(a->all_gids, p->additional_gids, n * sizeof(uint32_t));
+		memcpy(a->all_gids + n, a->gids, a->n_gids * sizeof(uint32_t));
+		p->additional_gids = a->all_gids;
+		p->n_additional_gids = n + a->n_gids;
 	}
 	if (a->caps) {
 		/* CVE-2022-29162: never into the inheritable or ambient sets */
@@ -149,8 +162,10 @@ static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, i
 		p->caps.effective |= a->caps;
 		p->caps.permitted |= a->caps;
 	}
-	if (a->tty)
-		p->terminal = true;
+	/* as runc: without -p the process gets a terminal only from -t, whatever
+	 * config.json says; with -p the file's terminal holds (or -t) */
+	if (!a->process_file || a->tty)
+		p->terminal = a->tty;
 	if (a->no_new_privs)
 		p->no_new_privileges = true;
 	return 0;
@@ -170,6 +185,30 @@ static int load_config(struct container *c, struct oci_config *cfg, char **buf, 
 	return r;
 }
 
+/* As runc: a failure of exec itself exits 255, so that it is told apart from
+ * the status of the command (usage errors before any lookup stay 1). */
+#define EXEC_FAILED 255
+
+static int exec_fail(const struct error *err)
+{
+	cli_failf("exec failed: %s", err->msg);
+	return EXEC_FAILED;
+}
+
+/* runc's wording ("cannot exec in a paused container") is what scripts match. */
+static int check_status(struct container *c, bool ignore_paused, struct error *err)
+{
+	enum container_status s = container_status(c);
+
+	if (s == STATUS_RUNNING || s == STATUS_CREATED || (s == STATUS_PAUSED && ignore_paused))
+		return 0;
+	if (s == STATUS_PAUSED)
+		return error_set(err, EBUSY, "container \"%s\": cannot exec in a paused container "
+				 "(use --ignore-paused to override)", c->id);
+	return error_set(err, ESRCH, "container \"%s\": cannot exec in a %s container: container not running",
+			 c->id, container_status_name(s));
+}
+
 int cmd_exec(struct global_opts *g, int argc, char **argv)
 {
 	struct exec_args a = { 0 };
@@ -177,7 +216,6 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	struct oci_config cfg;
 	struct oci_process proc;
 	struct error err;
-	enum container_status s;
 	char *buf = NULL, *pbuf = NULL, **env = NULL;
 	void *parena = NULL;
 	int i = parse_args(argc, argv, &a), r;
@@ -186,16 +224,13 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		return 1;
 	if (i >= argc)
 		return cli_usage_error("exec", "expected a container id");
+	if (a.tty && !a.o.console_socket && a.o.detach)
+		return cli_usage_error("exec", "--tty with --detach needs --console-socket");
 	if (container_load(g->root, argv[i], false, &c, &err) < 0)
-		return cli_fail(&err);
-	s = container_status(&c);
-	if (s != STATUS_RUNNING && s != STATUS_CREATED) {
+		return exec_fail(&err);
+	if (check_status(&c, a.ignore_paused, &err) < 0 || load_config(&c, &cfg, &buf, &err) < 0) {
 		container_close(&c);
-		return cli_failf("cannot exec in container \"%s\": it is %s", argv[i], container_status_name(s));
-	}
-	if (load_config(&c, &cfg, &buf, &err) < 0) {
-		container_close(&c);
-		return cli_fail(&err);
+		return exec_fail(&err);
 	}
 	proc = cfg.process;
 	if (a.process_file) {
@@ -208,12 +243,8 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		if (r < 0)
 			goto fail;
 	}
-	if (a.tty && !a.o.console_socket && a.o.detach) {
-		r = error_set(&err, EINVAL, "--tty with --detach needs --console-socket");
-		goto fail;
-	}
 	if (apply_args(&proc, &a, argv + i + 1, argc - i - 1, &env) < 0) {
-		r = 1;
+		r = EXEC_FAILED;
 		goto done;
 	}
 	if (proc.terminal && !a.o.console_socket && a.o.detach) {
@@ -231,7 +262,7 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		goto fail;
 	goto done;
 fail:
-	r = cli_fail(&err);
+	r = exec_fail(&err);
 done:
 	free(env);
 	free(pbuf);

@@ -16,10 +16,42 @@ static int signal_init(struct container *c, int sig, struct error *err)
 		return error_sys(err, errno, "container \"%s\": pid %d", c->id, (int)c->st.pid);
 	/* the pidfd pins the process: check it is still ours, then signal it */
 	if (!container_alive(c))
-		r = error_set(err, ESRCH, "container \"%s\" is not running", c->id);
+		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
 	else if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0) < 0)
 		r = error_sys(err, errno, "container \"%s\": kill", c->id);
 	close(pidfd);
+	return r;
+}
+
+/* runc thaws a paused container for KILL, else the signal waits for resume. */
+static void thaw_for_kill(struct container *c, int sig)
+{
+	struct cgroup cg;
+	struct error err;
+
+	if (sig != SIGKILL || !c->st.cgroup_path ||
+	    cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, &err) < 0)
+		return;
+	cgroup_freeze(&cg, false, &err);
+	cgroup_close(&cg);
+}
+
+/* --all: every process in the cgroup; a stopped container (cgroup empty or
+ * gone) is not an error, as runc. */
+static int signal_all(struct container *c, int sig, struct error *err)
+{
+	struct cgroup cg;
+	int r;
+
+	if (!c->st.cgroup_path)
+		return signal_init(c, sig, err);
+	r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err);
+	if (r == -ENOENT && container_status(c) == STATUS_STOPPED)
+		return 0;
+	if (r < 0)
+		return r;
+	r = cgroup_kill_all(&cg, sig, err);
+	cgroup_close(&cg);
 	return r;
 }
 
@@ -33,33 +65,28 @@ int cmd_kill(struct global_opts *g, int argc, char **argv)
 	int ch, sig = SIGTERM, r;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+a", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "a", opts, NULL)) != -1) {
 		if (ch != 'a')
 			return cli_usage_error("kill", "unknown option %s", argv[optind - 1]);
 		all = true;
 	}
 	if (argc - optind < 1 || argc - optind > 2)
 		return cli_usage_error("kill", "expected a container id and an optional signal");
-	if (argc - optind == 2 && (sig = oci_signal_parse(argv[optind + 1])) <= 0)
+	/* 0 checks that the container runs, as kill(2) */
+	if (argc - optind == 2 && (sig = oci_signal_parse(argv[optind + 1])) < 0)
 		return cli_failf("kill: invalid signal \"%s\"", argv[optind + 1]);
 	if (container_load(g->root, argv[optind], true, &c, &err) < 0)
 		return cli_fail(&err);
 	s = container_status(&c);
-	if (s == STATUS_STOPPED || s == STATUS_CREATING) {
+	if (s == STATUS_CREATING || (s == STATUS_STOPPED && !all)) {
 		container_close(&c);
-		return cli_failf("container \"%s\" is not running", argv[optind]);
+		/* containerd and podman match "container not running" */
+		return cli_failf("cannot kill container \"%s\": container not running", argv[optind]);
 	}
-	if (all && c.st.cgroup_path) {
-		struct cgroup cg;
-
-		r = cgroup_open(c.st.cgroup_path, c.st.systemd_cgroup, &cg, &err);
-		if (r == 0) {
-			r = cgroup_kill_all(&cg, sig, &err);
-			cgroup_close(&cg);
-		}
-	} else {
-		r = signal_init(&c, sig, &err);
-	}
+	if (all)
+		r = signal_all(&c, sig, &err);
+	else if ((r = signal_init(&c, sig, &err)) == 0 && s == STATUS_PAUSED)
+		thaw_for_kill(&c, sig);
 	container_close(&c);
 	return r < 0 ? cli_fail(&err) : 0;
 }

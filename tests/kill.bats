@@ -141,3 +141,52 @@ start_trapper() {
 	assert_success
 	wait_for_state "$CID" stopped
 }
+
+@test "kill 0 checks the container: 0 while it runs, 'container not running' once stopped" {
+	start_trapper
+	run runtime kill "$CID" 0
+	assert_success
+	assert_equal "$(state_field "$CID" status)" running
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	run runtime kill "$CID" 0
+	assert_failure 1
+	# containerd's shim and podman match this text (runc's ErrNotRunning)
+	assert_output --partial "container not running"
+}
+
+@test "kill --all on a stopped container succeeds, as runc (nothing left to signal)" {
+	set_args true
+	create_container "$CID"
+	runtime start "$CID"
+	wait_for_state "$CID" stopped
+	run runtime kill --all "$CID" 0
+	assert_success
+	run runtime kill -a "$CID" KILL
+	assert_success
+	assert_equal "$(state_field "$CID" status)" stopped
+}
+
+@test "kill of a missing container: 'does not exist' (containerd maps it to not found)" {
+	run runtime kill "$CID-missing" KILL
+	assert_failure 1
+	assert_output --partial "does not exist"
+}
+
+@test "kill: options after the container id (kill ID SIGNAL --all)" {
+	set_cmd 'sleep 3600 & exec sleep 3600'
+	run_detached "$CID"
+	run runtime kill "$CID" KILL --all
+	assert_success
+	wait_for_state "$CID" stopped
+}
+
+@test "kill KILL of a paused container stops it (the cgroup is thawed)" {
+	set_args sleep 3600
+	run_detached "$CID"
+	runtime pause "$CID"
+	assert_equal "$(state_field "$CID" status)" paused
+	run runtime kill "$CID" KILL
+	assert_success
+	wait_for_state "$CID" stopped
+}

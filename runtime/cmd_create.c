@@ -8,8 +8,7 @@
 #include "lifecycle.h"
 #include "log.h"
 
-int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o,
-		      bool *detach, const char **explicit_id)
+int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)
 {
 	static const struct option opts[] = {
 		{ "bundle", required_argument, NULL, 'b' },
@@ -27,7 +26,7 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 	int ch;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+b:d", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "b:d", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'b': o->bundle = optarg; break;
 		case 'p': o->pid_file = optarg; break;
@@ -46,16 +45,19 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 		}
 		case 'd':
 		case 'i':
-			if (!detach) {
+		case 'k':
+			if (!rf) {
 				cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
 				return -1;
 			}
 			if (ch == 'd')
-				*detach = true;
+				rf->detach = true;
+			else if (ch == 'k')
+				rf->keep = true;
 			else
-				*explicit_id = optarg;
+				rf->id = optarg;
 			break;
-		case 'S': case 'k': break;
+		case 'S': break;
 		default:
 			cli_usage_error(cmd, "unknown or incomplete option %s", argv[optind - 1]);
 			return -1;
@@ -71,7 +73,7 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	struct container c;
 	struct created cr;
 	struct error err;
-	int i = create_opts_parse("create", argc, argv, &o, NULL, NULL), r;
+	int i = create_opts_parse("create", argc, argv, &o, NULL), r;
 
 	if (i < 0)
 		return 1;

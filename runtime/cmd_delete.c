@@ -14,7 +14,7 @@ int cmd_delete(struct global_opts *g, int argc, char **argv)
 	int ch;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+f", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "f", opts, NULL)) != -1) {
 		if (ch != 'f')
 			return cli_usage_error("delete", "unknown option %s", argv[optind - 1]);
 		force = true;

@@ -106,7 +106,7 @@ int cmd_events(struct global_opts *g, int argc, char **argv)
 	int ch, r;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
 		if (ch == 's')
 			stats_once = true;
 		else if (ch == 'i' && parse_interval(optarg, &interval_ms) == 0)

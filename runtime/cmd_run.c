@@ -42,7 +42,8 @@ static int id_from_bundle(struct global_opts *g, const char *path, char *id, siz
 	return error_set(err, EEXIST, "no free container id for bundle %s", path);
 }
 
-static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr, bool detach)
+static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr,
+			  bool detach, bool keep)
 {
 	struct sync_msg m;
 	char msg[1024];
@@ -63,6 +64,8 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig);
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
+	if (keep)   /* stopped, with its cgroup, until `delete` */
+		return status;
 	c->st.pid = 0;
 	flock(c->dirfd, LOCK_EX);
 	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
@@ -73,14 +76,13 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 int cmd_run(struct global_opts *g, int argc, char **argv)
 {
 	struct create_opts o = { .run_mode = true };
-	const char *explicit_id = NULL;
+	struct run_flags rf = { 0 };
 	char derived[1100];
-	bool detach = false;
 	struct bundle b;
 	struct container c;
 	struct created cr;
 	struct error err;
-	int i = create_opts_parse("run", argc, argv, &o, &detach, &explicit_id), r;
+	int i = create_opts_parse("run", argc, argv, &o, &rf), r;
 
 	if (i < 0)
 		return 1;
@@ -91,8 +93,8 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 		if (o.bundle)
 			return cli_usage_error("run", "both --bundle and a bundle path given");
 		o.bundle = argv[i];
-		if (explicit_id)
-			o.id = explicit_id;
+		if (rf.id)
+			o.id = rf.id;
 		else if (id_from_bundle(g, argv[i], derived, sizeof(derived), &err) < 0)
 			return cli_fail(&err);
 		else
@@ -104,7 +106,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 		return cli_fail(&err);
 	o.bundle = b.path;
 	o.config_path = b.config_path;
-	if (detach && b.cfg.process.terminal && !o.console_socket) {
+	if (rf.detach && b.cfg.process.terminal && !o.console_socket) {
 		bundle_free(&b);
 		return cli_failf("process.terminal is true: --console-socket is required with --detach");
 	}
@@ -113,10 +115,10 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 		bundle_free(&b);
 		return cli_fail(&err);
 	}
-	if (detach && o.id == derived)
+	if (rf.detach && o.id == derived)
 		printf("%s\n", o.id);
 	fflush(stdout);
-	r = start_and_wait(&c, &b.cfg, &cr, detach);
+	r = start_and_wait(&c, &b.cfg, &cr, rf.detach, rf.keep);
 	if (cr.pidfd >= 0)
 		close(cr.pidfd);
 	cgroup_close(&cr.cg);

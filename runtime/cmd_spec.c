@@ -25,7 +25,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 
 	(void)g;
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+b:", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "b:", opts, NULL)) != -1) {
 		if (ch == 'b')
 			bundle = optarg;
 		else if (ch == 'r')

@@ -113,7 +113,7 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 	int ch, r;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+r:", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "r:", opts, NULL)) != -1) {
 		if (ch == 'r')
 			file = optarg;
 		else if (ch < O_MEMORY || set_flag(&res, ch, optarg) < 0)

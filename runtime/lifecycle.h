@@ -7,10 +7,17 @@
 #include "create.h"
 #include "statedir.h"
 
-/* Parse create/run options into o; returns the index of the first positional
+/* The options only `run` has. */
+struct run_flags {
+	bool detach;
+	bool keep;                 /* --keep: the stopped container stays until delete */
+	const char *id;            /* --id, with a bundle path */
+};
+
+/* Parse create/run options (anywhere on the line, as runc) into o, and run's
+ * own into rf (NULL for create); returns the index of the first positional
  * argument or -1 after printing a usage error. */
-int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o,
-		      bool *detach, const char **explicit_id);
+int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf);
 /* Run poststart hooks with status "running". */
 void lifecycle_poststart(struct container *c, const struct oci_config *cfg);
 /* The copy of config.json saved at create, parsed for hooks only.

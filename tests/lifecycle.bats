@@ -212,9 +212,11 @@ load helpers
 
 @test "operations on a missing container fail with exit 1 naming the id" {
 	local cmd
-	for cmd in state start delete "kill"; do
+	for cmd in state start delete "kill" pause resume ps update events; do
 		run runtime $cmd "$CID-missing"
 		[ "$status" -eq 1 ] || fail "$cmd: status $status: $output"
+		# containerd and podman match runc's "does not exist"
+		[[ "$output" == *"does not exist"* ]] || fail "$cmd: no 'does not exist': $output"
 		is_runc || [[ "$output" == *"$CID-missing"* ]] || fail "$cmd: message does not name the id: $output"
 	done
 }
@@ -226,7 +228,7 @@ load helpers
 	wait_for_state "$CID" stopped
 	run runtime kill "$CID" KILL
 	assert_failure 1
-	[ -n "$output" ]
+	assert_output --partial "container not running"
 }
 
 @test "commands without the id argument fail with exit 1" {
@@ -253,4 +255,26 @@ load helpers
 	run runtime delete --force "$CID-2"
 	assert_success
 	assert_equal "$(state_field "$CID" status)" created
+}
+
+@test "delete ID --force: options after the container id" {
+	set_args sleep 3600
+	create_container "$CID"
+	run runtime start "$CID"
+	assert_success
+	run runtime delete "$CID" --force
+	assert_success
+	run runtime state "$CID"
+	assert_failure 1
+	[ ! -d "$ROOT/$CID" ]
+}
+
+@test "create ID --bundle DIR: options after the container id" {
+	set_args true
+	run_nohang_to "$(container_log "$CID")" \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create "$CID" --bundle "$BUNDLE"
+	assert_success
+	record_container_pid "$CID"
+	assert_equal "$(state_field "$CID" status)" created
+	assert_equal "$(state_field "$CID" bundle)" "$BUNDLE"
 }

@@ -161,3 +161,26 @@ run_fg() {
 	assert_equal "$(state_field "$CID-named" status)" running
 	assert_equal "$(state_field "$CID-named" bundle)" "$b"
 }
+
+@test "run --keep: the stopped container stays, with its cgroup, until delete" {
+	set_cmd 'exit 3'
+	run_nohang runtime run --keep --bundle "$BUNDLE" "$CID"
+	assert_failure 3
+	assert_equal "$(state_field "$CID" status)" stopped
+	# the container's cgroup (its path holds the id) is still there
+	[ -n "$(find /sys/fs/cgroup -maxdepth 8 -type d -name "$CID" 2>/dev/null)" ] || fail "no cgroup left for $CID"
+	run runtime delete "$CID"
+	assert_success
+	run runtime state "$CID"
+	assert_failure 1
+	[ -z "$(find /sys/fs/cgroup -maxdepth 8 -type d -name "$CID" 2>/dev/null)" ] || fail "cgroup left after delete"
+}
+
+@test "run ID --detach --bundle DIR: options after the container id" {
+	set_args sleep 3600
+	run_nohang_to "$(container_log "$CID")" \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run "$CID" --detach --bundle "$BUNDLE"
+	assert_success
+	record_container_pid "$CID"
+	assert_equal "$(state_field "$CID" status)" running
+}

@@ -8,6 +8,26 @@
 #include "cli.h"
 #include "lifecycle.h"
 
+/* runc prints each state on one line: drop the whitespace outside strings. */
+static void print_compact(const char *json, size_t len)
+{
+	bool in_str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = json[i];
+
+		if (in_str && ch == '\\' && i + 1 < len) {
+			putchar(ch);
+			ch = json[++i];
+		} else if (ch == '"') {
+			in_str = !in_str;
+		} else if (!in_str && (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r')) {
+			continue;
+		}
+		putchar(ch);
+	}
+}
+
 static void print_row(struct container *c, enum container_status s, int fmt, bool *first)
 {
 	char *json;
@@ -19,7 +39,9 @@ static void print_row(struct container *c, enum container_status s, int fmt, boo
 	} else if (fmt == 'j') {
 		if (container_state_json(c, container_status_name(s), &json, &len, &err) < 0)
 			return;
-		printf("%s%.*s", *first ? "" : ",", (int)len, json);
+		if (!*first)
+			putchar(',');
+		print_compact(json, len);
 		free(json);
 	} else {
 		printf("%-12s %-8d %-10s %-40s %-30s %s\n", c->id, s == STATUS_STOPPED ? 0 : (int)c->st.pid,
@@ -34,13 +56,12 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' }, { "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
 	};
-	int ch, fmt = 't';
+	int ch, fmt = 't', n;
 	bool first = true;
-	struct dirent *de;
-	DIR *d;
+	struct dirent **names = NULL;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+qf:", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "qf:", opts, NULL)) != -1) {
 		if (ch == 'q')
 			fmt = 'q';
 		else if (ch == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "table")))
@@ -54,19 +75,20 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 		printf("%-12s %-8s %-10s %-40s %-30s %s\n", "ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER");
 	if (fmt == 'j')
 		putchar('[');
-	d = opendir(g->root);
-	while (d && (de = readdir(d))) {
+	/* sorted by id, as runc (scandir in the C locale: byte order) */
+	n = scandir(g->root, &names, NULL, alphasort);
+	for (int k = 0; k < n; k++) {
 		struct container c;
 		struct error err;
 
-		if (de->d_name[0] == '.' || container_load(g->root, de->d_name, false, &c, &err) < 0)
-			continue;
-		if (c.has_state)
-			print_row(&c, container_status(&c), fmt, &first);
-		container_close(&c);
+		if (names[k]->d_name[0] != '.' && container_load(g->root, names[k]->d_name, false, &c, &err) == 0) {
+			if (c.has_state)
+				print_row(&c, container_status(&c), fmt, &first);
+			container_close(&c);
+		}
+		free(names[k]);
 	}
-	if (d)
-		closedir(d);
+	free(names);
 	if (fmt == 'j')
 		printf("]\n");
 	return 0;

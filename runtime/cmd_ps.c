@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ int cmd_ps(struct global_opts *g, int argc, char **argv)
 	struct error err;
 	pid_t *pids = NULL;
 	size_t n = 0;
+	bool stopped;
 	int ch, r;
 
 	opterr = 0;
@@ -78,14 +80,15 @@ int cmd_ps(struct global_opts *g, int argc, char **argv)
 		return cli_usage_error("ps", "expected a container id");
 	if (container_load(g->root, argv[optind], false, &c, &err) < 0)
 		return cli_fail(&err);
-	if (container_status(&c) == STATUS_STOPPED || !c.st.cgroup_path) {
-		container_close(&c);
-		return cli_failf("container \"%s\" is not running", argv[optind]);
-	}
-	r = cgroup_open(c.st.cgroup_path, c.st.systemd_cgroup, &cg, &err);
-	if (r == 0) {
+	stopped = container_status(&c) == STATUS_STOPPED;
+	/* as runc: a stopped container has no processes (its cgroup may be gone) */
+	if (!c.st.cgroup_path)
+		r = stopped ? 0 : error_set(&err, ENOENT, "container \"%s\" has no cgroup", c.id);
+	else if ((r = cgroup_open(c.st.cgroup_path, c.st.systemd_cgroup, &cg, &err)) == 0) {
 		r = cgroup_pids(&cg, &pids, &n, &err);
 		cgroup_close(&cg);
+	} else if (r == -ENOENT && stopped) {
+		r = 0;
 	}
 	container_close(&c);
 	if (r < 0)

@@ -20,6 +20,7 @@
 #define U_RUN "run [options] ID | run [options] BUNDLE-PATH\n" \
 	"  -b, --bundle DIR         bundle directory (default: current directory)\n" \
 	"  -d, --detach             do not wait for the container\n" \
+	"      --keep               keep the stopped container (and cgroup) until delete\n" \
 	"      --id ID              container id when a bundle path is given\n" \
 	"      --pid-file FILE      write the container's pid to FILE\n" \
 	"      --console-socket S   send the pty master to the unix socket S\n" \
@@ -31,17 +32,22 @@ const struct command commands[] = {
 	{ "start", cmd_start, "run the process of a created container", "start ID\n" },
 	{ "state", cmd_state, "print the state of a container as JSON", "state ID\n" },
 	{ "kill", cmd_kill, "send a signal to the container's process",
-	  "kill [--all] ID [SIGNAL]\n  SIGNAL: name (KILL, SIGKILL) or number; default TERM\n"
+	  "kill [--all] ID [SIGNAL]\n  SIGNAL: name (KILL, SIGKILL) or number (0: check it runs); default TERM\n"
 	  "  -a, --all   signal every process in the container\n" },
 	{ "delete", cmd_delete, "remove a stopped container",
 	  "delete [--force] ID\n  -f, --force   kill a running container first\n" },
 	{ "run", cmd_run, "create and start a container", U_RUN },
 	{ "exec", cmd_exec, "run a new process in a running container",
 	  "exec [options] ID COMMAND [ARGS...] | exec -p process.json ID\n"
-	  "  -p, --process FILE   process.json\n  -d, --detach\n  -t, --tty\n"
-	  "      --console-socket S\n  -e, --env K=V\n  --cwd DIR\n  -u, --user UID[:GID]\n"
-	  "  --additional-gids GID\n  --cap CAP\n  --no-new-privs\n  --pid-file FILE\n"
-	  "  --preserve-fds N\n" },
+	  "  -p, --process FILE   process.json\n  -d, --detach\n"
+	  "  -t, --tty            a terminal (config.json's process.terminal is not used)\n"
+	  "      --console-socket S\n  -e, --env K=V\n  --cwd DIR\n"
+	  "  -u, --user UID[:GID] (without GID the process's gid is kept)\n"
+	  "  --additional-gids GID  added to the process's\n  --cap CAP\n  --no-new-privs\n"
+	  "  --pid-file FILE\n  --preserve-fds N\n"
+	  "  --ignore-paused      exec into a paused container (runs once resumed)\n"
+	  "  --cgroup /           the container's cgroup (sub-cgroups: not supported)\n"
+	  "Options go before ID. Exit status: the process's; 255 when exec fails.\n" },
 	{ "ps", cmd_ps, "list the container's processes", "ps [-f table|json] ID [-- ps options]\n" },
 	{ "pause", cmd_pause, "freeze every process of a container", "pause ID\n" },
 	{ "resume", cmd_resume, "thaw a paused container", "resume ID\n" },
@@ -67,6 +73,7 @@ static void usage(FILE *out)
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(out, "  %-9s %s\n", c->name, c->summary);
 	fprintf(out,
+		"\ncommand options may also follow the container id, except for exec and ps\n"
 		"\nglobal options:\n"
 		"  --root DIR             state directory (default /run/tinyrun)\n"
 		"  --log FILE             also write messages to FILE\n"

@@ -250,3 +250,144 @@ assert_usage_error() {
 	assert_success
 	[[ "$(jq -r .ociVersionMax <<<"$output")" == 1.3.* ]]
 }
+
+# --- exec options (runc's semantics) ---------------------------------------
+
+# A container whose config.json has process.terminal = true, run in the
+# foreground under script(1) (which gives it a terminal), left running.
+run_terminal_container() {
+	update_config '.process.terminal = true'
+	set_args sleep 3600
+	script -qec "$(printf '%q ' "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID")" /dev/null \
+		</dev/null >/dev/null 2>&1 3>&- 4>&- &
+	wait_for_state "$CID" running
+	record_container_pid "$CID"
+}
+
+@test "exec: a terminal only with -t, whatever config.json's process.terminal says" {
+	run_terminal_container
+	run_nohang runtime exec "$CID" sh -c '[ -t 1 ] && echo tty || echo no-tty'
+	assert_success
+	assert_output no-tty
+	# no pty: no \r added to the lines
+	run_nohang runtime exec "$CID" printf 'a\nb\n'
+	[[ "$output" != *$'\r'* ]] || fail "CR in the output: pty used"
+	# --detach without --console-socket is fine then
+	run_nohang runtime exec -d "$CID" sleep 1
+	assert_success
+	run_nohang script -qec "$(printf '%q ' "$RUNTIME" --root "$ROOT" exec -t "$CID" sh -c '[ -t 1 ] && echo tty || echo no-tty')" /dev/null
+	assert_success
+	assert_output --partial tty
+	refute_output --partial no-tty
+}
+
+@test "exec --user UID keeps the process's gid; --additional-gids adds to process.user's" {
+	update_config '.process.user = {uid: 0, gid: 7, additionalGids: [20]}'
+	run_detached "$CID"
+	run_nohang runtime exec --user 1000 "$CID" sh -c 'echo "$(id -u) $(id -g)"'
+	assert_success
+	assert_output "1000 7"
+	run_nohang runtime exec --user 1000:9 "$CID" sh -c 'echo "$(id -u) $(id -g)"'
+	assert_output "1000 9"
+	run_nohang runtime exec --additional-gids 30 "$CID" sh -c 'grep ^Groups: /proc/self/status'
+	assert_success
+	assert_output --regexp '^Groups:[[:space:]]+20 30[[:space:]]*$'
+}
+
+@test "exec failures exit 255 (the command's own status passes through)" {
+	run_nohang runtime exec "$CID-missing" true
+	assert_failure 255
+	assert_output --partial "does not exist"
+	set_args sleep 3600
+	run_detached "$CID"
+	run_nohang runtime exec "$CID" /nonexistent
+	assert_failure 255
+	run_nohang runtime exec --pid-file /nonexistent/dir/pid "$CID" true
+	assert_failure 255
+	run_nohang runtime exec "$CID" sh -c 'exit 7'
+	assert_failure 7
+	runtime pause "$CID"
+	run_nohang runtime exec "$CID" true
+	assert_failure 255
+	assert_output --partial "cannot exec in a paused container"
+	runtime resume "$CID"
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	run_nohang runtime exec "$CID" true
+	assert_failure 255
+	assert_output --partial "container not running"
+	# usage errors stay 1
+	run_nohang runtime exec
+	assert_failure 1
+}
+
+@test "exec --ignore-paused: the process runs once the container is resumed" {
+	set_args sleep 3600
+	run_detached "$CID"
+	runtime pause "$CID"
+	runtime exec -d --ignore-paused --pid-file "$BATS_TEST_TMPDIR/exec.pid" "$CID" sleep 3600 &
+	local execpid=$!
+	sleep 1
+	# it is in the frozen cgroup: nothing has run yet
+	assert_equal "$(state_field "$CID" status)" paused
+	runtime resume "$CID"
+	wait "$execpid"
+	[ -s "$BATS_TEST_TMPDIR/exec.pid" ]
+	record_pid "$(cat "$BATS_TEST_TMPDIR/exec.pid")"
+	proc_alive "$(cat "$BATS_TEST_TMPDIR/exec.pid")"
+}
+
+@test "exec --cgroup: / is the container's cgroup; a sub-cgroup is refused as not supported" {
+	set_args sleep 3600
+	run_detached "$CID"
+	run_nohang runtime exec --cgroup / "$CID" true
+	assert_success
+	run_nohang runtime exec --cgroup sub "$CID" true
+	assert_failure 1
+	assert_output --partial "not supported"
+}
+
+# --- options after the container id, list order, ps ------------------------
+
+@test "update ID --pids-limit N: options after the container id" {
+	set_args sleep 3600
+	run_detached "$CID"
+	run runtime update "$CID" --pids-limit 42
+	assert_success
+	local f
+	f="$(find /sys/fs/cgroup/pids /sys/fs/cgroup -maxdepth 8 -path "*$CID*" -name pids.max 2>/dev/null | head -1)"
+	[ -n "$f" ] || skip "no pids controller"
+	assert_equal "$(cat "$f")" 42
+}
+
+@test "list: sorted by id; --format json on one line" {
+	set_args sleep 3600
+	local id
+	for id in "$CID-c" "$CID-a" "$CID-b"; do
+		run_detached "$id"
+	done
+	run runtime list -q
+	assert_success
+	assert_output "$(printf '%s\n' "$CID-a" "$CID-b" "$CID-c")"
+	# --format json: one line, as runc (scripts grep it)
+	run runtime list --format json
+	assert_success
+	assert_equal "${#lines[@]}" 1
+	assert_equal "$(jq -r '.[].id' <<<"$output")" "$(printf '%s\n' "$CID-a" "$CID-b" "$CID-c")"
+}
+
+@test "ps on a stopped container: 0, the header only / an empty JSON array" {
+	set_args sleep 3600
+	run_detached "$CID"
+	run runtime ps "$CID"
+	assert_success
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	run runtime ps "$CID"
+	assert_success
+	assert_equal "${#lines[@]}" 1
+	assert_line --index 0 --partial PID
+	run runtime ps --format json "$CID"
+	assert_success
+	[[ "$output" == "[]" || "$output" == null ]] || fail "ps json: $output"
+}

@@ -72,16 +72,16 @@ _tinyrun() {
 	--cwd) return ;;
 	-f | --format) COMPREPLY=($(compgen -W "table json" -- "$cur")); return ;;
 	--seccomp) COMPREPLY=($(compgen -W "default strict" -- "$cur")); return ;;
-	--preserve-fds | --id | -e | --env | -u | --user | --interval) return ;;
+	--preserve-fds | --id | -e | --env | -u | --user | --interval | --cgroup) return ;;
 	esac
 
 	local opts="--help"
 	case "$cmd" in
 	create) opts+=" --bundle --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds" ;;
-	run) opts+=" --bundle --detach --id --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds" ;;
+	run) opts+=" --bundle --detach --keep --id --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds" ;;
 	kill) opts+=" --all" ;;
 	delete) opts+=" --force" ;;
-	exec) opts+=" --process --detach --tty --console-socket --env --cwd --user --additional-gids --cap --no-new-privs --pid-file --preserve-fds" ;;
+	exec) opts+=" --process --detach --tty --console-socket --env --cwd --user --additional-gids --cap --no-new-privs --pid-file --preserve-fds --ignore-paused --cgroup" ;;
 	ps) opts+=" --format" ;;
 	list) opts+=" --quiet --format" ;;
 	update) opts+=" --resources --memory --memory-reservation --memory-swap --cpu-shares --cpu-quota --cpu-period --cpuset-cpus --cpuset-mems --pids-limit --blkio-weight" ;;
@@ -98,7 +98,7 @@ _tinyrun() {
 	local have_id=""
 	for ((i = cmd_index + 1; i < cword; i++)); do
 		case "${words[i]}" in
-		-b | --bundle | --pid-file | --console-socket | --preserve-fds | --id | -p | --process | -r | --resources | -f | --format | --seccomp | -e | --env | --cwd | -u | --user | --interval) ((i++)) ;;
+		-b | --bundle | --pid-file | --console-socket | --preserve-fds | --id | -p | --process | -r | --resources | -f | --format | --seccomp | -e | --env | --cwd | -u | --user | --interval | --cgroup) ((i++)) ;;
 		-*) ;;
 		*) have_id=1 ;;
 		esac

@@ -343,6 +343,11 @@ force_cleanup() {
 		[[ -f "$cg/cgroup.procs" ]] && while read -r pid; do kill -9 "$pid" 2>/dev/null; done <"$cg/cgroup.procs"
 		rmdir "$cg" 2>/dev/null || true
 	done
+	# podman/conmon mkdir -p their cgroup path for controllers this host does
+	# not mount (hugetlb, net_cls ...): plain dirs on /sys/fs/cgroup's tmpfs
+	test_cgroups | while read -r cg; do
+		[[ "$(stat -f -c %T "$cg" 2>/dev/null)" == tmpfs ]] && rm -rf "$cg"
+	done
 	[[ -d "$ROOT" ]] && rm -rf "${ROOT:?}"/* 2>/dev/null
 	return 0
 }

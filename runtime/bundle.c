@@ -1,4 +1,5 @@
 #include "bundle.h"
+#include "oci/parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,11 @@ int read_whole_file(const char *path, char **buf, size_t *len)
 		return -errno;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
 		cap = sb.st_size + 1;
+	/* bigger than any document the parser accepts: do not read it all */
+	if (cap > OCI_JSON_MAX_SIZE + 1) {
+		close(fd);
+		return -EFBIG;
+	}
 	if (!(p = malloc(cap))) {
 		close(fd);
 		return -ENOMEM;
@@ -28,6 +34,11 @@ int read_whole_file(const char *path, char **buf, size_t *len)
 		ssize_t r;
 
 		if (n + 1 >= cap) {
+			if (cap > OCI_JSON_MAX_SIZE) {
+				free(p);
+				close(fd);
+				return -EFBIG;
+			}
 			char *q = realloc(p, cap *= 2);
 			if (!q) {
 				free(p);

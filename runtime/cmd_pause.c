@@ -17,7 +17,9 @@ static int set_frozen(struct global_opts *g, int argc, char **argv, bool frozen)
 	s = container_status(&c);
 	if (frozen ? s != STATUS_RUNNING && s != STATUS_CREATED : s != STATUS_PAUSED) {
 		container_close(&c);
-		return cli_failf("cannot %s container \"%s\": it is %s", cmd, argv[1], container_status_name(s));
+		/* runc's ErrNotRunning / ErrNotPaused texts */
+		return cli_failf("cannot %s container \"%s\": it is %s (container not %s)", cmd, argv[1],
+				 container_status_name(s), frozen ? "running" : "paused");
 	}
 	if (!c.st.cgroup_path) {
 		container_close(&c);

@@ -278,3 +278,16 @@ load helpers
 	assert_equal "$(state_field "$CID" status)" created
 	assert_equal "$(state_field "$CID" bundle)" "$BUNDLE"
 }
+
+@test "pause of a stopped container: 'container not running'; resume of a running one: 'container not paused'" {
+	set_args sleep 3600
+	run_detached "$CID"
+	run runtime resume "$CID"
+	assert_failure 1
+	assert_output --partial "container not paused"
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	run runtime pause "$CID"
+	assert_failure 1
+	assert_output --partial "container not running"
+}

@@ -131,6 +131,12 @@ teardown() {
 		;;
 	esac
 	remove_parent_cgroup "$CGPARENT"
+	# podman mkdir -p's its cgroup path for every controller it knows, also
+	# those this host does not mount when a plain dir of that name exists on
+	# /sys/fs/cgroup's tmpfs: not a runtime leftover
+	for d in /sys/fs/cgroup/*/"$CGPARENT"; do
+		[[ -d "$d" && "$(stat -f -c %T "$d")" == tmpfs ]] && rm -rf "$d"
+	done
 	# containerd's mounts and cgroups carry $NS, so the token: tr_teardown
 	# checks them; podman's carry the container id
 	while read -r kind id; do
@@ -220,16 +226,14 @@ pm_inspect() { # NAME FORMAT
 # terminal), INPUT typed after 2 s; output in $output with \r removed.
 tty_run() {
 	local cmd="$1" input="${2:-}" log="$BATS_TEST_TMPDIR/tty.$((++NOHANG_SEQ)).log"
-	set +e
+	# `|| status=$?`: a non-zero status must not reach bats' ERR trap
+	status=0
 	if [[ -n "$input" ]]; then
 		{ sleep 2; printf '%s\n' "$input"; sleep 3; } |
-			script -qec "$cmd" /dev/null >"$log" 2>&1 3>&- 4>&-
-		status=${PIPESTATUS[1]}
+			script -qec "$cmd" /dev/null >"$log" 2>&1 3>&- 4>&- || status=$?
 	else
-		script -qec "$cmd" /dev/null </dev/null >"$log" 2>&1 3>&- 4>&-
-		status=$?
+		script -qec "$cmd" /dev/null </dev/null >"$log" 2>&1 3>&- 4>&- || status=$?
 	fi
-	set -e
 	output="$(tr -d '\r\0' <"$log")"
 }
 

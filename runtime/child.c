@@ -180,6 +180,9 @@ static int load_seccomp(struct child_ctx *ctx, struct error *err)
 	return r < 0 ? r : 0;
 }
 
+/* process.env, with HOME added when it has none (process_env_with_home) */
+static char **container_env;
+
 static bool needs_cgroup_first(const struct child_ctx *ctx)
 {
 	const struct oci_config *cfg = ctx->cfg;
@@ -265,6 +268,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return error_sys(err, errno, "linux.personality");
 	if (!p->no_new_privileges && (r = load_seccomp(ctx, err)) < 0)
 		return r;
+	container_env = process_env_with_home(p);
 	if ((r = process_drop_bounding(p, err)) < 0 ||
 	    (r = process_become_user(p, !ctx->rootless, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
@@ -308,8 +312,8 @@ void child_main(struct child_ctx *ctx)
 		goto fail;
 	if (p->no_new_privileges && !(ctx->has_seccomp && ctx->seccomp.notify) && load_seccomp(ctx, &err) < 0)
 		goto fail;
-	environ = p->env;
-	execve(exe, p->args, p->env);
+	environ = container_env;
+	execve(exe, p->args, container_env);
 	error_sys(&err, errno, "exec %s", exe);
 fail:
 	/* before `created` the parent reports it; after, in `run` too (the socket is

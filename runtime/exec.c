@@ -36,6 +36,7 @@ struct exec_ctx {
 	ino_t self_ino;
 	const struct oci_config *cfg;
 	struct oci_process *p;
+	char **env;                   /* p->env, plus HOME when it has none */
 	const struct exec_opts *o;
 	int init_pidfd;
 	int ns_flags;                 /* joined by the child (all but pid and time) */
@@ -91,6 +92,7 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 		return r;
 	if (x->has_seccomp && !p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
 		return r;
+	x->env = process_env_with_home(p);
 	if ((r = process_drop_bounding(p, err)) < 0 ||
 	    (r = process_become_user(p, true, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
@@ -113,8 +115,8 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 	syscall(SYS_close_range, 3 + x->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	signal(SIGPIPE, SIG_DFL);
 	if (exec_prepare(x, exe, &err) == 0) {
-		environ = x->p->env;
-		execve(exe, x->p->args, x->p->env);
+		environ = x->env;
+		execve(exe, x->p->args, x->env);
 		error_sys(&err, errno, "exec %s", exe);
 	}
 	sync_send(x->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1);

@@ -326,3 +326,54 @@ int process_check_not_runtime(const char *exe, dev_t self_dev, ino_t self_ino, s
 	}
 	return 0;
 }
+
+/* The home of `uid` in the container's /etc/passwd (read as root, before
+ * the uid change), "/" when there is none: runc's default for HOME. */
+static void passwd_home(uid_t uid, char *home, size_t size)
+{
+	int fd = open("/etc/passwd", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat sb;
+	char buf[65536], *line, *save = NULL;
+	ssize_t n = -1;
+
+	snprintf(home, size, "/");
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[7];
+		int i = 0;
+
+		for (char *p = line; i < 7; i++) {   /* name:pw:uid:gid:gecos:dir:shell */
+			f[i] = p;
+			if (!(p = strchr(p, ':')))
+				break;
+			*p++ = '\0';
+		}
+		if (i >= 5 && f[2][0] && strtoul(f[2], NULL, 10) == uid && f[5][0]) {
+			snprintf(home, size, "%s", f[5]);
+			return;
+		}
+	}
+}
+
+char **process_env_with_home(const struct oci_process *p)
+{
+	char home[PATH_MAX], **env;
+
+	for (size_t i = 0; i < p->n_env; i++)
+		if (!strncmp(p->env[i], "HOME=", 5))
+			return p->env;
+	passwd_home(p->uid, home, sizeof(home));
+	if (!(env = calloc(p->n_env + 2, sizeof(*env))))
+		return p->env;
+	memcpy(env, p->env, p->n_env * sizeof(*env));
+	if (asprintf(&env[p->n_env], "HOME=%s", home) < 0)
+		env[p->n_env] = NULL;
+	return env;
+}

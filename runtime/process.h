@@ -21,6 +21,9 @@ int process_drop_bounding(const struct oci_process *p, struct error *err);
  * effective/permitted/inheritable and ambient sets and the umask.
  * allow_setgroups is false in a user namespace whose setgroups is "deny". */
 int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err);
+/* process.env, plus HOME from the container's /etc/passwd (or "/") when it
+ * has none, as runc: call after pivot_root, while still root. */
+char **process_env_with_home(const struct oci_process *p);
 /* Find args[0] in the PATH of process.env (as execvp would), check it is executable. */
 int process_find_exec(const struct oci_process *p, char *path, size_t size, struct error *err);
 int process_set_no_new_privs(const struct oci_process *p, struct error *err);

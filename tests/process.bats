@@ -101,6 +101,29 @@ caps_config() {
 	assert_line "SPACES=a b c"
 	assert_line "EMPTY="
 	refute_line --partial TINYRUN_TEST_TOKEN
+	assert_equal "${#lines[@]}" 6   # the five, and HOME (none given: see below)
+}
+
+@test "HOME comes from the container's /etc/passwd when process.env has none (as runc), / without an entry" {
+	rm -f "$BUNDLE/rootfs/etc/passwd"   # a hard link to the shared base rootfs
+	printf 'root:x:0:0:root:/root:/bin/sh\nu42:x:42:42::/home/u42:/bin/sh\n' >"$BUNDLE/rootfs/etc/passwd"
+	update_config '.process.env = ["PATH=/bin"]'
+	set_args sh -c 'echo "home=$HOME"'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output "home=/root"
+	runtime delete "$CID" 2>/dev/null || true
+	update_config '.process.user = {"uid": 42, "gid": 42}'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_output "home=/home/u42"
+	runtime delete "$CID" 2>/dev/null || true
+	update_config '.process.user = {"uid": 7, "gid": 7}'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_output "home=/"
+	runtime delete "$CID" 2>/dev/null || true
+	update_config '.process.env += ["HOME=/given"]'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_output "home=/given"
 }
 
 @test "args reach the program unchanged" {

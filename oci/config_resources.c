@@ -33,10 +33,15 @@ static int devrule_one(struct pctx *c, const struct jpath *p, const struct json_
 	d->has_minor = r > 0 && d->minor >= 0;
 	if ((r = get_str(c, p, v, "access", OPT, &access)) < 0)
 		return r;
+	/* r, w and m count; other letters are ignored, as runc does ("rwa") */
 	if (access) {
-		if (strlen(access) > 3 || access[strspn(access, "rwm")] != '\0')
+		size_t n = 0;
+		for (const char *a = "rwm"; *a; a++)
+			if (strchr(access, *a))
+				d->access[n++] = *a;
+		d->access[n] = '\0';
+		if (!n)
 			return perr(c, JKEY(p, "access"), "invalid access \"%s\" (r, w, m)", access);
-		strcpy(d->access, access);
 	}
 	return 0;
 }

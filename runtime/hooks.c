@@ -23,14 +23,16 @@ const char *hooks_kind_name(enum oci_hook_kind kind)
 	return kind_names[kind];
 }
 
+/* A hook without "env" gets the runtime's environment (runc, crun: hooks
+ * look up PATH); "env": [] means an empty one. */
 static void hook_child(const struct oci_hook *h, int in_fd)
 {
 	char *const argv0[] = { h->path, NULL };
-	char *const no_env[] = { NULL };
+	extern char **environ;
 
 	if (dup2(in_fd, STDIN_FILENO) < 0)
 		_exit(127);
-	execve(h->path, h->n_args ? h->args : argv0, h->n_env ? h->env : no_env);
+	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : environ);
 	dprintf(STDERR_FILENO, "tinyrun: hook %s: %s\n", h->path, strerror(errno));
 	_exit(127);
 }

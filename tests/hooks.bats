@@ -117,6 +117,15 @@ hooks_log() {
 	assert_equal "$(cat "$OUT/argv0")" my-argv0
 }
 
+@test "a hook without env gets the runtime's environment, one with env: [] an empty one (as runc)" {
+	update_config '.hooks.createRuntime = [
+		{path: "/bin/sh", args: ["sh", "-c", "echo \"${HOOK_PROBE:-unset}\" >" + $out + "/inherited"]},
+		{path: "/bin/sh", args: ["sh", "-c", "echo \"${HOOK_PROBE:-unset}\" >" + $out + "/empty"], env: []}]' --arg out "$OUT"
+	HOOK_PROBE=from-caller create_container "$CID"
+	assert_equal "$(cat "$OUT/inherited")" from-caller
+	assert_equal "$(cat "$OUT/empty")" unset
+}
+
 @test "poststop hooks run when a foreground run ends" {
 	add_hook poststop poststop
 	set_args true

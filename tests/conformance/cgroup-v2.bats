@@ -32,7 +32,7 @@ setup_file() {
 	# bats puts its libexec first in PATH: hand the guest the caller's PATH.
 	local st=0 path
 	path=$(tr : '\n' <<<"$PATH" | grep -v 'bats-core' | paste -sd:)
-	(cd "$CONF_REPO" && PATH=$path "$VM_RUN" --timeout 1800 -e RUNTIME="$RUNTIME" -e CONF_BUILD="$CONF_BUILD" \
+	(cd "$CONF_REPO" && PATH=$path "$VM_RUN" --timeout 3000 -e RUNTIME="$RUNTIME" -e CONF_BUILD="$CONF_BUILD" \
 		-e CONFORMANCE_RUNID="$CONF_RUNID" -- \
 		"$CONF_BUILD/subreaper" bats --tap "$CONF_DIR/cgroup-v2.bats" \
 		</dev/null >"$GUEST_DIR/guest.tap" 2>"$GUEST_DIR/guest.err") || st=$?

@@ -67,16 +67,20 @@ int read_whole_file(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
-int bundle_load(const char *dir, struct bundle *b, struct error *err)
+int bundle_load(const char *dir, const char *config, struct bundle *b, struct error *err)
 {
 	int r;
 
 	memset(b, 0, sizeof(*b));
 	if (!realpath(dir, b->path))
 		return error_sys(err, errno, "bundle %s", dir);
-	snprintf(b->config_path, sizeof(b->config_path), "%s/config.json", b->path);
+	if (!config)
+		config = "config.json";
+	if ((size_t)snprintf(b->config_path, sizeof(b->config_path), "%s%s%s", config[0] == '/' ? "" : b->path,
+			     config[0] == '/' ? "" : "/", config) >= sizeof(b->config_path))
+		return error_set(err, ENAMETOOLONG, "--config %s: path too long", config);
 	if ((r = read_whole_file(b->config_path, &b->json, &b->len)) < 0)
-		return error_sys(err, -r, "bundle %s: config.json", b->path);
+		return error_sys(err, -r, "bundle %s: %s", b->path, config);
 	r = oci_config_parse("config.json", b->json, b->len, OCI_PARSE_ALL, &b->cfg, err);
 	if (r < 0) {
 		free(b->json);

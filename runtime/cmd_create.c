@@ -1,4 +1,5 @@
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 		{ "id", required_argument, NULL, 'i' },
 		{ "no-subreaper", no_argument, NULL, 'S' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "config", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
@@ -57,6 +59,7 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 			else
 				rf->id = optarg;
 			break;
+		case 'F': o->config_file = optarg; break;
 		case 'S': break;
 		default:
 			cli_usage_error(cmd, "unknown or incomplete option %s", argv[optind - 1]);
@@ -64,6 +67,30 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 		}
 	}
 	return optind;
+}
+
+void create_socket_activation(struct create_opts *o, struct oci_config *cfg)
+{
+	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
+	struct oci_process *p = &cfg->process;
+	char **env, *end;
+	long n;
+
+	if (!fds || !*fds || (pid && *pid && strtol(pid, NULL, 10) != (long)getpid()))
+		return;
+	n = strtol(fds, &end, 10);
+	if (*end || n <= 0 || n > 65536)
+		return;
+	if (!(env = calloc(p->n_env + 3, sizeof(*env))))
+		return;
+	memcpy(env, p->env, p->n_env * sizeof(*env));
+	if (asprintf(&env[p->n_env], "LISTEN_FDS=%ld", n) < 0 || !(env[p->n_env + 1] = strdup("LISTEN_PID=1"))) {
+		free(env);
+		return;
+	}
+	p->env = env;   /* lives until the command exits, like the rest of the config */
+	p->n_env += 2;
+	o->preserve_fds += n;
 }
 
 int cmd_create(struct global_opts *g, int argc, char **argv)
@@ -82,10 +109,11 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	o.id = argv[i];
 	if (container_id_check(o.id, &err) < 0)
 		return cli_fail(&err);
-	if (bundle_load(o.bundle ? o.bundle : ".", &b, &err) < 0)
+	if (bundle_load(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
 		return cli_fail(&err);
 	o.bundle = b.path;
 	o.config_path = b.config_path;
+	create_socket_activation(&o, &b.cfg);
 	r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
 	bundle_free(&b);
 	if (r < 0)

@@ -8,6 +8,7 @@
 
 #include "bundle.h"
 #include "cli.h"
+#include "log.h"
 #include "exec.h"
 #include "lifecycle.h"
 #include "oci/tables.h"
@@ -76,9 +77,11 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		case 'N': a->no_new_privs = true; break;
 		case 'c':
 			cap = oci_name_lookup(oci_capabilities, oci_n_capabilities, optarg);
+			/* as runc (and config.md for process.capabilities): warn, go on */
 			if (cap < 0)
-				return cli_usage_error("exec", "--cap: unknown capability \"%s\"", optarg), -1;
-			a->caps |= 1ULL << cap;
+				log_warn("exec --cap: unknown capability \"%s\" ignored", optarg);
+			else
+				a->caps |= 1ULL << cap;
 			break;
 		case 'F':
 			if (parse_uint(optarg, &v) < 0 || v > 65536)

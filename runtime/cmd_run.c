@@ -102,10 +102,11 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	}
 	if (container_id_check(o.id, &err) < 0)
 		return cli_fail(&err);
-	if (bundle_load(o.bundle ? o.bundle : ".", &b, &err) < 0)
+	if (bundle_load(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
 		return cli_fail(&err);
 	o.bundle = b.path;
 	o.config_path = b.config_path;
+	create_socket_activation(&o, &b.cfg);
 	if (rf.detach && b.cfg.process.terminal && !o.console_socket) {
 		bundle_free(&b);
 		return cli_failf("process.terminal is true: --console-socket is required with --detach");

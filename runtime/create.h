@@ -16,6 +16,7 @@
 struct create_opts {
 	const char *id;
 	const char *bundle;          /* absolute */
+	const char *config_file;     /* --config (crun): NULL = config.json */
 	const char *config_path;     /* <bundle>/config.json */
 	const char *pid_file;
 	const char *console_socket;

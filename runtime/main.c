@@ -16,7 +16,9 @@
 	"      --console-socket S   send the pty master to the unix socket S\n" \
 	"      --no-pivot           use MS_MOVE + chroot instead of pivot_root\n" \
 	"      --no-new-keyring     keep the caller's session keyring\n" \
-	"      --preserve-fds N     pass N extra fds (3 .. 3+N-1) to the container\n"
+	"      --preserve-fds N     pass N extra fds (3 .. 3+N-1) to the container\n" \
+	"      --config FILE        the config file (default config.json, relative to the bundle)\n" \
+	"With LISTEN_FDS=N set (systemd socket activation), fds 3..3+N-1 go first.\n"
 #define U_RUN "run [options] ID | run [options] BUNDLE-PATH\n" \
 	"  -b, --bundle DIR         bundle directory (default: current directory)\n" \
 	"  -d, --detach             do not wait for the container\n" \
@@ -24,7 +26,7 @@
 	"      --id ID              container id when a bundle path is given\n" \
 	"      --pid-file FILE      write the container's pid to FILE\n" \
 	"      --console-socket S   send the pty master to the unix socket S\n" \
-	"      --no-pivot, --no-new-keyring, --preserve-fds N   as for create\n" \
+	"      --no-pivot, --no-new-keyring, --preserve-fds N, --config FILE   as for create\n" \
 	"A lone argument holding '/' is a bundle path; the id is its base name.\n"
 
 const struct command commands[] = {
@@ -81,6 +83,7 @@ static void usage(FILE *out)
 		"  --debug                debug messages\n"
 		"  --systemd-cgroup       linux.cgroupsPath is slice:prefix:name (a systemd\n"
 		"                         scope, made over D-Bus, when systemd runs)\n"
+		"  --cgroup-manager cgroupfs|systemd  crun's spelling of --systemd-cgroup\n"
 		"  -v, --version          print the version\n"
 		"  -h, --help             this help; COMMAND --help for a command\n");
 }
@@ -94,6 +97,7 @@ static void version(void)
  * separate or after '='. Returns the index of the command name or -1. */
 static int parse_globals(int argc, char **argv, struct global_opts *g, const char **log_format)
 {
+	const char *cgroup_manager = NULL;
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -118,6 +122,8 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 			g->debug = true;
 		else if (!strncmp(a, "systemd-cgroup", len) && len == 14)
 			g->systemd_cgroup = true;
+		else if (!strncmp(a, "cgroup-manager", len) && len == 14)
+			valp = &cgroup_manager;
 		else if ((!strncmp(a, "version", len) && len == 7) || !strcmp(argv[i], "-v")) {
 			version();
 			exit(0);
@@ -137,6 +143,19 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 				fprintf(stderr, "tinyrun: option %s needs a value\n", argv[i]);
 				exit(1);
 			}
+		}
+		/* crun's spelling of --systemd-cgroup */
+		if (cgroup_manager) {
+			if (!strcmp(cgroup_manager, "systemd"))
+				g->systemd_cgroup = true;
+			else if (!strcmp(cgroup_manager, "cgroupfs"))
+				g->systemd_cgroup = false;
+			else {
+				fprintf(stderr, "tinyrun: --cgroup-manager: expected cgroupfs or systemd, got \"%s\"\n",
+					cgroup_manager);
+				exit(1);
+			}
+			cgroup_manager = NULL;
 		}
 	}
 	return i < argc ? i : -1;

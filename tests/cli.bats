@@ -391,3 +391,45 @@ run_terminal_container() {
 	assert_success
 	[[ "$output" == "[]" || "$output" == null ]] || fail "ps json: $output"
 }
+
+@test "crun's spellings: --cgroup-manager cgroupfs|systemd, create/run --config FILE" {
+	cp "$BUNDLE/config.json" "$BUNDLE/other.json"
+	jq '.process.args = ["sh", "-c", "echo from-other"]' "$BUNDLE/other.json" >"$BUNDLE/o.json"
+	mv "$BUNDLE/o.json" "$BUNDLE/other.json"
+	set_args sh -c 'echo from-config-json'
+	run_nohang "$RUNTIME" --cgroup-manager cgroupfs --root "$ROOT" run --bundle "$BUNDLE" --config other.json "$CID"
+	assert_success
+	assert_output from-other
+	run_nohang "$RUNTIME" --cgroup-manager=cgroupfs --root "$ROOT" run --bundle "$BUNDLE" --config "$BUNDLE/other.json" "$CID"
+	assert_output from-other
+	run_nohang "$RUNTIME" --cgroup-manager bogus --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "--cgroup-manager"
+	run_nohang runtime run --bundle "$BUNDLE" --config missing.json "$CID"
+	assert_failure 1
+	assert_output --partial missing.json
+	[[ ! -e "$ROOT/$CID" ]]
+}
+
+@test "socket activation: LISTEN_FDS=N passes fds 3.. and sets LISTEN_FDS/LISTEN_PID=1 in the container (as runc)" {
+	set_args sh -c 'echo "fds=$LISTEN_FDS pid=$LISTEN_PID"; cat <&3'
+	echo through-fd-3 >"$BATS_TEST_TMPDIR/fd3"
+	# (run_nohang closes fds 3 and 4 for the command: open fd 3 inside it)
+	with_fd3() { sh -c 'exec 3<"$0"; exec "$@"' "$BATS_TEST_TMPDIR/fd3" "$@"; }
+	run_nohang with_fd3 env LISTEN_FDS=1 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line "fds=1 pid=1"
+	assert_line through-fd-3
+	# LISTEN_PID naming another process: not for us
+	run_nohang with_fd3 env LISTEN_FDS=1 LISTEN_PID=1 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_line "fds= pid="
+}
+
+@test "exec --cap with an unknown name warns and goes on (as runc)" {
+	set_args sleep 3600
+	run_detached "$CID"
+	run runtime exec --cap CAP_NOT_A_THING --cap CAP_NET_RAW "$CID" sh -c 'grep CapEff /proc/self/status'
+	assert_success
+	assert_output --partial CAP_NOT_A_THING
+	assert_output --partial CapEff
+}

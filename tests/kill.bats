@@ -14,7 +14,12 @@ start_trapper() {
 		traps+="trap 'echo $s >>/out/sig' $s; "
 	done
 	set_cmd "$traps echo ready >/out/ready; while :; do sleep 0.1; done"
-	run_detached "$CID"
+	# a shell cannot trap a signal ignored when it started: a test run in
+	# the background (SIGINT ignored) would hand that down to the container
+	run_nohang_to "$(container_log "$CID")" env --default-signal=HUP,INT,TERM,USR1,USR2 \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
 	wait_for_file "$OUT/ready"
 }
 

@@ -121,7 +121,7 @@ int cmd_events(struct global_opts *g, int argc, char **argv)
 	s = container_status(&c);
 	if (s == STATUS_STOPPED || !c.st.cgroup_path) {
 		container_close(&c);
-		return cli_failf("container \"%s\" is not running", argv[optind]);
+		return cli_failf("container \"%s\": container not running", argv[optind]);
 	}
 	r = cgroup_open(c.st.cgroup_path, c.st.systemd_cgroup, &cg, &err);
 	container_close(&c);

@@ -221,7 +221,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	}
 	x.init_pidfd = syscall(SYS_pidfd_open, c->st.pid, 0);
 	if (x.init_pidfd < 0 || !container_alive(c)) {
-		r = error_set(err, ESRCH, "container \"%s\" is not running", c->id);
+		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
 		goto out;
 	}
 	if (c->st.cgroup_path && cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err) == 0)

@@ -79,7 +79,10 @@ int bundle_load(const char *dir, const char *config, struct bundle *b, struct er
 	if ((size_t)snprintf(b->config_path, sizeof(b->config_path), "%s%s%s", config[0] == '/' ? "" : b->path,
 			     config[0] == '/' ? "" : "/", config) >= sizeof(b->config_path))
 		return error_set(err, ENAMETOOLONG, "--config %s: path too long", config);
-	if ((r = read_whole_file(b->config_path, &b->json, &b->len)) < 0)
+	r = read_whole_file(b->config_path, &b->json, &b->len);
+	if (r == -EFBIG)
+		return error_set(err, EFBIG, "%s: too large (at most %d MiB)", config, OCI_JSON_MAX_SIZE >> 20);
+	if (r < 0)
 		return error_sys(err, -r, "bundle %s: %s", b->path, config);
 	r = oci_config_parse("config.json", b->json, b->len, OCI_PARSE_ALL, &b->cfg, err);
 	if (r < 0) {

@@ -114,21 +114,19 @@ void cg1_close_all(int fds[CG1_N])
  * from the top down, every level of the container's path whose value is
  * empty gets its parent's, as runc does (parents made by a plain mkdir
  * included). The leaf keeps the config's values when it has them. */
-static int cpuset_fill(int rootfd, const char *rel, const struct oci_config *cfg, struct error *err)
+static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct oci_config *cfg,
+		       struct error *err)
 {
 	const struct oci_cpu *c = &cfg->linux_.resources.cpu;
 	bool has_res = cfg->has_linux && cfg->linux_.has_resources && cfg->linux_.resources.has_cpu;
 	bool cfg_cpus = has_res && c->cpus && *c->cpus, cfg_mems = has_res && c->mems && *c->mems;
 	static const char *const file[2] = { "cpuset.cpus", "cpuset.mems" };
-	char dir[4096], val[2][1024], cur[1024];
+	char dir[4096], val[2][1024] = { "", "" }, cur[1024];
 	size_t len = strlen(rel), i;
 	int fd, k, r = 0;
 
-	for (k = 0; k < 2; k++)
-		if (cg_read(rootfd, file[k], val[k], sizeof(val[k])) < 0)
-			return error_sys(err, errno, "cpuset: reading the root's %s", file[k]);
 	for (i = 1; r == 0 && i <= len; i++) {
-		bool leaf = i == len;
+		bool leaf = i == len, fresh = first_new >= 0 && (int)i > first_new;
 		if (rel[i] != '/' && !leaf)
 			continue;
 		snprintf(dir, sizeof(dir), "%.*s", (int)i, rel);
@@ -136,11 +134,16 @@ static int cpuset_fill(int rootfd, const char *rel, const struct oci_config *cfg
 		if (fd < 0)
 			return error_sys(err, errno, "cpuset %s", dir);
 		for (k = 0; k < 2 && r == 0; k++) {
-			if (cg_read(fd, file[k], cur, sizeof(cur)) < 0)
+			/* a dir made just now is empty: no need to read it */
+			if (!fresh && cg_read(fd, file[k], cur, sizeof(cur)) < 0)
 				r = error_sys(err, errno, "cpuset %s: %s", dir, file[k]);
-			else if (cur[0])
+			else if (!fresh && cur[0])
 				snprintf(val[k], sizeof(val[k]), "%s", cur);
-			else if (!(leaf && (k ? cfg_mems : cfg_cpus)))
+			else if (leaf && (k ? cfg_mems : cfg_cpus))
+				continue;   /* the config's value goes in with the resources */
+			else if (!val[k][0] && cg_read(rootfd, file[k], val[k], sizeof(val[k])) < 0)
+				r = error_sys(err, errno, "cpuset: reading the root's %s", file[k]);
+			else
 				r = cg_write(fd, file[k], val[k], err);
 		}
 		close(fd);
@@ -243,7 +246,7 @@ int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 			if (roots[i] < 0 && (roots[i] = open_root(i)) < 0)
 				r = error_sys(err, errno, "cpuset");
 			else
-				r = cpuset_fill(roots[i], rel, cfg, err);
+				r = cpuset_fill(roots[i], rel, first_new[i], cfg, err);
 			if (r < 0)
 				break;
 		}

@@ -259,6 +259,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if ((r = mkdir_cwd(p->cwd)) < 0)
 		return error_sys(err, -r, "process.cwd %s", p->cwd);
+	container_env = process_env_with_home(p);
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
 		return r;
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &cfg->linux_, err)) < 0 ||
@@ -268,7 +269,6 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return error_sys(err, errno, "linux.personality");
 	if (!p->no_new_privileges && (r = load_seccomp(ctx, err)) < 0)
 		return r;
-	container_env = process_env_with_home(p);
 	if ((r = process_drop_bounding(p, err)) < 0 ||
 	    (r = process_become_user(p, !ctx->rootless, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||

@@ -148,6 +148,10 @@ static int set_caps(const struct oci_process *p, struct error *err)
  * read-only /dev, leaves the fd as it is. */
 static int own_stdio(uid_t uid, struct error *err)
 {
+	/* root reaches its stdio whoever owns it (and in a user namespace,
+	 * chown to 0 of a file it does not own fails anyway) */
+	if (uid == 0)
+		return 0;
 	for (int fd = 0; fd < 3; fd++) {
 		struct stat st;
 
@@ -329,37 +333,58 @@ int process_check_not_runtime(const char *exe, dev_t self_dev, ino_t self_ino, s
 
 /* The home of `uid` in the container's /etc/passwd (read as root, before
  * the uid change), "/" when there is none: runc's default for HOME. */
+/* One passwd line: its home when its uid is `uid`. */
+static bool passwd_line_home(char *line, uid_t uid, char *home, size_t size)
+{
+	char *fld[7], *p = line;
+	int i;
+
+	for (i = 0; i < 7; i++) {   /* name:pw:uid:gid:gecos:dir:shell */
+		fld[i] = p;
+		if (!(p = strchr(p, ':')))
+			break;
+		*p++ = '\0';
+	}
+	if (i < 5 || !fld[2][0] || strtoul(fld[2], NULL, 10) != uid || !fld[5][0])
+		return false;
+	snprintf(home, size, "%s", fld[5]);
+	return true;
+}
+
 static void passwd_home(uid_t uid, char *home, size_t size)
 {
 	int fd = open("/etc/passwd", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct stat sb;
-	char buf[65536], *line, *save = NULL;
-	ssize_t n = -1;
+	char buf[4096];
+	size_t have = 0, total = 0;
+	ssize_t n;
 
 	snprintf(home, size, "/");
 	if (fd < 0)
 		return;
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-		n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f[7];
-		int i = 0;
+	/* a FIFO gives EAGAIN at once (O_NONBLOCK); /dev/zero stops at 1 MiB */
+	while (total < (1 << 20) && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		char *line = buf, *nl;
 
-		for (char *p = line; i < 7; i++) {   /* name:pw:uid:gid:gecos:dir:shell */
-			f[i] = p;
-			if (!(p = strchr(p, ':')))
-				break;
-			*p++ = '\0';
+		have += n;
+		total += n;
+		buf[have] = '\0';
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (passwd_line_home(line, uid, home, size))
+				goto out;
+			line = nl + 1;
 		}
-		if (i >= 5 && f[2][0] && strtoul(f[2], NULL, 10) == uid && f[5][0]) {
-			snprintf(home, size, "%s", f[5]);
-			return;
-		}
+		have -= line - buf;
+		if (have == sizeof(buf) - 1)
+			have = 0;              /* a line longer than the buffer: dropped */
+		memmove(buf, line, have);
 	}
+	if (total < (1 << 20) && n == 0 && have) {
+		buf[have] = '\0';
+		passwd_line_home(buf, uid, home, size);
+	}
+out:
+	close(fd);
 }
 
 char **process_env_with_home(const struct oci_process *p)

@@ -179,7 +179,14 @@ static int mount_v1(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 		if (!(ctrls = strchr(line, ':')) || !(cgpath = strchr(++ctrls, ':')))
 			continue;
 		*cgpath++ = '\0';
-		if ((r = mount_hierarchy(c, tmp, ctrls, cgpath, flags)) < 0) {
+		/* the child may not have joined yet: the runtime knows the path
+		 * (a hierarchy it did not make the cgroup in: the one we are in) */
+		r = -ENOENT;
+		if (c->o->cgroup_path && !c->o->new_cgroupns)
+			r = mount_hierarchy(c, tmp, ctrls, c->o->cgroup_path, flags);
+		if (r == -ENOENT)
+			r = mount_hierarchy(c, tmp, ctrls, cgpath, flags);
+		if (r < 0) {
 			close(tmp);
 			return fail(c, m->destination, r, ctrls[0] ? ctrls : "unified");
 		}

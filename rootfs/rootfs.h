@@ -25,6 +25,8 @@ struct rootfs_opts {
 	bool userns;              /* a user namespace is in use: bind device nodes, no mknod */
 	bool new_netns;           /* the container has its own network namespace */
 	bool new_cgroupns;        /* the container has its own cgroup namespace */
+	const char *cgroup_path;  /* the container's cgroup, for v1 cgroup binds before
+	                           * the child joins it (NULL: from /proc/self/cgroup) */
 	bool new_pidns;
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
 	bool selinux;             /* SELinux is enabled: linux.mountLabel applies */

@@ -190,7 +190,8 @@ static bool needs_cgroup_first(const struct child_ctx *ctx)
 	/* a systemd unit: wait until the parent has moved us, before any fork */
 	if (ctx->late_cgroupns || ctx->join.wait_parent || cfg->linux_.ns[OCI_NS_CGROUP].present)
 		return true;
-	for (size_t i = 0; i < cfg->n_mounts; i++) {
+	/* v1 cgroup mounts bind the container's cgroup dirs: by path, when known */
+	for (size_t i = 0; !ctx->cgroup_path && i < cfg->n_mounts; i++) {
 		const char *t = cfg->mounts[i].type;
 		if (t && (!strcmp(t, "cgroup") || !strcmp(t, "cgroup2")))
 			return true;
@@ -208,6 +209,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		.userns = ctx->userns,
 		.new_netns = cfg->linux_.ns[OCI_NS_NET].present,
 		.new_cgroupns = cfg->linux_.ns[OCI_NS_CGROUP].present,
+		.cgroup_path = ctx->cgroup_path,
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,

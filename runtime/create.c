@@ -449,6 +449,7 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
 	if ((r = cgroup_join_prepare(&out->cg, &ctx->join, err)) < 0)
 		return r;
+	ctx->cgroup_path = out->cg.path;
 	if ((ctx->join.n || ctx->join.wait_parent) && (ctx->clone_ns & CLONE_NEWCGROUP)) {
 		/* v1 or a systemd unit: the cgroup namespace waits until the child has joined */
 		ctx->late_cgroupns = true;

@@ -45,6 +45,7 @@ struct child_ctx {
 	bool selinux;                /* SELinux enabled on the host (labels apply) */
 	bool rootless;               /* run by an unprivileged user: setgroups is denied */
 	struct cgroup_join join;     /* how the child joins its cgroup by itself */
+	const char *cgroup_path;     /* the container's cgroup (every hierarchy), or NULL */
 	bool late_cgroupns;          /* unshare the cgroup namespace once joined (v1) */
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
 	int *mount_fds;              /* idmapped trees made before clone, or NULL */

@@ -220,6 +220,40 @@ static int hier_open(int h, const char *rel, struct error *err)
 	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
 }
 
+/* The real hierarchies (alias targets) create needs open: devices rules,
+ * the freezer check, the emptiness check of a cgroup that was there, and
+ * those of the resources the config sets. */
+static uint32_t cg1_wanted(const struct oci_config *cfg, bool created)
+{
+	const struct oci_resources *res = &cfg->linux_.resources;
+	uint32_t names = 1u << CG1_DEVICES | 1u << CG1_FREEZER, want = 0;
+
+	if (!created)
+		names |= 1u << CG1_PIDS | 1u << CG1_MEMORY;
+	if (cfg->has_linux && cfg->linux_.has_resources) {
+		if (res->has_memory)
+			names |= 1u << CG1_MEMORY;
+		if (res->has_cpu)
+			names |= 1u << CG1_CPU | 1u << CG1_CPUACCT | 1u << CG1_CPUSET;
+		if (res->has_pids)
+			names |= 1u << CG1_PIDS;
+		if (res->has_blkio)
+			names |= 1u << CG1_BLKIO;
+		if (res->n_hugepage_limits)
+			names |= 1u << CG1_HUGETLB;
+		if (res->has_network)
+			names |= 1u << CG1_NET_CLS | 1u << CG1_NET_PRIO;
+		if (res->n_rdma)
+			names |= 1u << CG1_RDMA;
+		if (res->n_unified)
+			names |= 1u << CG1_UNIFIED;
+	}
+	for (int i = 0; i < CG1_N; i++)
+		if ((names & (1u << i)) && alias[i] >= 0)
+			want |= 1u << alias[i];
+	return want;
+}
+
 int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg, struct error *err)
 {
 	const char *rel = path + 1;
@@ -250,9 +284,12 @@ int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg
 			if (r < 0)
 				break;
 		}
-		if ((fds[i] = hier_open(i, rel, err)) < 0)
-			r = fds[i];
 	}
+	/* open only the hierarchies something is written to or read from */
+	uint32_t want = cg1_wanted(cfg, cg->created) & mask;
+	for (i = 0; i < CG1_N && r == 0; i++)
+		if ((want & (1u << i)) && (fds[i] = hier_open(i, rel, err)) < 0)
+			r = fds[i];
 	for (i = 0; i < CG1_N; i++)
 		if (alias[i] >= 0 && alias[i] != i)
 			fds[i] = fds[alias[i]];

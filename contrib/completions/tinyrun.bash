@@ -35,7 +35,7 @@ _tinyrun() {
 	fi
 
 	local commands="create start state kill delete run exec ps pause resume list update events spec features help"
-	local globals="--root --log --log-format --debug --systemd-cgroup --version --help"
+	local globals="--root --log --log-format --debug --systemd-cgroup --cgroup-manager --version --help"
 
 	# Find the command: the first word after the global options and their values.
 	local i cmd="" cmd_index=0
@@ -77,8 +77,8 @@ _tinyrun() {
 
 	local opts="--help"
 	case "$cmd" in
-	create) opts+=" --bundle --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds" ;;
-	run) opts+=" --bundle --detach --keep --id --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds" ;;
+	create) opts+=" --bundle --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds --config" ;;
+	run) opts+=" --bundle --detach --keep --id --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds --config" ;;
 	kill) opts+=" --all" ;;
 	delete) opts+=" --force" ;;
 	exec) opts+=" --process --detach --tty --console-socket --env --cwd --user --additional-gids --cap --no-new-privs --pid-file --preserve-fds --ignore-paused --cgroup" ;;

@@ -41,7 +41,7 @@ _tinyrun() {
 	local i cmd="" cmd_index=0
 	for ((i = 1; i < cword; i++)); do
 		case "${words[i]}" in
-		--root | --log | --log-format) ((i++)) ;;
+		--root | --log | --log-format | --cgroup-manager) ((i++)) ;;
 		-*) ;;
 		*)
 			cmd="${words[i]}"
@@ -67,7 +67,7 @@ _tinyrun() {
 
 	case "$prev" in
 	-b | --bundle) _tinyrun_files -d; return ;;
-	--pid-file | --log | -p | --process | -r | --resources) _tinyrun_files; return ;;
+	--pid-file | --log | -p | --process | -r | --resources | --config) _tinyrun_files; return ;;
 	--console-socket) _tinyrun_files; return ;;
 	--cwd) return ;;
 	-f | --format) COMPREPLY=($(compgen -W "table json" -- "$cur")); return ;;
@@ -98,7 +98,7 @@ _tinyrun() {
 	local have_id=""
 	for ((i = cmd_index + 1; i < cword; i++)); do
 		case "${words[i]}" in
-		-b | --bundle | --pid-file | --console-socket | --preserve-fds | --id | -p | --process | -r | --resources | -f | --format | --seccomp | -e | --env | --cwd | -u | --user | --interval | --cgroup) ((i++)) ;;
+		-b | --bundle | --pid-file | --console-socket | --preserve-fds | --id | -p | --process | -r | --resources | -f | --format | --seccomp | -e | --env | --cwd | -u | --user | --interval | --cgroup | --config) ((i++)) ;;
 		-*) ;;
 		*) have_id=1 ;;
 		esac

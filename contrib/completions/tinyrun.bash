@@ -56,6 +56,7 @@ _tinyrun() {
 		--root) _tinyrun_files -d; return ;;
 		--log) _tinyrun_files; return ;;
 		--log-format) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+		--cgroup-manager) COMPREPLY=($(compgen -W "cgroupfs systemd" -- "$cur")); return ;;
 		esac
 		if [[ "$cur" == -* ]]; then
 			COMPREPLY=($(compgen -W "$globals" -- "$cur"))

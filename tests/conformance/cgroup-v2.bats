@@ -129,7 +129,7 @@ block_dev() {
 	expect_eq "$(cgdir)" "$first" "cgroup of the second container"
 }
 
-@test "config-linux.md/cgroups-path: MAY interpret a relative cgroupsPath relative to a runtime-determined location" {
+@test "config-linux.md/cgroups-path: MAY interpret a relative cgroupsPath relative to a runtime-determined location (v2)" {
 	guest_result && return 0
 	cfg '.linux.cgroupsPath = $p' --arg p "conformance-relative/$ID"
 	check pause
@@ -140,7 +140,7 @@ block_dev() {
 	if [ "$d" = "/sys/fs/cgroup/conformance-relative/$ID" ]; then track_cgroup /sys/fs/cgroup/conformance-relative; fi
 }
 
-@test "config-linux.md/cgroups-path: MAY define the default cgroups path when cgroupsPath is not specified" {
+@test "config-linux.md/cgroups-path: MAY define the default cgroups path when cgroupsPath is not specified (v2)" {
 	guest_result && return 0
 	cfg 'del(.linux.cgroupsPath)'
 	check pause

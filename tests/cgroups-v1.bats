@@ -35,10 +35,6 @@ teardown() {
 	for d in /sys/fs/cgroup/*"$CGPARENT" /sys/fs/cgroup/*/tinyrun/"rel-$TOKEN"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
-	# the runtime's default parent, when no other container is in it
-	for d in /sys/fs/cgroup/*/tinyrun; do
-		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
-	done
 	tr_teardown
 }
 

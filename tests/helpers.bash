@@ -386,6 +386,10 @@ tr_teardown() {
 	assert_no_leftovers || rc=1
 	export -n TINYRUN_TEST_TOKEN
 	[[ $rc -eq 0 ]] || force_cleanup
+	# the runtime's default cgroup parent (/tinyrun), once no container is in it
+	for d in /sys/fs/cgroup/*/tinyrun; do
+		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
+	done
 	return $rc
 }
 

@@ -78,16 +78,7 @@ held_caps() {
 
 # --- config and observation ------------------------------------------------
 
-# set_caps BND EFF PRM INH AMB: each a comma-separated list of names.
-set_caps() {
-	update_config '.process.capabilities = {
-		bounding: ($b | split(",") | map(select(. != ""))),
-		effective: ($e | split(",") | map(select(. != ""))),
-		permitted: ($p | split(",") | map(select(. != ""))),
-		inheritable: ($i | split(",") | map(select(. != ""))),
-		ambient: ($a | split(",") | map(select(. != "")))}' \
-		--arg b "$1" --arg e "$2" --arg p "$3" --arg i "$4" --arg a "$5"
-}
+# set_caps BND EFF PRM INH AMB: see helpers.bash
 
 # run_status: run the container in the foreground with process.args =
 # cat /proc/self/status; its status in $output.

@@ -42,20 +42,33 @@ is_runc() {
 
 # --- helper programs and rootfs -------------------------------------------
 
-build_test_lib() {
-	local name
+# build_static SRC: $TEST_LIB_BIN/<name of SRC without .c>, a static binary,
+# rebuilt when SRC is newer; concurrent suites serialise on a lock.
+build_static() {
+	local src="$1" bin="$TEST_LIB_BIN/$(basename "${1%.c}")"
+	[[ -x "$bin" && ! "$src" -nt "$bin" ]] && return 0
 	mkdir -p "$TEST_LIB_BIN"
-	for name in checker subreaper; do
-		if [[ ! -x "$TEST_LIB_BIN/$name" || "$TESTS_DIR/lib/$name.c" -nt "$TEST_LIB_BIN/$name" ]]; then
-			(
-				flock 9
-				if [[ ! -x "$TEST_LIB_BIN/$name" || "$TESTS_DIR/lib/$name.c" -nt "$TEST_LIB_BIN/$name" ]]; then
-					gcc -static -O2 -Wall -Wextra -Werror -o "$TEST_LIB_BIN/$name.tmp" "$TESTS_DIR/lib/$name.c" &&
-						mv "$TEST_LIB_BIN/$name.tmp" "$TEST_LIB_BIN/$name"
-				fi
-			) 9>"$TEST_LIB_BIN/.lock" || return 1
+	(
+		flock 9
+		if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
+			gcc -static -O2 -Wall -Wextra -Werror -o "$bin.tmp" "$src" && mv "$bin.tmp" "$bin"
 		fi
-	done
+	) 9>"$TEST_LIB_BIN/.lock"
+}
+
+build_test_lib() {
+	build_static "$TESTS_DIR/lib/checker.c" && build_static "$TESTS_DIR/lib/subreaper.c"
+}
+
+# set_caps BND EFF PRM INH AMB: process.capabilities, each a comma-separated list of names.
+set_caps() {
+	update_config '.process.capabilities = {
+		bounding: ($b | split(",") | map(select(. != ""))),
+		effective: ($e | split(",") | map(select(. != ""))),
+		permitted: ($p | split(",") | map(select(. != ""))),
+		inheritable: ($i | split(",") | map(select(. != ""))),
+		ambient: ($a | split(",") | map(select(. != "")))}' \
+		--arg b "$1" --arg e "$2" --arg p "$3" --arg i "$4" --arg a "$5"
 }
 
 # The base rootfs: static busybox with its applet links, the checker, the

@@ -19,16 +19,6 @@ expect() {
 	assert_line "$1=$2"
 }
 
-# caps_config BND EFF PRM INH AMB: each a comma-separated list of names.
-caps_config() {
-	update_config '.process.capabilities = {
-		bounding: ($b | split(",") | map(select(. != ""))),
-		effective: ($e | split(",") | map(select(. != ""))),
-		permitted: ($p | split(",") | map(select(. != ""))),
-		inheritable: ($i | split(",") | map(select(. != ""))),
-		ambient: ($a | split(",") | map(select(. != "")))}' \
-		--arg b "$1" --arg e "$2" --arg p "$3" --arg i "$4" --arg a "$5"
-}
 
 @test "hostname from the config" {
 	update_config '.hostname = "tr-host"'
@@ -274,7 +264,7 @@ tty_run() {
 }
 
 @test "capabilities: root with a coherent set, all five sets exact" {
-	caps_config CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE,CAP_SETUID \
+	set_caps CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE,CAP_SETUID \
 		CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE,CAP_SETUID \
 		CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE,CAP_SETUID \
 		CAP_KILL CAP_KILL
@@ -288,7 +278,7 @@ tty_run() {
 
 @test "capabilities: non-root keeps its ambient set across exec" {
 	update_config '.process.user = {uid: 1000, gid: 1000}'
-	caps_config CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE \
+	set_caps CAP_CHOWN,CAP_KILL,CAP_NET_BIND_SERVICE \
 		CAP_KILL,CAP_NET_BIND_SERVICE CAP_KILL,CAP_NET_BIND_SERVICE \
 		CAP_KILL,CAP_NET_BIND_SERVICE CAP_KILL,CAP_NET_BIND_SERVICE
 	check CapBnd CapEff CapPrm CapInh CapAmb uid
@@ -302,7 +292,7 @@ tty_run() {
 
 @test "capabilities: non-root without ambient has none effective" {
 	update_config '.process.user = {uid: 1000, gid: 1000}'
-	caps_config CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL "" ""
+	set_caps CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL "" ""
 	check CapBnd CapEff CapPrm CapAmb
 	expect CapBnd CAP_CHOWN,CAP_KILL
 	expect CapEff ""
@@ -311,7 +301,7 @@ tty_run() {
 }
 
 @test "capabilities: empty sets drop everything, even for root" {
-	caps_config "" "" "" "" ""
+	set_caps "" "" "" "" ""
 	check CapBnd CapEff CapPrm CapInh CapAmb
 	expect CapBnd ""
 	expect CapEff ""
@@ -330,7 +320,7 @@ tty_run() {
 
 @test "capabilities: the kernel enforces them (chown without CAP_CHOWN fails)" {
 	bind_out_dir
-	caps_config CAP_KILL CAP_KILL CAP_KILL "" ""
+	set_caps CAP_KILL CAP_KILL CAP_KILL "" ""
 	set_cmd 'touch /out/f; chown 1000 /out/f && echo chown-ok || echo chown-denied'
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"
 	assert_line chown-denied

@@ -17,18 +17,9 @@ SECURITY_SRC="$TESTS_DIR/lib/security"
 
 # The static helpers of tests/lib/security/, built once into $TEST_LIB_BIN.
 build_security_lib() {
-	local src name
+	local src
 	for src in "$SECURITY_SRC"/*.c; do
-		name="$(basename "${src%.c}")"
-		if [[ ! -x "$TEST_LIB_BIN/$name" || "$src" -nt "$TEST_LIB_BIN/$name" ]]; then
-			(
-				flock 9
-				if [[ ! -x "$TEST_LIB_BIN/$name" || "$src" -nt "$TEST_LIB_BIN/$name" ]]; then
-					gcc -static -O2 -Wall -Wextra -Werror -o "$TEST_LIB_BIN/$name.tmp" "$src" &&
-						mv "$TEST_LIB_BIN/$name.tmp" "$TEST_LIB_BIN/$name"
-				fi
-			) 9>"$TEST_LIB_BIN/.lock" || return 1
-		fi
+		build_static "$src" || return 1
 	done
 }
 

@@ -183,20 +183,12 @@ static int load_seccomp(struct child_ctx *ctx, struct error *err)
 /* process.env, with HOME added when it has none (process_env_with_home) */
 static char **container_env;
 
+/* A cgroup namespace is rooted where we are when it is made, and a systemd
+ * unit must hold us before any fork. (v1 cgroup mounts need not wait: they
+ * bind the container's cgroup by the path the runtime made.) */
 static bool needs_cgroup_first(const struct child_ctx *ctx)
 {
-	const struct oci_config *cfg = ctx->cfg;
-
-	/* a systemd unit: wait until the parent has moved us, before any fork */
-	if (ctx->late_cgroupns || ctx->join.wait_parent || cfg->linux_.ns[OCI_NS_CGROUP].present)
-		return true;
-	/* v1 cgroup mounts bind the container's cgroup dirs: by path, when known */
-	for (size_t i = 0; !ctx->cgroup_path && i < cfg->n_mounts; i++) {
-		const char *t = cfg->mounts[i].type;
-		if (t && (!strcmp(t, "cgroup") || !strcmp(t, "cgroup2")))
-			return true;
-	}
-	return false;
+	return ctx->late_cgroupns || ctx->join.wait_parent || ctx->cfg->linux_.ns[OCI_NS_CGROUP].present;
 }
 
 static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *exe, struct error *err)
@@ -240,10 +232,10 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if (p->terminal && (r = setup_terminal(ctx, &ro, err)) < 0)
 		return r;
-	/* hooks look for the container's init in its cgroup (device rules ...) */
-	if (ctx->hook_sync && (r = cgroup_join_self(&ctx->join, err)) < 0)
-		return r;
 	if (ctx->hook_sync) {
+		/* hooks look for the container's init in its cgroup (device rules ...) */
+		if ((r = cgroup_join_self(&ctx->join, err)) < 0)
+			return r;
 		if (sync_send(ctx->sync_fd, SYNC_HOOKS, 0, NULL, 0, -1) < 0 ||
 		    (r = expect(ctx->sync_fd, SYNC_HOOKS_DONE, state, STATE_MAX, err)) < 0)
 			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");

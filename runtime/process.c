@@ -331,8 +331,6 @@ int process_check_not_runtime(const char *exe, dev_t self_dev, ino_t self_ino, s
 	return 0;
 }
 
-/* The home of `uid` in the container's /etc/passwd (read as root, before
- * the uid change), "/" when there is none: runc's default for HOME. */
 /* One passwd line: its home when its uid is `uid`. */
 static bool passwd_line_home(char *line, uid_t uid, char *home, size_t size)
 {
@@ -351,6 +349,8 @@ static bool passwd_line_home(char *line, uid_t uid, char *home, size_t size)
 	return true;
 }
 
+/* The home of `uid` in the container's /etc/passwd (read as root, before
+ * the uid change), "/" when there is none: runc's default for HOME. */
 static void passwd_home(uid_t uid, char *home, size_t size)
 {
 	int fd = open("/etc/passwd", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);

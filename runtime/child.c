@@ -207,6 +207,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		.mount_fds = ctx->mount_fds,
 		.selinux = ctx->selinux,
 	};
+	struct stat exe_st;
 	int r;
 
 	if ((r = attrs_affinity_initial(&ctx->cfg->process, err)) < 0)
@@ -265,8 +266,8 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if ((r = process_drop_bounding(p, err)) < 0 ||
 	    (r = process_become_user(p, !ctx->rootless, err)) < 0 ||
-	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
-	    (r = process_check_not_runtime(exe, ctx->self_dev, ctx->self_ino, err)) < 0 ||
+	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||
+	    (r = process_check_not_runtime(exe, &exe_st, ctx->self_dev, ctx->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)
 		return r;
 	/* a notify filter goes in while the runtime still listens for its fd */

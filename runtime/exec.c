@@ -77,6 +77,7 @@ static int exec_seccomp(struct exec_ctx *x, struct error *err)
 static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 {
 	struct oci_process *p = x->p;
+	struct stat exe_st;
 	int r;
 
 	if ((r = attrs_affinity_initial(p, err)) < 0 || (r = cgroup_join_self(&x->join, err)) < 0)
@@ -95,8 +96,8 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 	x->env = process_env_with_home(p);
 	if ((r = process_drop_bounding(p, err)) < 0 ||
 	    (r = process_become_user(p, true, err)) < 0 ||
-	    (r = process_find_exec(p, exe, PATH_MAX, err)) < 0 ||
-	    (r = process_check_not_runtime(exe, x->self_dev, x->self_ino, err)) < 0 ||
+	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||
+	    (r = process_check_not_runtime(exe, &exe_st, x->self_dev, x->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)
 		return r;
 	if (x->has_seccomp && p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)

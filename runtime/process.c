@@ -225,20 +225,18 @@ static const char *env_path(const struct oci_process *p)
 	return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 }
 
-static int check_exec(const char *path)
+static int check_exec(const char *path, struct stat *sb)
 {
-	struct stat sb;
-
-	if (stat(path, &sb) < 0)
+	if (stat(path, sb) < 0)
 		return -errno;
-	if (S_ISDIR(sb.st_mode))
+	if (S_ISDIR(sb->st_mode))
 		return -EISDIR;
 	if (access(path, X_OK) < 0 && faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
 		return -EACCES;
 	return 0;
 }
 
-int process_find_exec(const struct oci_process *p, char *path, size_t size, struct error *err)
+int process_find_exec(const struct oci_process *p, char *path, size_t size, struct stat *st, struct error *err)
 {
 	const char *name = p->args[0], *dirs, *end;
 	int r = -ENOENT;
@@ -246,7 +244,7 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 	if (strchr(name, '/')) {
 		if ((size_t)snprintf(path, size, "%s", name) >= size)
 			return error_set(err, ENAMETOOLONG, "process.args[0]: path too long");
-		r = check_exec(path);
+		r = check_exec(path, st);
 		return r < 0 ? error_sys(err, -r, "exec \"%s\"", name) : 0;
 	}
 	for (dirs = env_path(p); ; dirs = end + 1) {
@@ -255,7 +253,7 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 		end = strchrnul(dirs, ':');
 		dl = end - dirs;
 		if ((size_t)snprintf(path, size, "%.*s%s%s", (int)dl, dirs, dl ? "/" : "", name) < size) {
-			int rr = check_exec(path);
+			int rr = check_exec(path, st);
 			if (rr == 0)
 				return 0;
 			if (rr != -ENOENT && rr != -ENOTDIR)
@@ -316,14 +314,15 @@ static int script_interpreter(const char *path, char *interp, size_t size)
 	return 0;
 }
 
-int process_check_not_runtime(const char *exe, dev_t self_dev, ino_t self_ino, struct error *err)
+int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
+			      struct error *err)
 {
 	char path[PATH_MAX], interp[PATH_MAX];
-	struct stat sb;
+	struct stat sb = *exe_st;
 
 	snprintf(path, sizeof(path), "%s", exe);
 	for (int depth = 0; depth < 6 && path[0]; depth++) {   /* the kernel nests #! 5 deep */
-		if (stat(path, &sb) == 0 && sb.st_dev == self_dev && sb.st_ino == self_ino)
+		if ((depth == 0 || stat(path, &sb) == 0) && sb.st_dev == self_dev && sb.st_ino == self_ino)
 			return error_set(err, EPERM, "exec \"%s\": refusing to run the runtime's own binary in the container", exe);
 		script_interpreter(path, interp, sizeof(interp));
 		snprintf(path, sizeof(path), "%s", interp);

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "oci/config.h"
@@ -25,7 +26,7 @@ int process_become_user(const struct oci_process *p, bool allow_setgroups, struc
  * has none, as runc: call after pivot_root, while still root. */
 char **process_env_with_home(const struct oci_process *p);
 /* Find args[0] in the PATH of process.env (as execvp would), check it is executable. */
-int process_find_exec(const struct oci_process *p, char *path, size_t size, struct error *err);
+int process_find_exec(const struct oci_process *p, char *path, size_t size, struct stat *st, struct error *err);
 int process_set_no_new_privs(const struct oci_process *p, struct error *err);
 /* Parent side: /proc/<pid>/oom_score_adj from process.oomScoreAdj (if set). */
 int process_write_oom_score(pid_t pid, const struct oci_process *p, struct error *err);
@@ -35,7 +36,8 @@ void process_join_keyring(const char *id);
  * of the container. self_dev/self_ino identify /proc/self/exe (taken by the
  * parent). Fails when `exe`, or any "#!" interpreter on the way to it, is that
  * file. */
-int process_check_not_runtime(const char *exe, dev_t self_dev, ino_t self_ino, struct error *err);
+int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
+			      struct error *err);
 /* Highest capability the running kernel knows. */
 int process_cap_last_cap(void);
 

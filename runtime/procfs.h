@@ -1,0 +1,25 @@
+/* /proc files the runtime writes or relies on, opened through an fd proven to
+ * be procfs (CVE-2025-52881 class): the directory is fstatfs'd, and a file
+ * below it is reached without crossing a mount or leaving the directory
+ * (RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS: only procfs' own
+ * symlinks such as "self" are followed). An image's directory named /proc, a
+ * tmpfs over it or a bind over one of its files is refused with EXDEV/EPERM. */
+#ifndef TINYRUN_PROCFS_H
+#define TINYRUN_PROCFS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* An O_PATH fd of PATH (normally "/proc" of the caller's mount namespace),
+ * refused unless it is procfs; the last component is not followed. -errno. */
+int procfs_dir(const char *path);
+
+/* Open REL beneath DIR (a procfs_dir fd; < 0: "/proc" for this one call). */
+int procfs_openat(int dir, const char *rel, int flags);
+
+/* Write LEN bytes / read at most SIZE-1 bytes (NUL-terminated) of REL. 0 or
+ * the count on success, -errno on failure (a short write is -EIO). */
+int procfs_write(int dir, const char *rel, const void *buf, size_t len);
+ssize_t procfs_read(int dir, const char *rel, char *buf, size_t size);
+
+#endif

@@ -20,8 +20,10 @@
 
 #include "attrs.h"
 #include "hooks.h"
+#include "log.h"
 #include "namespaces.h"
 #include "process.h"
+#include "procfs.h"
 #include "rootfs/rootfs.h"
 #include "sync.h"
 #include "sysctl.h"
@@ -143,17 +145,36 @@ static int mkdir_cwd(const char *cwd)
 	return 0;
 }
 
+/* The O_PATH fifo reopened for writing through /proc/self/fd of a procfs
+ * proven to be one (an image's fake /proc would take the write). */
+static int open_fifo(int fifo_fd)
+{
+	char name[16];
+	int proc = procfs_dir("/proc"), fds, fd;
+
+	if (proc < 0)
+		return proc;
+	fds = procfs_openat(proc, "self/fd", O_PATH | O_DIRECTORY);
+	close(proc);
+	if (fds < 0)
+		return fds;
+	snprintf(name, sizeof(name), "%d", fifo_fd);
+	fd = openat(fds, name, O_WRONLY | O_CLOEXEC);   /* blocks until `start` */
+	if (fd < 0)
+		fd = -errno;
+	close(fds);
+	return fd;
+}
+
 static int wait_for_start(struct child_ctx *ctx, struct error *err)
 {
-	char path[64];
 	int fd;
 
 	if (ctx->o->run_mode)
 		return expect(ctx->sync_fd, SYNC_START, NULL, 0, err);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", ctx->fifo_fd);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open_fifo(ctx->fifo_fd);
 	if (fd < 0)
-		return error_sys(err, errno, "open exec fifo");
+		return error_sys(err, -fd, "open exec fifo through the container's /proc (it must be procfs)");
 	if (write(fd, "0", 1) != 1)
 		return error_sys(err, errno, "write exec fifo");
 	/* fd stays open: it closes on exec, which tells `start` the program
@@ -252,8 +273,6 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 	}
 	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0)
 		return r;
-	if ((r = mkdir_cwd(p->cwd)) < 0)
-		return error_sys(err, -r, "process.cwd %s", p->cwd);
 	container_env = process_env_with_home(p);
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
 		return r;
@@ -262,6 +281,14 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if (cfg->linux_.has_personality && personality(cfg->linux_.personality) < 0)
 		return error_sys(err, errno, "linux.personality");
+	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
+	 * host fd may be open while they are resolved (the sync socket and the
+	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
+	if ((r = process_close_fds(3 + ctx->o->preserve_fds, (int[]){ ctx->sync_fd, ctx->fifo_fd }, 2, err)) < 0)
+		return r;
+	log_forget_file();
+	if ((r = mkdir_cwd(p->cwd)) < 0)
+		return error_sys(err, -r, "process.cwd %s", p->cwd);
 	if (!p->no_new_privileges && (r = load_seccomp(ctx, err)) < 0)
 		return r;
 	if ((r = process_drop_bounding(p, err)) < 0 ||

@@ -91,6 +91,11 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &x->cfg->linux_, err)) < 0 ||
 	    (r = attrs_set_labels(p, err)) < 0)
 		return r;
+	/* CVE-2024-21626: nothing of the host (cgroup dirs, the caller's fds,
+	 * the pidfd) stays open while the container's paths are resolved */
+	if ((r = process_close_fds(3 + x->o->preserve_fds, &x->sync_fd, 1, err)) < 0)
+		return r;
+	log_forget_file();
 	if (x->has_seccomp && !p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
 		return r;
 	x->env = process_env_with_home(p);

@@ -23,6 +23,11 @@ int log_init(const char *path, enum log_format format, bool debug)
 	return log_fd < 0 ? -1 : 0;
 }
 
+void log_forget_file(void)
+{
+	log_fd = -1;
+}
+
 bool log_debug_enabled(void)
 {
 	return log_dbg;

@@ -9,6 +9,10 @@ enum log_format { LOG_TEXT, LOG_JSON };
 
 /* Open the log file (append). NULL path: stderr only. */
 int log_init(const char *path, enum log_format format, bool debug);
+
+/* The container's process before exec: stop writing to the --log file (its fd
+ * is closed with every other host fd; the number may be reused). */
+void log_forget_file(void);
 bool log_debug_enabled(void);
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

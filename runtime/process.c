@@ -54,6 +54,37 @@ int process_cap_last_cap(void)
 	return last;
 }
 
+int process_close_fds(int first, const int *keep, size_t n, struct error *err)
+{
+	int sorted[8], k = 0, from = first;
+
+	if (n > sizeof(sorted) / sizeof(sorted[0]))
+		return error_set(err, E2BIG, "internal: too many fds to keep");
+	for (size_t i = 0; i < n; i++) {
+		int j = k;
+
+		if (keep[i] < first)
+			continue;
+		while (j > 0 && sorted[j - 1] > keep[i]) {
+			sorted[j] = sorted[j - 1];
+			j--;
+		}
+		sorted[j] = keep[i];
+		k++;
+	}
+	for (int i = 0; i <= k; i++) {
+		unsigned int to = i < k ? (unsigned int)sorted[i] - 1 : ~0U;
+
+		if (i < k && sorted[i] < from) /* a duplicate */
+			continue;
+		if ((i == k || sorted[i] > from) && syscall(SYS_close_range, from, to, 0) < 0)
+			return error_sys(err, errno, "close the runtime's fds");
+		if (i < k)
+			from = sorted[i] + 1;
+	}
+	return 0;
+}
+
 int process_drop_bounding(const struct oci_process *p, struct error *err)
 {
 	int last = process_cap_last_cap();

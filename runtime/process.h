@@ -41,4 +41,9 @@ int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t 
 /* Highest capability the running kernel knows. */
 int process_cap_last_cap(void);
 
+/* CVE-2024-21626 class: close every fd from `first` up, except the KEEP ones
+ * (n of them, any order, -1 entries ignored). Called before the process's
+ * cwd, PATH and program (which the container controls) are resolved. */
+int process_close_fds(int first, const int *keep, size_t n, struct error *err);
+
 #endif

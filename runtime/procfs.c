@@ -33,7 +33,8 @@ int procfs_dir(const char *path)
 
 int procfs_openat(int dir, const char *rel, int flags)
 {
-	struct open_how how = { .flags = (unsigned)flags | O_CLOEXEC | O_NOCTTY,
+	/* openat2 takes no other flag with O_PATH */
+	struct open_how how = { .flags = (unsigned)flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NOCTTY),
 				.resolve = RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS };
 	int own = -1, fd, e;
 

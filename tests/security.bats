@@ -267,6 +267,107 @@ cwd_escaped() {
 	runtime delete "$CID"
 }
 
+# The program, PATH and cwd are resolved with no host fd open: a path
+# through /proc/self/fd/N for every N the runtime (or a careless caller) can
+# hold must never reach a host file. HOST_DIR is a directory that exists
+# only on the host, with a static `escape` (tests/lib/security/escape.c) that
+# would say ESCAPED.
+FD_MAX="${FD_MAX:-64}"
+UP='../../../../../../../../../../../../../../../..'
+
+make_host_dir() {
+	HOST_DIR="$BATS_TEST_TMPDIR/host-only"
+	mkdir -p "$HOST_DIR"
+	cp "$TEST_LIB_BIN/escape" "$HOST_DIR/escape"
+	ESCAPED=""
+}
+
+# fd_escaped N WHAT: the last run printed ESCAPED or created WHAT on the host.
+fd_escaped() {
+	if [[ "$output" == *ESCAPED* || -e "$OUT/escaped" ]]; then
+		ESCAPED+="  fd $1: ran the host's $HOST_DIR/escape"$'\n'
+		rm -f "$OUT/escaped"
+	fi
+	if [[ -n "${2:-}" && -e "$2" ]]; then
+		ESCAPED+="  fd $1: created $2 on the host"$'\n'
+	fi
+	return 0
+}
+
+# run_mode MODE: run, or create + start (the program is found at create)
+run_mode() {
+	local mode="$1"
+	if [[ "$mode" == run ]]; then
+		with_fds run --bundle "$BUNDLE" "$CID"
+	else
+		with_fds create --bundle "$BUNDLE" "$CID"
+		if [[ "$status" -eq 0 ]]; then
+			with_fds start "$CID"
+			wait_for_state "$CID" stopped 2>/dev/null || true
+		fi
+	fi
+	timeout -k 2 10 "$RUNTIME" --root "$ROOT" delete --force "$CID" >/dev/null 2>&1 </dev/null || true
+}
+
+fd_vectors_run() {
+	local mode="$1" n
+	make_host_dir
+	bind_out_dir
+	for ((n = 3; n <= FD_MAX; n++)); do
+		# process.args[0]
+		set_args "/proc/self/fd/$n/$UP$HOST_DIR/escape"
+		run_mode "$mode"
+		fd_escaped "$n"
+		# a PATH entry
+		update_config '.process.env += [$p] | .process.args = ["escape"]' --arg p "PATH=/proc/self/fd/$n/$UP$HOST_DIR"
+		run_mode "$mode"
+		fd_escaped "$n"
+		update_config '.process.env |= map(select(startswith("PATH=/proc") | not))'
+		# process.cwd: created (mkdir -p) and entered
+		update_config '.process.cwd = $c' --arg c "/proc/self/fd/$n/$UP$HOST_DIR/made-$n"
+		set_args /bin/true
+		run_mode "$mode"
+		fd_escaped "$n" "$HOST_DIR/made-$n"
+		update_config '.process.cwd = "/"'
+	done
+	[[ -z "$ESCAPED" ]] || fail "a /proc/self/fd path reached the host ($mode):"$'\n'"$ESCAPED"
+	# the vectors work: the same paths from the container's own / run a file
+	# of the container
+	cp "$HOST_DIR/escape" "$BUNDLE/rootfs/escape"
+	set_args "/proc/self/root/escape"
+	run_mode "$mode"
+	[[ -e "$OUT/escaped" ]] || fail "the probe did not run: $output"
+}
+
+@test "fds: process.args[0], a PATH entry and process.cwd through /proc/self/fd/N (3..64) never reach the host (run)" {
+	fd_vectors_run run
+}
+
+@test "fds: process.args[0], a PATH entry and process.cwd through /proc/self/fd/N (3..64) never reach the host (create + start)" {
+	fd_vectors_run create
+}
+
+@test "fds: exec's program, a PATH entry and --cwd through /proc/self/fd/N (3..64) never reach the host" {
+	local n
+	make_host_dir
+	run_detached "$CID"
+	for ((n = 3; n <= FD_MAX; n++)); do
+		with_fds exec "$CID" "/proc/self/fd/$n/$UP$HOST_DIR/escape"
+		fd_escaped "$n"
+		with_fds exec -e "PATH=/proc/self/fd/$n/$UP$HOST_DIR" "$CID" escape
+		fd_escaped "$n"
+		with_fds exec --cwd "/proc/self/fd/$n/$UP$HOST_DIR/made-$n" "$CID" true
+		fd_escaped "$n" "$HOST_DIR/made-$n"
+	done
+	[[ -z "$ESCAPED" ]] || fail "a /proc/self/fd path reached the host (exec):"$'\n'"$ESCAPED"
+	cp "$HOST_DIR/escape" "$BUNDLE/rootfs/escape"
+	with_fds exec "$CID" /proc/self/root/escape
+	assert_output --partial ESCAPED
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+}
+
 # --- symlinked targets ----------------------------------------------------
 
 @test "symlinks: mount destinations through links to / and ../../.. land inside the rootfs; nothing appears on the host" {

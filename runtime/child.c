@@ -271,6 +271,8 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, state, strlen(state), err)) < 0)
 			return r;
 	}
+	if (ctx->rootless && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return error_sys(err, errno, "prctl(PR_SET_DUMPABLE)");
 	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0)
 		return r;
 	container_env = process_env_with_home(p);
@@ -311,8 +313,12 @@ void child_main(struct child_ctx *ctx)
 	bool created = false;
 	extern char **environ;
 
-	/* CVE-2019-5736 class: while this process runs the runtime's binary inside
-	 * the container, no container process may open it through /proc/<pid>/exe */
+	if (process_set_oom_score(p, &err) < 0)
+		goto fail;
+	/* While this process runs the runtime's code inside the container, no
+	 * container process may ptrace it or open its /proc files (its exe is a
+	 * sealed copy anyway: selfseal.h). Rootless: once the host-side hooks
+	 * and maps, which reach /proc/<pid> as the caller, are done (prepare). */
 	if (!ctx->rootless)
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	/* the flock on the state dir belongs to the runtime, not to the container */

@@ -152,26 +152,6 @@ static pid_t do_clone(struct child_ctx *ctx, struct created *out, struct error *
 	return pid < 0 ? error_sys(err, errno, "clone") : pid;
 }
 
-int process_write_oom_score(pid_t pid, const struct oci_process *p, struct error *err)
-{
-	char path[64], buf[16];
-	int fd, n;
-
-	if (!p->has_oom_score_adj)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)pid);
-	n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, buf, n) != n) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return error_sys(err, e, "process.oomScoreAdj %d", p->oom_score_adj);
-	}
-	close(fd);
-	return 0;
-}
-
 /* The pid as the container sees it: the last NSpid of /proc/<pid>/status. */
 static pid_t ns_pid(pid_t pid)
 {
@@ -551,8 +531,7 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	bool zombie;
 	int r;
 
-	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0 ||
-	    (r = process_write_oom_score(out->pid, &cfg->process, err)) < 0)
+	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
 	c->st.pid_start_time = proc_start_time(out->pid, &zombie);

@@ -116,8 +116,11 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 	struct error err = { 0 };
 	extern char **environ;
 
-	if (geteuid() == 0)   /* see child.c: /proc/<pid>/exe stays closed to the container */
-		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* as runc: process.json's oomScoreAdj, else the container's */
+	if (process_set_oom_score(x->p->has_oom_score_adj ? x->p : &x->cfg->process, &err) < 0)
+		goto fail;
+	/* see child.c: no container process may ptrace us or open our /proc files */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	syscall(SYS_close_range, 3 + x->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	signal(SIGPIPE, SIG_DFL);
 	if (exec_prepare(x, exe, &err) == 0) {
@@ -125,6 +128,7 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 		execve(exe, x->p->args, x->env);
 		error_sys(&err, errno, "exec %s", exe);
 	}
+fail:
 	sync_send(x->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1);
 	_exit(255);
 }
@@ -261,10 +265,6 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	}
 	close(sv[1]);
 	sv[1] = -1;
-	/* as runc: the exec'd process gets process.json's oomScoreAdj, else the container's */
-	if ((r = process_write_oom_score(pid, p->has_oom_score_adj ? p : &cfg->process, err)) < 0 &&
-	    err->code != ESRCH)
-		goto kill;
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = write_pid_file(o->pid_file, pid, err)) < 0)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "procfs.h"
 #include "oci/tables.h"
 
 int process_apply_limits(const struct oci_process *p, struct error *err)
@@ -296,6 +297,18 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 	if (r == -ENOENT)
 		return error_set(err, ENOENT, "exec: \"%s\": executable file not found in $PATH", name);
 	return error_sys(err, -r, "exec: \"%s\"", name);
+}
+
+int process_set_oom_score(const struct oci_process *p, struct error *err)
+{
+	char buf[16];
+	int n, r;
+
+	if (!p->has_oom_score_adj)
+		return 0;
+	n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+	r = procfs_write(-1, "self/oom_score_adj", buf, n);
+	return r < 0 ? error_sys(err, -r, "process.oomScoreAdj %d", p->oom_score_adj) : 0;
 }
 
 int process_set_no_new_privs(const struct oci_process *p, struct error *err)

@@ -28,8 +28,9 @@ char **process_env_with_home(const struct oci_process *p);
 /* Find args[0] in the PATH of process.env (as execvp would), check it is executable. */
 int process_find_exec(const struct oci_process *p, char *path, size_t size, struct stat *st, struct error *err);
 int process_set_no_new_privs(const struct oci_process *p, struct error *err);
-/* Parent side: /proc/<pid>/oom_score_adj from process.oomScoreAdj (if set). */
-int process_write_oom_score(pid_t pid, const struct oci_process *p, struct error *err);
+/* The child itself, first thing (the host's /proc still in view, and before
+ * it makes itself non-dumpable): its oom_score_adj from process.oomScoreAdj. */
+int process_set_oom_score(const struct oci_process *p, struct error *err);
 /* The container's session keyring is named after it (as runc: "_ses.<id>"). */
 void process_join_keyring(const char *id);
 /* CVE-2019-5736 class: the runtime's own binary must never become a program

@@ -83,6 +83,30 @@ map_userns() {
 	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
 }
 
+@test "rootless: the created init, still running the runtime's code, is not dumpable" {
+	local uid=4242 state="$BATS_TEST_TMPDIR/rootless-state" pid
+	rm "$BUNDLE/config.json"
+	runtime spec --rootless --bundle "$BUNDLE"
+	update_config '.process.terminal = false | .process.args = ["true"]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]'
+	chown -R "$uid:$uid" "$BUNDLE"
+	open_path "$BUNDLE"
+	mkdir -p "$state"
+	chown "$uid:$uid" "$state"
+	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$state" create --bundle "$BUNDLE" "$CID"
+	assert_success
+	pid="$(setpriv --reuid "$uid" --regid "$uid" --clear-groups "$RUNTIME" --root "$state" state "$CID" | jq .pid)"
+	# a dumpable process's /proc/PID files belong to its owner (4242), so the
+	# container's processes (uid 4242 on the host) could ptrace it or open
+	# its exe; a non-dumpable one's belong to root
+	run stat -c %u "/proc/$pid/fd"
+	setpriv --reuid "$uid" --regid "$uid" --clear-groups "$RUNTIME" --root "$state" delete --force "$CID"
+	assert_output 0
+	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
+}
+
 @test "idmapped bind mount: root-owned host files are the container root's, both ways" {
 	map_userns
 	local vol="$BATS_TEST_TMPDIR/vol"

@@ -186,3 +186,33 @@ run_fails() {
 	update_config '.mounts += [{destination: "/mnt", type: "bind", source: "/no/such/source", options: ["rbind"]}]'
 	create_fails /no/such/source
 }
+
+# ---- exec: ids and process files ----------------------------------------
+
+# 4294967295 is (uid_t)-1: setresuid(-1, -1, -1) leaves the exec'd process
+# root. A usage error: exit 1, nothing runs.
+@test "exec --user with an id outside 0-2147483647 is refused, nothing runs as root" {
+	is_runc && skip "runc exits 255 and words it differently"
+	run_detached "$CID"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 4294967295 "$CID" sh -c 'echo "ran as uid $(id -u)"'
+	refute_output --partial "ran as uid"
+	assert_failure 1
+	assert_output --partial "exec --user: uid 4294967295 out of range 0-2147483647"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 1000:4294967295 "$CID" sh -c 'echo "ran as gid $(id -g)"'
+	refute_output --partial "ran as gid"
+	assert_failure 1
+	assert_output --partial "exec --user: gid 4294967295 out of range 0-2147483647"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 2147483648 "$CID" true
+	assert_failure 1
+	assert_output --partial "uid 2147483648 out of range"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user -1 "$CID" true
+	assert_failure 1
+	assert_output --partial '--user: expected UID[:GID], got "-1"'
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --additional-gids 4294967295 "$CID" true
+	assert_failure 1
+	assert_output --partial "--additional-gids: invalid gid"
+	# the limit itself is fine
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 2147483647:2147483647 "$CID" sh -c 'echo "$(id -u):$(id -g)"'
+	assert_success
+	assert_output "2147483647:2147483647"
+}

@@ -91,3 +91,27 @@ create_refused() {
 	echo '[1, 2, 3]' >"$BUNDLE/config.json"
 	create_refused "config.json: expected object"
 }
+
+# ---- identity: ids setresuid/setgroups cannot take ------------------------
+
+# 4294967295 is (uid_t)-1: setresuid(-1, -1, -1) changes nothing, so the
+# process would run as root. This one ESCAPES without the check in oci/: the
+# container runs and prints uid 0.
+@test "hostile: process.user.uid 4294967295 is refused, the process never runs as root" {
+	update_config '.process.user.uid = 4294967295 | .process.user.gid = 1000'
+	set_cmd 'echo "ran as uid $(id -u)"'
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	refute_output --partial "ran as uid"
+	assert_failure 1
+	assert_output --partial "config.json: .process.user.uid: 4294967295 is out of range (0 to 2147483647)"
+	assert_no_leftovers
+}
+
+@test "hostile: gid and additionalGids outside 0-2147483647" {
+	update_config '.process.user.uid = 1000 | .process.user.gid = 4294967295'
+	create_refused "config.json: .process.user.gid: 4294967295 is out of range (0 to 2147483647)"
+	update_config '.process.user.gid = 1000 | .process.user.additionalGids = [10, 2147483648]'
+	create_refused "config.json: .process.user.additionalGids[1]: 2147483648 is out of range (0 to 2147483647)"
+	update_config '.process.user.additionalGids = [] | .process.user.uid = 2147483648'
+	create_refused "config.json: .process.user.uid: 2147483648 is out of range (0 to 2147483647)"
+}

@@ -46,7 +46,7 @@ static void test_full(void)
 	CHECK(cfg.has_process && p->terminal);
 	CHECK(p->has_console_size && p->console_height == 25 && p->console_width == 80);
 	CHECK(p->uid == 1000 && p->gid == 1001 && p->has_umask && p->umask == 18);
-	CHECK(p->n_additional_gids == 3 && p->additional_gids[2] == UINT32_MAX);
+	CHECK(p->n_additional_gids == 3 && p->additional_gids[2] == 2147483647);
 	CHECK(p->n_args == 3 && p->args[3] == NULL);
 	CHECK_STR(p->args[2], "echo hi");
 	CHECK(p->n_env == 2 && p->env[2] == NULL);

@@ -264,7 +264,7 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	struct exec_args a = { 0 };
 	struct container c;
 	struct oci_config cfg;
-	struct oci_process proc;
+	struct oci_process proc, pproc = { 0 };
 	struct error err;
 	char *buf = NULL, *pbuf = NULL, **env = NULL;
 	void *parena = NULL;
@@ -276,23 +276,29 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		return cli_usage_error("exec", "expected a container id");
 	if (a.tty && !a.o.console_socket && a.o.detach)
 		return cli_usage_error("exec", "--tty with --detach needs --console-socket");
-	if (container_load(g->root, argv[i], false, &c, &err) < 0)
-		return exec_fail(&err);
+	if (a.process_file) {
+		/* the file is input like the flags: checked (a regular file, every
+		 * field valid) before the container is looked at; an error exits 1 */
+		char name[4200];
+		size_t len;
+
+		snprintf(name, sizeof(name), "--process %s", a.process_file);
+		if (oci_read_file(a.process_file, name, &pbuf, &len, &err) < 0 ||
+		    oci_process_parse(a.process_file, pbuf, len, &pproc, &parena, &err) < 0) {
+			free(pbuf);
+			return cli_fail(&err);
+		}
+	}
+	if (container_load(g->root, argv[i], false, &c, &err) < 0) {
+		r = exec_fail(&err);
+		goto out;
+	}
 	if (check_status(&c, a.ignore_paused, &err) < 0 || load_config(&c, &cfg, &buf, &err) < 0) {
 		container_close(&c);
-		return exec_fail(&err);
+		r = exec_fail(&err);
+		goto out;
 	}
-	proc = cfg.process;
-	if (a.process_file) {
-		size_t len;
-		r = read_whole_file(a.process_file, &pbuf, &len);
-		if (r < 0)
-			r = error_sys(&err, -r, "--process %s", a.process_file);
-		else
-			r = oci_process_parse(a.process_file, pbuf, len, &proc, &parena, &err);
-		if (r < 0)
-			goto fail;
-	}
+	proc = a.process_file ? pproc : cfg.process;
 	if (apply_args(&proc, &a, argv + i + 1, argc - i - 1, &env) < 0) {
 		r = EXEC_FAILED;
 		goto done;
@@ -315,11 +321,12 @@ fail:
 	r = exec_fail(&err);
 done:
 	free(env);
-	free(pbuf);
-	if (parena)
-		oci_arena_free(parena);
 	oci_config_free(&cfg);
 	free(buf);
 	container_close(&c);
+out:
+	free(pbuf);
+	if (parena)
+		oci_arena_free(parena);
 	return r;
 }

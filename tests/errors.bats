@@ -216,3 +216,9 @@ run_fails() {
 	assert_success
 	assert_output "2147483647:2147483647"
 }
+
+@test "a config.json that is a FIFO fails create without waiting for a writer" {
+	rm "$BUNDLE/config.json"
+	mkfifo "$BUNDLE/config.json"
+	create_fails "config.json" "not a regular file"
+}

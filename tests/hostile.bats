@@ -21,7 +21,8 @@ PY
 
 # create_refused NEEDLE...: exit 1, one line containing every NEEDLE, nothing left.
 create_refused() {
-	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	# timeout: a runtime that blocks (on a FIFO, say) must fail the test
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
 	assert_failure 1
 	[ "${#lines[@]}" -eq 1 ] || fail "expected one line, got ${#lines[@]}: ${output:0:500}"
 	local needle
@@ -114,4 +115,17 @@ create_refused() {
 	create_refused "config.json: .process.user.additionalGids[1]: 2147483648 is out of range (0 to 2147483647)"
 	update_config '.process.user.additionalGids = [] | .process.user.uid = 2147483648'
 	create_refused "config.json: .process.user.uid: 2147483648 is out of range (0 to 2147483647)"
+}
+# ---- hostile input that used to be accepted ------------------------------
+
+@test "hostile: config.json that is a FIFO, a directory or a device: refused, no hang" {
+	rm "$BUNDLE/config.json"
+	mkfifo "$BUNDLE/config.json"
+	create_refused "config.json: not a regular file (a FIFO)"
+	rm "$BUNDLE/config.json"
+	mkdir "$BUNDLE/config.json"
+	create_refused "config.json: not a regular file (a directory)"
+	rmdir "$BUNDLE/config.json"
+	ln -s /dev/zero "$BUNDLE/config.json"   # endless
+	create_refused "config.json: not a regular file (a character device)"
 }

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "oci/config.h"
 #include "oci/state.h"
@@ -171,6 +174,41 @@ static void test_seccomp_names_bounded(void)
 	free(s);
 }
 
+/* A FIFO config.json made create wait for a writer forever; a device could
+ * be endless. Refused on the fd, before any read, in a child with a time
+ * limit so that a regression fails instead of hanging. */
+static void test_not_regular(void)
+{
+	char dir[] = "/tmp/tinyrun-unit-XXXXXX", fifo[64];
+	struct error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	int status = 0;
+	pid_t pid;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/config.json", dir);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	pid = fork();
+	if (pid == 0) {
+		alarm(5);
+		_exit(oci_read_file(fifo, "config.json", &buf, &len, &err) == -EINVAL &&
+		      strcmp(err.msg, "config.json: not a regular file (a FIFO)") == 0 ? 0 : 1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(oci_read_file(dir, "d", &buf, &len, &err) == -EINVAL);
+	CHECK_STR(err.msg, "d: not a regular file (a directory)");
+	CHECK(oci_read_file("/dev/null", "n", &buf, &len, &err) == -EINVAL);
+	CHECK_STR(err.msg, "n: not a regular file (a character device)");
+	CHECK(buf == NULL);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 static void test_state(void)
 {
 	static const char deep[] = "{\"ociVersion\": \"1.0.0\", \"id\": \"a\\u0000b\"}";
@@ -191,5 +229,6 @@ int main(void)
 	test_one_line_errors();
 	test_seccomp_names_bounded();
 	test_state();
+	test_not_regular();
 	return unit_report("test_oci_hostile");
 }

@@ -116,6 +116,7 @@ create_refused() {
 	update_config '.process.user.additionalGids = [] | .process.user.uid = 2147483648'
 	create_refused "config.json: .process.user.uid: 2147483648 is out of range (0 to 2147483647)"
 }
+
 # ---- hostile input that used to be accepted ------------------------------
 
 @test "hostile: config.json that is a FIFO, a directory or a device: refused, no hang" {
@@ -128,4 +129,18 @@ create_refused() {
 	rmdir "$BUNDLE/config.json"
 	ln -s /dev/zero "$BUNDLE/config.json"   # endless
 	create_refused "config.json: not a regular file (a character device)"
+}
+
+@test "hostile: comments in config.json (// and /* */) are not JSON" {
+	cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/good.json"
+	hostile_config 's = json.dumps(c); out = (s[:-1] + ", \"x\": 1 // uid 0\n}").encode()'
+	create_refused "config.json: invalid JSON: lexical error: probable comment found in input text, comments are not enabled."
+	cp "$BATS_TEST_TMPDIR/good.json" "$BUNDLE/config.json"
+	hostile_config 'out = ("/* a comment */ " + json.dumps(c)).encode()'
+	create_refused "config.json: invalid JSON:" "comments are not enabled"
+	# a string holding // or /* */ is fine
+	cp "$BATS_TEST_TMPDIR/good.json" "$BUNDLE/config.json"
+	update_config '.annotations = {"x": "http://a/* b */"} | .process.args = ["true"]'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
 }

@@ -284,6 +284,17 @@ static int parse_command(struct pctx *c, const struct jpath *p, const struct jso
 		return perr(c, JKEY(p, "args"), "must not be empty");
 	if ((r = get_strv(c, p, proc, "env", OPT, &out->env, &out->n_env)) < 0)
 		return r;
+	/* as runc: NAME=VALUE, NAME not empty ("FOO" or "=x" would reach execve
+	 * as entries getenv cannot find or misreads) */
+	for (size_t i = 0; i < out->n_env; i++) {
+		const char *eq = strchr(out->env[i], '=');
+
+		if (!eq)
+			return perr(c, JIDX(JKEY(p, "env"), i), "\"%s\" is not NAME=VALUE (no '=')",
+				    out->env[i]);
+		if (eq == out->env[i])
+			return perr(c, JIDX(JKEY(p, "env"), i), "\"%s\": empty variable name", out->env[i]);
+	}
 	if (!out->env && !(out->env = palloc(c, 1, sizeof(char *))))   /* ready for execve */
 		return -ENOMEM;
 	if ((r = get_str(c, p, proc, "cwd", REQ, &out->cwd)) < 0)

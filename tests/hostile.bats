@@ -144,3 +144,17 @@ create_refused() {
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"
 	assert_success
 }
+
+@test "hostile: process.env entries without = or with an empty name" {
+	update_config '.process.env += ["NOEQUALS"]'
+	create_refused 'config.json: .process.env[3]: "NOEQUALS" is not NAME=VALUE (no '"'"'='"'"')'
+	update_config '.process.env[3] = "=x"'
+	create_refused 'config.json: .process.env[3]: "=x": empty variable name'
+}
+
+@test "hostile: relative maskedPaths and readonlyPaths" {
+	update_config '.linux.maskedPaths += ["proc/kcore"]'
+	create_refused 'config.json: .linux.maskedPaths[' '"proc/kcore" is not an absolute path'
+	update_config '.linux.maskedPaths = [] | .linux.readonlyPaths = ["/proc/sys", "../etc"]'
+	create_refused 'config.json: .linux.readonlyPaths[1]: "../etc" is not an absolute path'
+}

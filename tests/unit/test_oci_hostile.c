@@ -174,6 +174,40 @@ static void test_seccomp_names_bounded(void)
 	free(s);
 }
 
+/* uid 4294967295 is (uid_t)-1: setresuid(-1, -1, -1) changes nothing, the
+ * process stayed root. The same through exec --process (process.json). */
+static void test_ids(void)
+{
+	static const char cfg_max[] = "{\"ociVersion\": \"1.0.0\", \"process\": {\"cwd\": \"/\", \"args\": [\"sh\"],"
+				      " \"user\": {\"uid\": 2147483647, \"gid\": 2147483647, \"additionalGids\": [0, 2147483647]}}}";
+	static const char proc_uid[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"user\": {\"uid\": 4294967295, \"gid\": 0}}";
+	static const char proc_gid[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"user\": {\"uid\": 1, \"gid\": 4294967295}}";
+	static const char proc_gids[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"user\": {\"additionalGids\": [4294967295]}}";
+	static const char proc_env[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"env\": [\"=x\"]}";
+	static const char proc_comment[] = "{\"cwd\": \"/\", // uid 0\n \"args\": [\"sh\"]}";
+	struct oci_config cfg;
+	struct oci_process proc;
+	struct error err = { 0 };
+	void *arena = NULL;
+
+	CHECK(parse(cfg_max, strlen(cfg_max), &cfg, &err) == 0);
+	CHECK(cfg.process.uid == 2147483647 && cfg.process.gid == 2147483647);
+	CHECK(cfg.process.n_additional_gids == 2 && cfg.process.additional_gids[1] == 2147483647);
+	oci_config_free(&cfg);
+	CHECK(oci_process_parse("p.json", proc_uid, strlen(proc_uid), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .user.uid: 4294967295 is out of range (0 to 2147483647)");
+	CHECK(arena == NULL && proc.uid == 0);
+	CHECK(oci_process_parse("p.json", proc_gid, strlen(proc_gid), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .user.gid: 4294967295 is out of range (0 to 2147483647)");
+	CHECK(oci_process_parse("p.json", proc_gids, strlen(proc_gids), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .user.additionalGids[0]: 4294967295 is out of range (0 to 2147483647)");
+	CHECK(oci_process_parse("p.json", proc_env, strlen(proc_env), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .env[0]: \"=x\": empty variable name");
+	CHECK(oci_process_parse("p.json", proc_comment, strlen(proc_comment), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: invalid JSON: lexical error: probable comment found in input text, "
+		  "comments are not enabled.");
+}
+
 /* A FIFO config.json made create wait for a writer forever; a device could
  * be endless. Refused on the fd, before any read, in a child with a time
  * limit so that a regression fails instead of hanging. */
@@ -229,6 +263,7 @@ int main(void)
 	test_one_line_errors();
 	test_seccomp_names_bounded();
 	test_state();
+	test_ids();
 	test_not_regular();
 	return unit_report("test_oci_hostile");
 }

@@ -107,8 +107,8 @@ static int device_one(struct pctx *c, const struct jpath *p, const struct json_v
 	d->type = type[0];
 	need_nums = d->type != 'p';
 	if ((r = get_str(c, p, v, "path", REQ, &d->path)) < 0 ||
-	    (r = get_i64(c, p, v, "major", need_nums, INT64_MIN, INT64_MAX, &d->major)) < 0 ||
-	    (r = get_i64(c, p, v, "minor", need_nums, INT64_MIN, INT64_MAX, &d->minor)) < 0)
+	    (r = get_i64(c, p, v, "major", need_nums, 0, OCI_DEV_MAJOR_MAX, &d->major)) < 0 ||
+	    (r = get_i64(c, p, v, "minor", need_nums, 0, OCI_DEV_MINOR_MAX, &d->minor)) < 0)
 		return r;
 	if ((r = get_u32(c, p, v, "fileMode", OPT, &d->file_mode)) < 0)
 		return r;

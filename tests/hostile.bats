@@ -152,9 +152,54 @@ create_refused() {
 	create_refused 'config.json: .process.env[3]: "=x": empty variable name'
 }
 
+@test "hostile: device numbers beyond dev_t (12-bit major, 20-bit minor)" {
+	# 4294967297 truncated to 32 bits is 1: c 1:1 is /dev/mem
+	update_config '.linux.devices = [{"path": "/dev/x", "type": "c", "major": 4294967297, "minor": 1}]'
+	create_refused "config.json: .linux.devices[0].major: 4294967297 is out of range (0 to 4095)"
+	update_config '.linux.devices = [{"path": "/dev/x", "type": "c", "major": 1, "minor": 1048576}]'
+	create_refused "config.json: .linux.devices[0].minor: 1048576 is out of range (0 to 1048575)"
+	update_config 'del(.linux.devices) | .linux.resources.devices += [{"allow": true, "type": "c", "major": 4294967297, "minor": 1, "access": "rwm"}]'
+	create_refused "config.json: .linux.resources.devices[1].major: 4294967297 is out of range (-1 to 4095)"
+	update_config '.linux.resources.devices[1].major = 1 | .linux.resources.devices[1].minor = 1048577'
+	create_refused "config.json: .linux.resources.devices[1].minor: 1048577 is out of range (-1 to 1048575)"
+}
+
+@test "hostile: device rule access letters other than r, w, m" {
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwa"}]'
+	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "rwa" (r, w, m)'
+	update_config '.linux.resources.devices[1].access = "RW"'
+	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "RW" (r, w, m)'
+}
+
+@test "hostile: negative resource values other than -1 (unlimited)" {
+	update_config '.linux.resources.memory = {"limit": -2}'
+	create_refused "config.json: .linux.resources.memory.limit: -2 is out of range (-1 to 9223372036854775807)"
+	update_config '.linux.resources.memory = {"limit": 1048576, "swap": -4096}'
+	create_refused "config.json: .linux.resources.memory.swap: -4096 is out of range (-1 to 9223372036854775807)"
+	update_config '.linux.resources.memory = {"reservation": -9223372036854775808}'
+	create_refused "config.json: .linux.resources.memory.reservation:" "is out of range (-1 to 9223372036854775807)"
+	update_config 'del(.linux.resources.memory) | .linux.resources.pids = {"limit": -2}'
+	create_refused "config.json: .linux.resources.pids.limit: -2 is out of range (-1 to 9223372036854775807)"
+}
+
 @test "hostile: relative maskedPaths and readonlyPaths" {
 	update_config '.linux.maskedPaths += ["proc/kcore"]'
 	create_refused 'config.json: .linux.maskedPaths[' '"proc/kcore" is not an absolute path'
 	update_config '.linux.maskedPaths = [] | .linux.readonlyPaths = ["/proc/sys", "../etc"]'
 	create_refused 'config.json: .linux.readonlyPaths[1]: "../etc" is not an absolute path'
+}
+
+@test "hostile: update -r with a FIFO, a directory, a negative pids limit: refused, no hang" {
+	mkfifo "$BATS_TEST_TMPDIR/res.json"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r "$BATS_TEST_TMPDIR/res.json" "$CID"
+	assert_failure 1
+	assert_output --partial "update: -r $BATS_TEST_TMPDIR/res.json: not a regular file (a FIFO)"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r "$BATS_TEST_TMPDIR" "$CID"
+	assert_failure 1
+	assert_output --partial "not a regular file (a directory)"
+	echo '{"pids": {"limit": -2}}' >"$BATS_TEST_TMPDIR/neg.json"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r "$BATS_TEST_TMPDIR/neg.json" "$CID"
+	assert_failure 1
+	assert_output --partial "neg.json: .pids.limit: -2 is out of range (-1 to 9223372036854775807)"
+	assert_no_leftovers
 }

@@ -208,6 +208,40 @@ static void test_ids(void)
 		  "comments are not enabled.");
 }
 
+/* -1 is the documented "unlimited" of memory and pids; other negatives were
+ * silently unlimited too. cpu quota and realtimeRuntime keep every negative
+ * (the kernel reads any of them as "no limit"). */
+static void test_resource_negatives(void)
+{
+	static const char ok[] = "{\"memory\": {\"limit\": -1, \"reservation\": -1, \"swap\": -1, \"kernel\": -1,"
+				 " \"kernelTCP\": -1}, \"pids\": {\"limit\": -1},"
+				 " \"cpu\": {\"quota\": -5, \"realtimeRuntime\": -1},"
+				 " \"devices\": [{\"allow\": true, \"type\": \"c\", \"major\": 4095, \"minor\": 1048575,"
+				 " \"access\": \"mwrr\"}, {\"allow\": false, \"major\": -1, \"minor\": -1}]}";
+	static const char bad_pids[] = "{\"pids\": {\"limit\": -2}}";
+	static const char bad_swap[] = "{\"memory\": {\"swap\": -2}}";
+	static const char bad_access[] = "{\"devices\": [{\"allow\": false, \"access\": \"a\"}]}";
+	struct oci_resources res;
+	struct error err = { 0 };
+	void *arena = NULL;
+
+	CHECK(oci_resources_parse("r.json", ok, strlen(ok), &res, &arena, &err) == 0);
+	CHECK(res.memory.limit == -1 && res.memory.swap == -1 && res.pids_limit == -1);
+	CHECK(res.cpu.quota == -5 && res.cpu.realtime_runtime == -1);
+	CHECK(res.n_devices == 2 && res.devices[0].major == 4095 && res.devices[0].minor == 1048575);
+	if (res.n_devices == 2) {
+		CHECK_STR(res.devices[0].access, "rwm");
+		CHECK(!res.devices[1].has_major && !res.devices[1].has_minor);
+	}
+	oci_arena_free(arena);
+	CHECK(oci_resources_parse("r.json", bad_pids, strlen(bad_pids), &res, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "r.json: .pids.limit: -2 is out of range (-1 to 9223372036854775807)");
+	CHECK(oci_resources_parse("r.json", bad_swap, strlen(bad_swap), &res, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "r.json: .memory.swap: -2 is out of range (-1 to 9223372036854775807)");
+	CHECK(oci_resources_parse("r.json", bad_access, strlen(bad_access), &res, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "r.json: .devices[0].access: invalid access \"a\" (r, w, m)");
+}
+
 /* A FIFO config.json made create wait for a writer forever; a device could
  * be endless. Refused on the fd, before any read, in a child with a time
  * limit so that a regression fails instead of hanging. */
@@ -264,6 +298,7 @@ int main(void)
 	test_seccomp_names_bounded();
 	test_state();
 	test_ids();
+	test_resource_negatives();
 	test_not_regular();
 	return unit_report("test_oci_hostile");
 }

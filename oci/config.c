@@ -127,66 +127,113 @@ static int config_from_text(const char *name, const char *text, size_t len,
 	return 0;
 }
 
-/* The whole file in one buffer, NUL-terminated; usually a single read(). */
-static int read_all(int fd, char **out, size_t *len)
+static const char *file_kind(mode_t m)
 {
-	struct stat st;
-	size_t cap, n = 0;
+	switch (m & S_IFMT) {
+	case S_IFDIR:  return "a directory";
+	case S_IFIFO:  return "a FIFO";
+	case S_IFCHR:  return "a character device";
+	case S_IFBLK:  return "a block device";
+	case S_IFSOCK: return "a socket";
+	default:       return "not a regular file";
+	}
+}
+
+/* The whole of fd in one buffer, NUL-terminated, at most OCI_JSON_MAX_SIZE
+ * bytes; usually a single read(). */
+static int read_all(int fd, const struct stat *st, const char *name, char **out, size_t *len,
+		    struct error *err)
+{
+	size_t cap = st && st->st_size > 0 ? (size_t)st->st_size + 1 : 16384, n = 0;
 	char *buf;
 
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	if (cap > (size_t)OCI_JSON_MAX_SIZE + 1)
+		goto too_large;
 	if (!(buf = malloc(cap)))
-		return -ENOMEM;
+		return error_set(err, ENOMEM, "%s: out of memory", name);
 	for (;;) {
-		ssize_t k = read(fd, buf + n, cap - n - 1);
+		ssize_t k;
 
+		if (n + 1 == cap) {
+			char *b;
+
+			if (n > OCI_JSON_MAX_SIZE) {
+				free(buf);
+				goto too_large;
+			}
+			if (!(b = realloc(buf, cap * 2))) {
+				free(buf);
+				return error_set(err, ENOMEM, "%s: out of memory", name);
+			}
+			buf = b;
+			cap *= 2;
+		}
+		k = read(fd, buf + n, cap - n - 1);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
 			int e = errno;
 
 			free(buf);
-			return -e;
+			return error_sys(err, e, "%s: read", name);
 		}
 		if (k == 0)
 			break;
 		n += (size_t)k;
-		if (n == cap - 1) {
-			char *b = realloc(buf, cap * 2);
-
-			if (!b) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = b;
-			cap *= 2;
-		}
+	}
+	if (n > OCI_JSON_MAX_SIZE) {
+		free(buf);
+		goto too_large;
 	}
 	buf[n] = '\0';
 	*out = buf;
 	*len = n;
 	return 0;
+too_large:
+	return error_set(err, EFBIG, "%s: too large (at most %d MiB)", name, OCI_JSON_MAX_SIZE >> 20);
+}
+
+int oci_read_file(const char *path, const char *name, char **buf, size_t *len, struct error *err)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	struct stat st;
+	int fd, r;
+
+	*buf = NULL;
+	*len = 0;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOCTTY: a
+	 * tty must not become our controlling terminal. Checked on the fd. */
+	fd = is_stdin ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+		      : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return error_sys(err, errno, "%s", name);
+	if (fstat(fd, &st) < 0) {
+		r = error_sys(err, errno, "%s: fstat", name);
+		close(fd);
+		return r;
+	}
+	if (!is_stdin && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error_set(err, EINVAL, "%s: not a regular file (%s)", name, file_kind(st.st_mode));
+	}
+	r = read_all(fd, S_ISREG(st.st_mode) ? &st : NULL, name, buf, len, err);
+	close(fd);
+	return r;
 }
 
 int oci_config_load(const char *path, enum oci_parse_parts parts,
 		    struct oci_config *cfg, struct error *err)
 {
 	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
 	char *text = NULL;
 	size_t len = 0;
-	int fd, r;
+	int r;
 
 	memset(cfg, 0, sizeof(*cfg));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error_sys(err, errno, "open %s", path);
-	r = read_all(fd, &text, &len);
-	close(fd);
-	if (r < 0)
-		return error_sys(err, -r, "read %s", path);
-	r = config_from_text(slash ? slash + 1 : path, text, len, parts, cfg, err);
+	if ((r = oci_read_file(path, path, &text, &len, err)) < 0)
+		return r;
+	r = config_from_text(name, text, len, parts, cfg, err);
 	free(text);
 	return r;
 }

@@ -411,6 +411,13 @@ enum oci_parse_parts {
  * "config.json: .process.rlimits[1].type: unknown rlimit \"RLIMIT_FOO\"". */
 int oci_config_load(const char *path, enum oci_parse_parts parts,
 		    struct oci_config *cfg, struct error *err);
+/* Read a whole JSON document: `path` (or stdin for "-") opened with
+ * O_NONBLOCK|O_NOCTTY|O_CLOEXEC and refused unless it is a regular file
+ * (a FIFO, device or directory: "<name>: not a regular file (a FIFO)"),
+ * nor when larger than the parser accepts (32 MiB). *buf is malloc'd and
+ * NUL-terminated. Messages start with `name`. */
+int oci_read_file(const char *path, const char *name, char **buf, size_t *len,
+		  struct error *err);
 /* The same from a buffer; `name` is used as the message prefix ("config.json"). */
 int oci_config_parse(const char *name, const char *json, size_t len,
 		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);

@@ -107,8 +107,8 @@ static int device_one(struct pctx *c, const struct jpath *p, const struct json_v
 	d->type = type[0];
 	need_nums = d->type != 'p';
 	if ((r = get_str(c, p, v, "path", REQ, &d->path)) < 0 ||
-	    (r = get_i64(c, p, v, "major", need_nums, INT64_MIN, INT64_MAX, &d->major)) < 0 ||
-	    (r = get_i64(c, p, v, "minor", need_nums, INT64_MIN, INT64_MAX, &d->minor)) < 0)
+	    (r = get_i64(c, p, v, "major", need_nums, 0, OCI_DEV_MAJOR_MAX, &d->major)) < 0 ||
+	    (r = get_i64(c, p, v, "minor", need_nums, 0, OCI_DEV_MINOR_MAX, &d->minor)) < 0)
 		return r;
 	if ((r = get_u32(c, p, v, "fileMode", OPT, &d->file_mode)) < 0)
 		return r;
@@ -285,6 +285,21 @@ static int parse_rootfs_propagation(struct pctx *c, const struct jpath *p,
 			oci_n_rootfs_propagations, "rootfs propagation", prop);
 }
 
+/* maskedPaths / readonlyPaths: absolute paths in the container (a relative
+ * one has no defined base). */
+static int get_paths(struct pctx *c, const struct jpath *p, const struct json_val *v,
+		     const char *key, char ***out, size_t *n)
+{
+	int r = get_strv(c, p, v, key, OPT, out, n);
+
+	if (r <= 0)
+		return r;
+	for (size_t i = 0; i < *n; i++)
+		if ((*out)[i][0] != '/')
+			return perr(c, JIDX(JKEY(p, key), i), "\"%s\" is not an absolute path", (*out)[i]);
+	return 0;
+}
+
 int parse_linux(struct pctx *c, const struct jpath *p, const struct json_val *v,
 		struct oci_linux *l)
 {
@@ -305,9 +320,8 @@ int parse_linux(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	    (r = parse_memory_policy(c, p, v, l)) < 0 ||
 	    (r = get_kv(c, p, v, "sysctl", &l->sysctl, &l->n_sysctl)) < 0 ||
 	    (r = parse_rootfs_propagation(c, p, v, &prop)) < 0 ||
-	    (r = get_strv(c, p, v, "maskedPaths", OPT, &l->masked_paths, &l->n_masked_paths)) < 0 ||
-	    (r = get_strv(c, p, v, "readonlyPaths", OPT, &l->readonly_paths,
-			  &l->n_readonly_paths)) < 0 ||
+	    (r = get_paths(c, p, v, "maskedPaths", &l->masked_paths, &l->n_masked_paths)) < 0 ||
+	    (r = get_paths(c, p, v, "readonlyPaths", &l->readonly_paths, &l->n_readonly_paths)) < 0 ||
 	    (r = get_str(c, p, v, "mountLabel", OPT, &l->mount_label)) < 0 ||
 	    (r = parse_personality(c, p, v, l)) < 0)
 		return r;

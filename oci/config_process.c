@@ -29,15 +29,19 @@ static int parse_user(struct pctx *c, const struct jpath *p, const struct json_v
 {
 	const struct json_val *v, *gids;
 	const struct jpath *kp = JKEY(p, "user"), *gp = JKEY(kp, "additionalGids");
+	uint64_t id;
 	int64_t umask;
 	int r;
 
 	/* Like runc, a missing user (or uid/gid) means 0. */
 	if ((r = get_obj(c, p, proc, "user", OPT, &v)) <= 0)
 		return r;
-	if ((r = get_u32(c, kp, v, "uid", OPT, &out->uid)) < 0 ||
-	    (r = get_u32(c, kp, v, "gid", OPT, &out->gid)) < 0)
+	if ((r = get_u64(c, kp, v, "uid", OPT, OCI_ID_MAX, &id)) < 0)
 		return r;
+	out->uid = (uint32_t)(r > 0 ? id : 0);
+	if ((r = get_u64(c, kp, v, "gid", OPT, OCI_ID_MAX, &id)) < 0)
+		return r;
+	out->gid = (uint32_t)(r > 0 ? id : 0);
 	if ((r = get_i64(c, kp, v, "umask", OPT, 0, 0777, &umask)) < 0)
 		return r;
 	if (r > 0) {
@@ -53,7 +57,7 @@ static int parse_user(struct pctx *c, const struct jpath *p, const struct json_v
 	for (size_t i = 0; i < out->n_additional_gids; i++) {
 		uint64_t g;
 
-		if (val_u64(c, JIDX(gp, i), json_at(gids, i), UINT32_MAX, &g) < 0)
+		if (val_u64(c, JIDX(gp, i), json_at(gids, i), OCI_ID_MAX, &g) < 0)
 			return -EINVAL;
 		out->additional_gids[i] = (uint32_t)g;
 	}
@@ -280,6 +284,17 @@ static int parse_command(struct pctx *c, const struct jpath *p, const struct jso
 		return perr(c, JKEY(p, "args"), "must not be empty");
 	if ((r = get_strv(c, p, proc, "env", OPT, &out->env, &out->n_env)) < 0)
 		return r;
+	/* as runc: NAME=VALUE, NAME not empty ("FOO" or "=x" would reach execve
+	 * as entries getenv cannot find or misreads) */
+	for (size_t i = 0; i < out->n_env; i++) {
+		const char *eq = strchr(out->env[i], '=');
+
+		if (!eq)
+			return perr(c, JIDX(JKEY(p, "env"), i), "\"%s\" is not NAME=VALUE (no '=')",
+				    out->env[i]);
+		if (eq == out->env[i])
+			return perr(c, JIDX(JKEY(p, "env"), i), "\"%s\": empty variable name", out->env[i]);
+	}
 	if (!out->env && !(out->env = palloc(c, 1, sizeof(char *))))   /* ready for execve */
 		return -ENOMEM;
 	if ((r = get_str(c, p, proc, "cwd", REQ, &out->cwd)) < 0)

@@ -24,24 +24,29 @@ static int devrule_one(struct pctx *c, const struct jpath *p, const struct json_
 	if (type && (strlen(type) != 1 || !strchr("acb", type[0])))
 		return perr(c, JKEY(p, "type"), "invalid device type \"%s\" (a, c or b)", type);
 	d->type = type ? type[0] : 'a';
-	/* -1 is how some tools spell "any" */
-	if ((r = get_i64(c, p, v, "major", OPT, -1, INT64_MAX, &d->major)) < 0)
+	/* -1 is how some tools spell "any"; above what dev_t holds a number
+	 * matches no device, or another one once truncated */
+	if ((r = get_i64(c, p, v, "major", OPT, -1, OCI_DEV_MAJOR_MAX, &d->major)) < 0)
 		return r;
 	d->has_major = r > 0 && d->major >= 0;
-	if ((r = get_i64(c, p, v, "minor", OPT, -1, INT64_MAX, &d->minor)) < 0)
+	if ((r = get_i64(c, p, v, "minor", OPT, -1, OCI_DEV_MINOR_MAX, &d->minor)) < 0)
 		return r;
 	d->has_minor = r > 0 && d->minor >= 0;
 	if ((r = get_str(c, p, v, "access", OPT, &access)) < 0)
 		return r;
-	/* r, w and m count; other letters are ignored, as runc does ("rwa") */
+	/* r, w and m in any order, repeats allowed (what runc's rwm set and the
+	 * kernel's devices.allow accept); any other letter is refused: runc
+	 * drops it silently, which turns a typo in a deny rule into a narrower
+	 * deny, and v1's devices.allow refuses it (EINVAL) */
 	if (access) {
 		size_t n = 0;
+
+		if (access[strspn(access, "rwm")] != '\0')
+			return perr(c, JKEY(p, "access"), "invalid access \"%s\" (r, w, m)", access);
 		for (const char *a = "rwm"; *a; a++)
 			if (strchr(access, *a))
 				d->access[n++] = *a;
 		d->access[n] = '\0';
-		if (!n)
-			return perr(c, JKEY(p, "access"), "invalid access \"%s\" (r, w, m)", access);
 	}
 	return 0;
 }
@@ -57,13 +62,13 @@ static int parse_memory(struct pctx *c, const struct jpath *p, const struct json
 	if ((r = get_obj(c, p, res, "memory", OPT, &v)) <= 0)
 		return r;
 	out->has_memory = true;
-	if (HAS(m->has_limit, get_i64(c, kp, v, "limit", OPT, INT64_MIN, INT64_MAX, &m->limit)) < 0 ||
-	    HAS(m->has_reservation, get_i64(c, kp, v, "reservation", OPT, INT64_MIN, INT64_MAX,
+	if (HAS(m->has_limit, get_i64(c, kp, v, "limit", OPT, -1, INT64_MAX, &m->limit)) < 0 ||
+	    HAS(m->has_reservation, get_i64(c, kp, v, "reservation", OPT, -1, INT64_MAX,
 					    &m->reservation)) < 0 ||
-	    HAS(m->has_swap, get_i64(c, kp, v, "swap", OPT, INT64_MIN, INT64_MAX, &m->swap)) < 0 ||
-	    HAS(m->has_kernel, get_i64(c, kp, v, "kernel", OPT, INT64_MIN, INT64_MAX,
+	    HAS(m->has_swap, get_i64(c, kp, v, "swap", OPT, -1, INT64_MAX, &m->swap)) < 0 ||
+	    HAS(m->has_kernel, get_i64(c, kp, v, "kernel", OPT, -1, INT64_MAX,
 				       &m->kernel)) < 0 ||
-	    HAS(m->has_kernel_tcp, get_i64(c, kp, v, "kernelTCP", OPT, INT64_MIN, INT64_MAX,
+	    HAS(m->has_kernel_tcp, get_i64(c, kp, v, "kernelTCP", OPT, -1, INT64_MAX,
 					   &m->kernel_tcp)) < 0 ||
 	    HAS(m->has_swappiness, get_u64(c, kp, v, "swappiness", OPT, 100, &m->swappiness)) < 0 ||
 	    HAS(m->has_disable_oom_killer, get_bool(c, kp, v, "disableOOMKiller",
@@ -109,8 +114,8 @@ static int weight_device_one(struct pctx *c, const struct jpath *p, const struct
 	struct oci_blkio_weight_device *d = elem;
 
 	(void)ud;
-	if (get_i64(c, p, v, "major", REQ, INT64_MIN, INT64_MAX, &d->major) < 0 ||
-	    get_i64(c, p, v, "minor", REQ, INT64_MIN, INT64_MAX, &d->minor) < 0 ||
+	if (get_i64(c, p, v, "major", REQ, 0, OCI_DEV_MAJOR_MAX, &d->major) < 0 ||
+	    get_i64(c, p, v, "minor", REQ, 0, OCI_DEV_MINOR_MAX, &d->minor) < 0 ||
 	    HAS(d->has_weight, get_u16(c, p, v, "weight", OPT, &d->weight)) < 0 ||
 	    HAS(d->has_leaf_weight, get_u16(c, p, v, "leafWeight", OPT, &d->leaf_weight)) < 0)
 		return -EINVAL;
@@ -125,8 +130,8 @@ static int throttle_one(struct pctx *c, const struct jpath *p, const struct json
 	struct oci_blkio_throttle *t = elem;
 
 	(void)ud;
-	if (get_i64(c, p, v, "major", REQ, INT64_MIN, INT64_MAX, &t->major) < 0 ||
-	    get_i64(c, p, v, "minor", REQ, INT64_MIN, INT64_MAX, &t->minor) < 0 ||
+	if (get_i64(c, p, v, "major", REQ, 0, OCI_DEV_MAJOR_MAX, &t->major) < 0 ||
+	    get_i64(c, p, v, "minor", REQ, 0, OCI_DEV_MINOR_MAX, &t->minor) < 0 ||
 	    get_u64(c, p, v, "rate", REQ, UINT64_MAX, &t->rate) < 0)
 		return -EINVAL;
 	return 0;
@@ -236,7 +241,8 @@ int parse_resources(struct pctx *c, const struct jpath *p, const struct json_val
 	    (r = parse_cpu(c, p, v, res)) < 0 ||
 	    (r = get_obj(c, p, v, "pids", OPT, &pids)) < 0)
 		return r;
-	if (pids && (r = get_i64(c, JKEY(p, "pids"), pids, "limit", REQ, INT64_MIN, INT64_MAX,
+	/* -1 (and 0, as runc) is unlimited; other negatives are refused */
+	if (pids && (r = get_i64(c, JKEY(p, "pids"), pids, "limit", REQ, -1, INT64_MAX,
 				 &res->pids_limit)) < 0)
 		return r;
 	res->has_pids = pids != NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
 #include <yajl/yajl_tree.h>
 
 /* struct json_val is yajl's node; the cast keeps yajl out of json.h. */
@@ -65,11 +66,39 @@ static size_t line_of(const char *text, const char *at)
 	return line;
 }
 
+/* yajl_tree_parse turns yajl_allow_comments on (and cannot be told
+ * otherwise), but config.json is JSON: "//" and "/ * * /" comments are not.
+ * So the text first goes through yajl's own parser with its defaults
+ * (comments off, UTF-8 checked), without callbacks; its verbose error goes
+ * to ebuf as yajl_tree_parse would write it. */
+static bool strict_json(const char *text, char *ebuf, size_t elen)
+{
+	yajl_handle h = yajl_alloc(NULL, NULL, NULL);
+	size_t len = strlen(text);
+	yajl_status st;
+
+	if (!h) {
+		ebuf[0] = '\0';   /* "out of memory" */
+		return false;
+	}
+	st = yajl_parse(h, (const unsigned char *)text, len);
+	if (st == yajl_status_ok)
+		st = yajl_complete_parse(h);
+	if (st != yajl_status_ok) {
+		unsigned char *e = yajl_get_error(h, 1, (const unsigned char *)text, len);
+
+		snprintf(ebuf, elen, "%s", e ? (const char *)e : "");
+		yajl_free_error(h, e);
+	}
+	yajl_free(h);
+	return st == yajl_status_ok;
+}
+
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 {
 	char ebuf[512] = "";
 	const char *at = too_deep(text);
-	yajl_val root;
+	yajl_val root = NULL;
 	size_t n;
 
 	if (at) {
@@ -77,7 +106,8 @@ struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 			 JSON_MAX_DEPTH, line_of(text, at));
 		return NULL;
 	}
-	root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	if (strict_json(text, ebuf, sizeof(ebuf)))
+		root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
 	if (root && (at = nul_escape(text))) {
 		snprintf(errbuf, errlen, "\\u0000 (a NUL character) in a string, line %zu",
 			 line_of(text, at));

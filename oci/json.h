@@ -14,7 +14,8 @@ enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_OBJECT, JS
 
 /* Parse NUL-terminated `text`. On error returns NULL and writes a one-line
  * reason ("parse error: premature EOF") to errbuf. Documents nested deeper
- * than JSON_MAX_DEPTH and strings with a \u0000 escape are refused. */
+ * than JSON_MAX_DEPTH, strings with a \u0000 escape and comments (which
+ * yajl would allow) are refused. */
 #define JSON_MAX_DEPTH 1000
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen);
 void json_free(struct json_val *root);

@@ -36,6 +36,14 @@ struct jpath {
 
 enum { OPT = 0, REQ = 1 };
 
+/* Largest uid/gid accepted (process.user, additionalGids), as runc: beyond
+ * it is 4294967295, (uid_t)-1, which setresuid() takes for "unchanged". */
+#define OCI_ID_MAX 2147483647u
+/* What the kernel's dev_t holds (MINORBITS 20): larger numbers would be
+ * truncated by mknod into another device. */
+#define OCI_DEV_MAJOR_MAX 4095
+#define OCI_DEV_MINOR_MAX 1048575
+
 int perr(struct pctx *c, const struct jpath *p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Write the path (".linux.namespaces[2].type") into buf. */

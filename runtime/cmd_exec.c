@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 
 struct exec_args {
 	struct exec_opts o;
-	const char *process_file, *cwd, *user;
+	const char *process_file, *cwd;
+	bool has_user, has_user_gid;
+	uint32_t uid, gid;
 	char *env[256];
 	size_t n_env;
 	uint32_t gids[256];
@@ -35,6 +38,49 @@ static int parse_uint(const char *s, uint32_t *out)
 	if (errno || end == s || *end || v > UINT32_MAX)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* As runc (libcontainer/user): ids are 0-2147483647. 4294967295 is (uid_t)-1,
+ * which setresuid/setresgid read as "leave unchanged": the process would
+ * stay root. */
+#define EXEC_ID_MAX 2147483647u
+
+/* One id of -u/--user: digits only; 0 with *out set (saturated at
+ * UINT64_MAX), -1 when not a number. */
+static int parse_id(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* -u/--user UID[:GID], numbers only (as runc's exec); UID alone keeps the
+ * process's gid. */
+static int parse_user(const char *arg, struct exec_args *a)
+{
+	const char *colon = strchr(arg, ':');
+	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+	uint64_t uid, gid = 0;
+
+	if (parse_id(arg, n, &uid) < 0 || (colon && parse_id(colon + 1, strlen(colon + 1), &gid) < 0))
+		return cli_usage_error("exec", "--user: expected UID[:GID], got \"%s\"", arg), -1;
+	if (uid > EXEC_ID_MAX)
+		return cli_failf("exec --user: uid %" PRIu64 " out of range 0-%u", uid, EXEC_ID_MAX), -1;
+	if (gid > EXEC_ID_MAX)
+		return cli_failf("exec --user: gid %" PRIu64 " out of range 0-%u", gid, EXEC_ID_MAX), -1;
+	a->uid = (uint32_t)uid;
+	a->gid = (uint32_t)gid;
+	a->has_user = true;
+	a->has_user_gid = colon != NULL;
 	return 0;
 }
 
@@ -65,10 +111,14 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 			a->env[a->n_env++] = optarg;
 			break;
 		case 't': a->tty = true; break;
-		case 'u': a->user = optarg; break;
+		case 'u':
+			if (parse_user(optarg, a) < 0)
+				return -1;
+			break;
 		case 'g':
-			if (parse_uint(optarg, &v) < 0 || a->n_gids == 256)
-				return cli_usage_error("exec", "--additional-gids: invalid gid \"%s\"", optarg), -1;
+			if (parse_uint(optarg, &v) < 0 || v > EXEC_ID_MAX || a->n_gids == 256)
+				return cli_usage_error("exec", "--additional-gids: invalid gid \"%s\" (0-%u)",
+						       optarg, EXEC_ID_MAX), -1;
 			a->gids[a->n_gids++] = v;
 			break;
 		case 'p': a->process_file = optarg; break;
@@ -139,13 +189,10 @@ static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, i
 	p->env = *env_out;
 	if (a->cwd)
 		p->cwd = (char *)a->cwd;
-	if (a->user) {
-		char *colon = strchr(a->user, ':');
-		if (colon)
-			*colon = 0;
-		/* as runc: UID alone keeps the process's gid */
-		if (parse_uint(a->user, &p->uid) < 0 || (colon && parse_uint(colon + 1, &p->gid) < 0))
-			return cli_usage_error("exec", "--user: expected UID[:GID]"), -1;
+	if (a->has_user) {
+		p->uid = a->uid;
+		if (a->has_user_gid)
+			p->gid = a->gid;
 	}
 	if (a->n_gids) {
 		/* appended to the process's additionalGids, as runc */
@@ -217,7 +264,7 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	struct exec_args a = { 0 };
 	struct container c;
 	struct oci_config cfg;
-	struct oci_process proc;
+	struct oci_process proc, pproc = { 0 };
 	struct error err;
 	char *buf = NULL, *pbuf = NULL, **env = NULL;
 	void *parena = NULL;
@@ -229,23 +276,29 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		return cli_usage_error("exec", "expected a container id");
 	if (a.tty && !a.o.console_socket && a.o.detach)
 		return cli_usage_error("exec", "--tty with --detach needs --console-socket");
-	if (container_load(g->root, argv[i], false, &c, &err) < 0)
-		return exec_fail(&err);
+	if (a.process_file) {
+		/* the file is input like the flags: checked (a regular file, every
+		 * field valid) before the container is looked at; an error exits 1 */
+		char name[4200];
+		size_t len;
+
+		snprintf(name, sizeof(name), "--process %s", a.process_file);
+		if (oci_read_file(a.process_file, name, &pbuf, &len, &err) < 0 ||
+		    oci_process_parse(a.process_file, pbuf, len, &pproc, &parena, &err) < 0) {
+			free(pbuf);
+			return cli_fail(&err);
+		}
+	}
+	if (container_load(g->root, argv[i], false, &c, &err) < 0) {
+		r = exec_fail(&err);
+		goto out;
+	}
 	if (check_status(&c, a.ignore_paused, &err) < 0 || load_config(&c, &cfg, &buf, &err) < 0) {
 		container_close(&c);
-		return exec_fail(&err);
+		r = exec_fail(&err);
+		goto out;
 	}
-	proc = cfg.process;
-	if (a.process_file) {
-		size_t len;
-		r = read_whole_file(a.process_file, &pbuf, &len);
-		if (r < 0)
-			r = error_sys(&err, -r, "--process %s", a.process_file);
-		else
-			r = oci_process_parse(a.process_file, pbuf, len, &proc, &parena, &err);
-		if (r < 0)
-			goto fail;
-	}
+	proc = a.process_file ? pproc : cfg.process;
 	if (apply_args(&proc, &a, argv + i + 1, argc - i - 1, &env) < 0) {
 		r = EXEC_FAILED;
 		goto done;
@@ -268,11 +321,12 @@ fail:
 	r = exec_fail(&err);
 done:
 	free(env);
-	free(pbuf);
-	if (parena)
-		oci_arena_free(parena);
 	oci_config_free(&cfg);
 	free(buf);
 	container_close(&c);
+out:
+	free(pbuf);
+	if (parena)
+		oci_arena_free(parena);
 	return r;
 }

@@ -123,9 +123,13 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 	if (argc - optind != 1)
 		return cli_usage_error("update", "expected exactly one container id");
 	if (file) {
+		char name[4200];
 		size_t len;
-		if ((r = read_whole_file(file, &buf, &len)) < 0)
-			return cli_failf("update: -r %s: %s", file, strerror(-r));
+
+		/* a regular file (or "-", stdin): never a FIFO or device that blocks */
+		snprintf(name, sizeof(name), "update: -r %s", file);
+		if (oci_read_file(file, name, &buf, &len, &err) < 0)
+			return cli_fail(&err);
 		if (oci_resources_parse(strcmp(file, "-") ? file : "stdin", buf, len, &res, &arena, &err) < 0) {
 			free(buf);
 			return cli_fail(&err);

@@ -186,3 +186,73 @@ run_fails() {
 	update_config '.mounts += [{destination: "/mnt", type: "bind", source: "/no/such/source", options: ["rbind"]}]'
 	create_fails /no/such/source
 }
+
+# ---- exec: ids and process files ----------------------------------------
+
+# 4294967295 is (uid_t)-1: setresuid(-1, -1, -1) leaves the exec'd process
+# root. A usage error: exit 1, nothing runs.
+@test "exec --user with an id outside 0-2147483647 is refused, nothing runs as root" {
+	is_runc && skip "runc exits 255 and words it differently"
+	run_detached "$CID"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 4294967295 "$CID" sh -c 'echo "ran as uid $(id -u)"'
+	refute_output --partial "ran as uid"
+	assert_failure 1
+	assert_output --partial "exec --user: uid 4294967295 out of range 0-2147483647"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 1000:4294967295 "$CID" sh -c 'echo "ran as gid $(id -g)"'
+	refute_output --partial "ran as gid"
+	assert_failure 1
+	assert_output --partial "exec --user: gid 4294967295 out of range 0-2147483647"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 2147483648 "$CID" true
+	assert_failure 1
+	assert_output --partial "uid 2147483648 out of range"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user -1 "$CID" true
+	assert_failure 1
+	assert_output --partial '--user: expected UID[:GID], got "-1"'
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --additional-gids 4294967295 "$CID" true
+	assert_failure 1
+	assert_output --partial "--additional-gids: invalid gid"
+	# the limit itself is fine
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec --user 2147483647:2147483647 "$CID" sh -c 'echo "$(id -u):$(id -g)"'
+	assert_success
+	assert_output "2147483647:2147483647"
+}
+
+@test "exec -p: uid 4294967295, env without =, a FIFO, a comment: refused, exit 1, no hang" {
+	is_runc && skip "runc exits 255 and words it differently"
+	run_detached "$CID"
+	local p="$BATS_TEST_TMPDIR/process.json"
+	jq '.process | .args = ["sh", "-c", "echo ran as uid $(id -u)"] | .user.uid = 4294967295' "$BUNDLE/config.json" >"$p"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p "$p" "$CID"
+	refute_output --partial "ran as uid"
+	assert_failure 1
+	assert_output --partial "process.json: .user.uid: 4294967295 is out of range (0 to 2147483647)"
+	jq '.process | .user.additionalGids = [4294967295]' "$BUNDLE/config.json" >"$p"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p "$p" "$CID"
+	assert_failure 1
+	assert_output --partial "process.json: .user.additionalGids[0]: 4294967295 is out of range"
+	jq '.process | .env += ["=x"]' "$BUNDLE/config.json" >"$p"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p "$p" "$CID"
+	assert_failure 1
+	assert_output --partial 'process.json: .env[3]: "=x": empty variable name'
+	{ echo '// uid 0'; jq '.process' "$BUNDLE/config.json"; } >"$p"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p "$p" "$CID"
+	assert_failure 1
+	assert_output --partial "process.json: invalid JSON: lexical error: probable comment found"
+	rm "$p"
+	mkfifo "$p"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p "$p" "$CID"
+	assert_failure 1
+	assert_output --partial "--process $p: not a regular file (a FIFO)"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p /dev/zero "$CID"
+	assert_failure 1
+	assert_output --partial "--process /dev/zero: not a regular file (a character device)"
+	# the container is untouched: exec still works
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" true
+	assert_success
+}
+
+@test "a config.json that is a FIFO fails create without waiting for a writer" {
+	rm "$BUNDLE/config.json"
+	mkfifo "$BUNDLE/config.json"
+	create_fails "config.json" "not a regular file"
+}

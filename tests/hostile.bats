@@ -21,7 +21,8 @@ PY
 
 # create_refused NEEDLE...: exit 1, one line containing every NEEDLE, nothing left.
 create_refused() {
-	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	# timeout: a runtime that blocks (on a FIFO, say) must fail the test
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
 	assert_failure 1
 	[ "${#lines[@]}" -eq 1 ] || fail "expected one line, got ${#lines[@]}: ${output:0:500}"
 	local needle
@@ -90,4 +91,115 @@ create_refused() {
 	create_refused "config.json:" "too large (at most 32 MiB)"
 	echo '[1, 2, 3]' >"$BUNDLE/config.json"
 	create_refused "config.json: expected object"
+}
+
+# ---- identity: ids setresuid/setgroups cannot take ------------------------
+
+# 4294967295 is (uid_t)-1: setresuid(-1, -1, -1) changes nothing, so the
+# process would run as root. This one ESCAPES without the check in oci/: the
+# container runs and prints uid 0.
+@test "hostile: process.user.uid 4294967295 is refused, the process never runs as root" {
+	update_config '.process.user.uid = 4294967295 | .process.user.gid = 1000'
+	set_cmd 'echo "ran as uid $(id -u)"'
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	refute_output --partial "ran as uid"
+	assert_failure 1
+	assert_output --partial "config.json: .process.user.uid: 4294967295 is out of range (0 to 2147483647)"
+	assert_no_leftovers
+}
+
+@test "hostile: gid and additionalGids outside 0-2147483647" {
+	update_config '.process.user.uid = 1000 | .process.user.gid = 4294967295'
+	create_refused "config.json: .process.user.gid: 4294967295 is out of range (0 to 2147483647)"
+	update_config '.process.user.gid = 1000 | .process.user.additionalGids = [10, 2147483648]'
+	create_refused "config.json: .process.user.additionalGids[1]: 2147483648 is out of range (0 to 2147483647)"
+	update_config '.process.user.additionalGids = [] | .process.user.uid = 2147483648'
+	create_refused "config.json: .process.user.uid: 2147483648 is out of range (0 to 2147483647)"
+}
+
+# ---- hostile input that used to be accepted ------------------------------
+
+@test "hostile: config.json that is a FIFO, a directory or a device: refused, no hang" {
+	rm "$BUNDLE/config.json"
+	mkfifo "$BUNDLE/config.json"
+	create_refused "config.json: not a regular file (a FIFO)"
+	rm "$BUNDLE/config.json"
+	mkdir "$BUNDLE/config.json"
+	create_refused "config.json: not a regular file (a directory)"
+	rmdir "$BUNDLE/config.json"
+	ln -s /dev/zero "$BUNDLE/config.json"   # endless
+	create_refused "config.json: not a regular file (a character device)"
+}
+
+@test "hostile: comments in config.json (// and /* */) are not JSON" {
+	cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/good.json"
+	hostile_config 's = json.dumps(c); out = (s[:-1] + ", \"x\": 1 // uid 0\n}").encode()'
+	create_refused "config.json: invalid JSON: lexical error: probable comment found in input text, comments are not enabled."
+	cp "$BATS_TEST_TMPDIR/good.json" "$BUNDLE/config.json"
+	hostile_config 'out = ("/* a comment */ " + json.dumps(c)).encode()'
+	create_refused "config.json: invalid JSON:" "comments are not enabled"
+	# a string holding // or /* */ is fine
+	cp "$BATS_TEST_TMPDIR/good.json" "$BUNDLE/config.json"
+	update_config '.annotations = {"x": "http://a/* b */"} | .process.args = ["true"]'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+}
+
+@test "hostile: process.env entries without = or with an empty name" {
+	update_config '.process.env += ["NOEQUALS"]'
+	create_refused 'config.json: .process.env[3]: "NOEQUALS" is not NAME=VALUE (no '"'"'='"'"')'
+	update_config '.process.env[3] = "=x"'
+	create_refused 'config.json: .process.env[3]: "=x": empty variable name'
+}
+
+@test "hostile: device numbers beyond dev_t (12-bit major, 20-bit minor)" {
+	# 4294967297 truncated to 32 bits is 1: c 1:1 is /dev/mem
+	update_config '.linux.devices = [{"path": "/dev/x", "type": "c", "major": 4294967297, "minor": 1}]'
+	create_refused "config.json: .linux.devices[0].major: 4294967297 is out of range (0 to 4095)"
+	update_config '.linux.devices = [{"path": "/dev/x", "type": "c", "major": 1, "minor": 1048576}]'
+	create_refused "config.json: .linux.devices[0].minor: 1048576 is out of range (0 to 1048575)"
+	update_config 'del(.linux.devices) | .linux.resources.devices += [{"allow": true, "type": "c", "major": 4294967297, "minor": 1, "access": "rwm"}]'
+	create_refused "config.json: .linux.resources.devices[1].major: 4294967297 is out of range (-1 to 4095)"
+	update_config '.linux.resources.devices[1].major = 1 | .linux.resources.devices[1].minor = 1048577'
+	create_refused "config.json: .linux.resources.devices[1].minor: 1048577 is out of range (-1 to 1048575)"
+}
+
+@test "hostile: device rule access letters other than r, w, m" {
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwa"}]'
+	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "rwa" (r, w, m)'
+	update_config '.linux.resources.devices[1].access = "RW"'
+	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "RW" (r, w, m)'
+}
+
+@test "hostile: negative resource values other than -1 (unlimited)" {
+	update_config '.linux.resources.memory = {"limit": -2}'
+	create_refused "config.json: .linux.resources.memory.limit: -2 is out of range (-1 to 9223372036854775807)"
+	update_config '.linux.resources.memory = {"limit": 1048576, "swap": -4096}'
+	create_refused "config.json: .linux.resources.memory.swap: -4096 is out of range (-1 to 9223372036854775807)"
+	update_config '.linux.resources.memory = {"reservation": -9223372036854775808}'
+	create_refused "config.json: .linux.resources.memory.reservation:" "is out of range (-1 to 9223372036854775807)"
+	update_config 'del(.linux.resources.memory) | .linux.resources.pids = {"limit": -2}'
+	create_refused "config.json: .linux.resources.pids.limit: -2 is out of range (-1 to 9223372036854775807)"
+}
+
+@test "hostile: relative maskedPaths and readonlyPaths" {
+	update_config '.linux.maskedPaths += ["proc/kcore"]'
+	create_refused 'config.json: .linux.maskedPaths[' '"proc/kcore" is not an absolute path'
+	update_config '.linux.maskedPaths = [] | .linux.readonlyPaths = ["/proc/sys", "../etc"]'
+	create_refused 'config.json: .linux.readonlyPaths[1]: "../etc" is not an absolute path'
+}
+
+@test "hostile: update -r with a FIFO, a directory, a negative pids limit: refused, no hang" {
+	mkfifo "$BATS_TEST_TMPDIR/res.json"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r "$BATS_TEST_TMPDIR/res.json" "$CID"
+	assert_failure 1
+	assert_output --partial "update: -r $BATS_TEST_TMPDIR/res.json: not a regular file (a FIFO)"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r "$BATS_TEST_TMPDIR" "$CID"
+	assert_failure 1
+	assert_output --partial "not a regular file (a directory)"
+	echo '{"pids": {"limit": -2}}' >"$BATS_TEST_TMPDIR/neg.json"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r "$BATS_TEST_TMPDIR/neg.json" "$CID"
+	assert_failure 1
+	assert_output --partial "neg.json: .pids.limit: -2 is out of range (-1 to 9223372036854775807)"
+	assert_no_leftovers
 }

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "oci/config.h"
 #include "oci/state.h"
@@ -171,6 +174,109 @@ static void test_seccomp_names_bounded(void)
 	free(s);
 }
 
+/* uid 4294967295 is (uid_t)-1: setresuid(-1, -1, -1) changes nothing, the
+ * process stayed root. The same through exec --process (process.json). */
+static void test_ids(void)
+{
+	static const char cfg_max[] = "{\"ociVersion\": \"1.0.0\", \"process\": {\"cwd\": \"/\", \"args\": [\"sh\"],"
+				      " \"user\": {\"uid\": 2147483647, \"gid\": 2147483647, \"additionalGids\": [0, 2147483647]}}}";
+	static const char proc_uid[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"user\": {\"uid\": 4294967295, \"gid\": 0}}";
+	static const char proc_gid[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"user\": {\"uid\": 1, \"gid\": 4294967295}}";
+	static const char proc_gids[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"user\": {\"additionalGids\": [4294967295]}}";
+	static const char proc_env[] = "{\"cwd\": \"/\", \"args\": [\"sh\"], \"env\": [\"=x\"]}";
+	static const char proc_comment[] = "{\"cwd\": \"/\", // uid 0\n \"args\": [\"sh\"]}";
+	struct oci_config cfg;
+	struct oci_process proc;
+	struct error err = { 0 };
+	void *arena = NULL;
+
+	CHECK(parse(cfg_max, strlen(cfg_max), &cfg, &err) == 0);
+	CHECK(cfg.process.uid == 2147483647 && cfg.process.gid == 2147483647);
+	CHECK(cfg.process.n_additional_gids == 2 && cfg.process.additional_gids[1] == 2147483647);
+	oci_config_free(&cfg);
+	CHECK(oci_process_parse("p.json", proc_uid, strlen(proc_uid), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .user.uid: 4294967295 is out of range (0 to 2147483647)");
+	CHECK(arena == NULL && proc.uid == 0);
+	CHECK(oci_process_parse("p.json", proc_gid, strlen(proc_gid), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .user.gid: 4294967295 is out of range (0 to 2147483647)");
+	CHECK(oci_process_parse("p.json", proc_gids, strlen(proc_gids), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .user.additionalGids[0]: 4294967295 is out of range (0 to 2147483647)");
+	CHECK(oci_process_parse("p.json", proc_env, strlen(proc_env), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: .env[0]: \"=x\": empty variable name");
+	CHECK(oci_process_parse("p.json", proc_comment, strlen(proc_comment), &proc, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "p.json: invalid JSON: lexical error: probable comment found in input text, "
+		  "comments are not enabled.");
+}
+
+/* -1 is the documented "unlimited" of memory and pids; other negatives were
+ * silently unlimited too. cpu quota and realtimeRuntime keep every negative
+ * (the kernel reads any of them as "no limit"). */
+static void test_resource_negatives(void)
+{
+	static const char ok[] = "{\"memory\": {\"limit\": -1, \"reservation\": -1, \"swap\": -1, \"kernel\": -1,"
+				 " \"kernelTCP\": -1}, \"pids\": {\"limit\": -1},"
+				 " \"cpu\": {\"quota\": -5, \"realtimeRuntime\": -1},"
+				 " \"devices\": [{\"allow\": true, \"type\": \"c\", \"major\": 4095, \"minor\": 1048575,"
+				 " \"access\": \"mwrr\"}, {\"allow\": false, \"major\": -1, \"minor\": -1}]}";
+	static const char bad_pids[] = "{\"pids\": {\"limit\": -2}}";
+	static const char bad_swap[] = "{\"memory\": {\"swap\": -2}}";
+	static const char bad_access[] = "{\"devices\": [{\"allow\": false, \"access\": \"a\"}]}";
+	struct oci_resources res;
+	struct error err = { 0 };
+	void *arena = NULL;
+
+	CHECK(oci_resources_parse("r.json", ok, strlen(ok), &res, &arena, &err) == 0);
+	CHECK(res.memory.limit == -1 && res.memory.swap == -1 && res.pids_limit == -1);
+	CHECK(res.cpu.quota == -5 && res.cpu.realtime_runtime == -1);
+	CHECK(res.n_devices == 2 && res.devices[0].major == 4095 && res.devices[0].minor == 1048575);
+	if (res.n_devices == 2) {
+		CHECK_STR(res.devices[0].access, "rwm");
+		CHECK(!res.devices[1].has_major && !res.devices[1].has_minor);
+	}
+	oci_arena_free(arena);
+	CHECK(oci_resources_parse("r.json", bad_pids, strlen(bad_pids), &res, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "r.json: .pids.limit: -2 is out of range (-1 to 9223372036854775807)");
+	CHECK(oci_resources_parse("r.json", bad_swap, strlen(bad_swap), &res, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "r.json: .memory.swap: -2 is out of range (-1 to 9223372036854775807)");
+	CHECK(oci_resources_parse("r.json", bad_access, strlen(bad_access), &res, &arena, &err) == -EINVAL);
+	CHECK_STR(err.msg, "r.json: .devices[0].access: invalid access \"a\" (r, w, m)");
+}
+
+/* A FIFO config.json made create wait for a writer forever; a device could
+ * be endless. Refused on the fd, before any read, in a child with a time
+ * limit so that a regression fails instead of hanging. */
+static void test_not_regular(void)
+{
+	char dir[] = "/tmp/tinyrun-unit-XXXXXX", fifo[64];
+	struct error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	int status = 0;
+	pid_t pid;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/config.json", dir);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	pid = fork();
+	if (pid == 0) {
+		alarm(5);
+		_exit(oci_read_file(fifo, "config.json", &buf, &len, &err) == -EINVAL &&
+		      strcmp(err.msg, "config.json: not a regular file (a FIFO)") == 0 ? 0 : 1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(oci_read_file(dir, "d", &buf, &len, &err) == -EINVAL);
+	CHECK_STR(err.msg, "d: not a regular file (a directory)");
+	CHECK(oci_read_file("/dev/null", "n", &buf, &len, &err) == -EINVAL);
+	CHECK_STR(err.msg, "n: not a regular file (a character device)");
+	CHECK(buf == NULL);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 static void test_state(void)
 {
 	static const char deep[] = "{\"ociVersion\": \"1.0.0\", \"id\": \"a\\u0000b\"}";
@@ -191,5 +297,8 @@ int main(void)
 	test_one_line_errors();
 	test_seccomp_names_bounded();
 	test_state();
+	test_ids();
+	test_resource_negatives();
+	test_not_regular();
 	return unit_report("test_oci_hostile");
 }

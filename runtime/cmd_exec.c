@@ -223,12 +223,10 @@ static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, i
 
 static int load_config(struct container *c, struct oci_config *cfg, char **buf, struct error *err)
 {
-	char path[4200];
 	size_t len;
 	int r;
 
-	snprintf(path, sizeof(path), "%s/config.json", c->dir);
-	if ((r = read_whole_file(path, buf, &len)) < 0)
+	if ((r = container_read_file(c, "config.json", buf, &len)) < 0)
 		return error_sys(err, -r, "container \"%s\": saved config", c->id);
 	if ((r = oci_config_parse("config.json", *buf, len, OCI_PARSE_ALL, cfg, err)) < 0)
 		free(*buf);

@@ -58,6 +58,7 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	};
 	int ch, fmt = 't', n;
 	bool first = true;
+	struct error err;
 	struct dirent **names = NULL;
 
 	opterr = 0;
@@ -71,6 +72,8 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cli_usage_error("list", "takes no arguments");
+	if (container_root_check(g->root, &err) < 0)
+		return cli_fail(&err);
 	if (fmt == 't')
 		printf("%-12s %-8s %-10s %-40s %-30s %s\n", "ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER");
 	if (fmt == 'j')
@@ -79,7 +82,6 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	n = scandir(g->root, &names, NULL, alphasort);
 	for (int k = 0; k < n; k++) {
 		struct container c;
-		struct error err;
 
 		if (names[k]->d_name[0] != '.' && container_load(g->root, names[k]->d_name, false, &c, &err) == 0) {
 			if (c.has_state)

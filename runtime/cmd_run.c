@@ -21,8 +21,7 @@
  * names the bundle; the id is its base name, made unique when taken. */
 static int id_from_bundle(struct global_opts *g, const char *path, char *id, size_t size, struct error *err)
 {
-	char copy[PATH_MAX], *base, probe[PATH_MAX + 64];
-	struct stat sb;
+	char copy[PATH_MAX], *base;
 
 	snprintf(copy, sizeof(copy), "%s", path);
 	base = basename(copy);
@@ -35,8 +34,7 @@ static int id_from_bundle(struct global_opts *g, const char *path, char *id, siz
 			snprintf(id, size, "%s-%d", base, n);
 		if (container_id_check(id, err) < 0)
 			return -EINVAL;
-		snprintf(probe, sizeof(probe), "%s/%s", g->root, id);
-		if (stat(probe, &sb) < 0)
+		if (!container_exists(g->root, id))
 			return 0;
 	}
 	return error_set(err, EEXIST, "no free container id for bundle %s", path);

@@ -234,8 +234,18 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
 		goto out;
 	}
-	if (c->st.cgroup_path && cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err) == 0)
-		have_cg = cgroup_join_prepare(&cg, &x.join, err) == 0;
+	/* never a process outside the container's cgroup: no cgroup, no exec */
+	if (c->st.cgroup_path) {
+		r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err);
+		if (r == 0) {
+			have_cg = true;
+			r = cgroup_join_prepare(&cg, &x.join, err);
+		}
+		if (r < 0) {
+			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+			goto out;
+		}
+	}
 	if ((r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
@@ -254,8 +264,11 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
 		/* the child writes cgroup.procs itself */
 		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
-		if (cgroup_join_without_clone(&cg, &x.join, err) == 0)
-			pid = syscall(SYS_clone3, &ca, sizeof(ca));
+		if ((r = cgroup_join_without_clone(&cg, &x.join, err)) < 0) {
+			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+			goto out;
+		}
+		pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	}
 	if (pid == 0)
 		exec_child(&x);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,16 +24,40 @@ const char *hooks_kind_name(enum oci_hook_kind kind)
 	return kind_names[kind];
 }
 
-/* A hook without "env" gets the runtime's environment (runc, crun: hooks
- * look up PATH); "env": [] means an empty one. */
-static void hook_child(const struct oci_hook *h, int in_fd)
+/* createContainer and startContainer hooks run in the container. */
+static bool in_container(enum oci_hook_kind kind)
 {
+	return kind == OCI_HOOK_CREATE_CONTAINER || kind == OCI_HOOK_START_CONTAINER;
+}
+
+/* Every fd above stderr: preserved fds (--preserve-fds, LISTEN_FDS) are the
+ * container's, and nothing else of the runtime's belongs to a hook. */
+static void close_from_3(void)
+{
+	long max;
+
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+		return;
+	max = sysconf(_SC_OPEN_MAX);
+	for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+		close((int)fd);
+}
+
+/* A host hook without "env" gets the runtime's environment (runc, crun:
+ * hooks look up PATH); "env": [] means an empty one. A hook in the container
+ * without "env" gets an empty one: the caller's environment (its secrets)
+ * must not reach the image. Every hook gets only stdin (the state), stdout
+ * and stderr. */
+static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in_fd)
+{
+	static char *const no_env[] = { NULL };
 	char *const argv0[] = { h->path, NULL };
 	extern char **environ;
 
 	if (dup2(in_fd, STDIN_FILENO) < 0)
 		_exit(127);
-	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : environ);
+	close_from_3();
+	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : in_container(kind) ? no_env : environ);
 	dprintf(STDERR_FILENO, "tinyrun: hook %s: %s\n", h->path, strerror(errno));
 	_exit(127);
 }
@@ -58,7 +83,8 @@ static int hook_wait(pid_t pid, int pidfd, int timeout_s, int *status)
 	return 0;
 }
 
-static int hook_run_one(const struct oci_hook *h, const char *json, size_t len, struct error *err)
+static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, const char *json, size_t len,
+			struct error *err)
 {
 	int pfd[2], pidfd, status = 0, r;
 	void (*old)(int);
@@ -73,7 +99,7 @@ static int hook_run_one(const struct oci_hook *h, const char *json, size_t len, 
 		return error_sys(err, errno, "hook %s: fork", h->path);
 	}
 	if (pid == 0)
-		hook_child(h, pfd[0]);
+		hook_child(h, kind, pfd[0]);
 	close(pfd[0]);
 	old = signal(SIGPIPE, SIG_IGN);
 	for (size_t off = 0; off < len;) {
@@ -111,7 +137,7 @@ int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind,
 		int r;
 
 		log_debug("running %s hook %s", kind_names[kind], hooks->list[kind][i].path);
-		r = hook_run_one(&hooks->list[kind][i], state_json, len, err);
+		r = hook_run_one(&hooks->list[kind][i], kind, state_json, len, err);
 		if (r < 0) {
 			error_prefix(err, "%s hook #%zu", kind_names[kind], i);
 			return r;
@@ -126,7 +152,7 @@ void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,
 	for (size_t i = 0; i < hooks->n[kind]; i++) {
 		struct error err;
 
-		if (hook_run_one(&hooks->list[kind][i], state_json, len, &err) < 0)
+		if (hook_run_one(&hooks->list[kind][i], kind, state_json, len, &err) < 0)
 			log_warn("%s hook #%zu: %s", kind_names[kind], i, err.msg);
 	}
 }

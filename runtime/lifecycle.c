@@ -52,12 +52,10 @@ static void kill_init(struct container *c)
 
 int lifecycle_saved_hooks(struct container *c, struct oci_config *cfg, char **buf)
 {
-	char path[4200];
 	size_t len;
 	struct error err;
 
-	snprintf(path, sizeof(path), "%s/config.json", c->dir);
-	if (read_whole_file(path, buf, &len) < 0)
+	if (container_read_file(c, "config.json", buf, &len) < 0)
 		return 0;
 	if (oci_config_parse("config.json", *buf, len, OCI_PARSE_HOOKS_ONLY, cfg, &err) < 0) {
 		log_warn("hooks: %s", err.msg);

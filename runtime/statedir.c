@@ -11,6 +11,12 @@
 
 #include "cgroup.h"
 
+static bool id_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_' || ch == '+' || ch == '-' || ch == '.';
+}
+
 int container_id_check(const char *id, struct error *err)
 {
 	size_t n = strlen(id);
@@ -19,38 +25,61 @@ int container_id_check(const char *id, struct error *err)
 		return error_set(err, EINVAL, "invalid container id \"%.64s\": length must be 1 to 1024", id);
 	if (id[0] == '.')
 		return error_set(err, EINVAL, "invalid container id \"%s\": must not start with '.'", id);
-	for (const char *p = id; *p; p++) {
-		char ch = *p;
-		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-		    ch == '_' || ch == '+' || ch == '-' || ch == '.')
-			continue;
-		return error_set(err, EINVAL,
-				 "invalid container id \"%.64s\": only letters, digits and _ + - . are allowed", id);
-	}
+	for (const char *p = id; *p; p++)
+		if (!id_char(*p))
+			return error_set(err, EINVAL,
+					 "invalid container id \"%.64s\": only letters, digits and _ + - . are allowed", id);
 	return 0;
 }
 
 /* Ids may be 1024 characters; file names only 255. A long id gets a
- * directory named '~' (never part of an id) and a hash of the id. */
+ * directory named '~' (never part of an id), its first 100 characters and
+ * a hash of the id. */
+#define LONG_ID 200
+#define HASHED_PREFIX 100
+#define HASHED_LEN (1 + HASHED_PREFIX + 1 + 16)
+
 static void dir_name(const char *id, char *out, size_t size)
 {
 	uint64_t h = 1469598103934665603ULL;
 
-	if (strlen(id) <= 200) {
+	if (strlen(id) <= LONG_ID) {
 		snprintf(out, size, "%s", id);
 		return;
 	}
 	for (const char *p = id; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	snprintf(out, size, "~%.100s-%016llx", id, (unsigned long long)h);
+	snprintf(out, size, "~%.*s-%016llx", HASHED_PREFIX, id, (unsigned long long)h);
 }
 
-static int set_dir(struct container *c, const char *root, const char *id, struct error *err)
+/* Exactly what dir_name makes for a long id, nothing else. */
+static bool hashed_name(const char *s)
 {
-	char name[256];
+	if (strlen(s) != HASHED_LEN || s[0] != '~' || s[1] == '.' || s[1 + HASHED_PREFIX] != '-')
+		return false;
+	for (int i = 1; i <= HASHED_PREFIX; i++)
+		if (!id_char(s[i]))
+			return false;
+	for (int i = HASHED_LEN - 16; i < HASHED_LEN; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
 
-	dir_name(id, name, sizeof(name));
-	if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, name) >= (int)sizeof(c->dir))
+int container_ref_check(const char *ref, struct error *err)
+{
+	if (hashed_name(ref))
+		return 0;
+	return container_id_check(ref, err);
+}
+
+static int set_dir(struct container *c, const char *root, const char *ref, struct error *err)
+{
+	if (hashed_name(ref))
+		snprintf(c->name, sizeof(c->name), "%s", ref);
+	else
+		dir_name(ref, c->name, sizeof(c->name));
+	if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, c->name) >= (int)sizeof(c->dir))
 		return error_set(err, ENAMETOOLONG, "--root %s: path too long", root);
 	return 0;
 }
@@ -77,49 +106,130 @@ static int mkdir_root(const char *root, struct error *err)
 	return 0;
 }
 
-static int lock_dir(struct container *c, struct error *err)
+/* Whoever may write to --root may plant or swap a state dir, and with it the
+ * pid `kill` signals and the hooks `delete` runs: a root another user owns,
+ * or that group/others may write to, is refused. With the sticky bit (a
+ * shared /tmp-like root) only state dirs of our own euid are used. */
+static int root_open(const char *root, bool *shared, struct error *err)
 {
-	c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (c->dirfd < 0)
-		return errno == ENOENT ? error_set(err, ENOENT, "container \"%s\" does not exist", c->id)
-				       : error_sys(err, errno, "%s", c->dir);
-	if (flock(c->dirfd, LOCK_EX) < 0)
+	struct stat sb;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_sys(err, errno, "--root %s", root);
+	if (fstat(fd, &sb) < 0) {
+		error_sys(err, errno, "--root %s", root);
+		close(fd);
+		return -1;
+	}
+	*shared = (sb.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+	if (sb.st_uid != 0 && sb.st_uid != geteuid()) {
+		error_set(err, EPERM, "--root %s is owned by uid %u, not by the caller: refused", root,
+			  (unsigned)sb.st_uid);
+	} else if (*shared && !(sb.st_mode & S_ISVTX)) {
+		error_set(err, EPERM, "--root %s is writable by %s (mode %04o): refused (chmod go-w it)", root,
+			  sb.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(sb.st_mode & 07777));
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+/* <root>/<name>, no symlink followed, not someone else's in a shared root. */
+static int open_dir(struct container *c, bool shared, bool lock, struct error *err)
+{
+	struct stat sb;
+
+	c->dirfd = openat(c->rootfd, c->name, (lock ? O_RDONLY : O_PATH) | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->dirfd < 0) {
+		int e = errno;
+
+		if (e == ENOENT)
+			return error_set(err, ENOENT, "container \"%s\" does not exist", c->id);
+		if ((e == ELOOP || e == ENOTDIR) && fstatat(c->rootfd, c->name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(sb.st_mode))
+			return error_set(err, ELOOP, "container \"%s\": state dir %s is a symlink: refused",
+					 c->id, c->dir);
+		return error_sys(err, e, "%s", c->dir);
+	}
+	if (fstat(c->dirfd, &sb) < 0)
+		return error_sys(err, errno, "%s", c->dir);
+	if (shared && sb.st_uid != geteuid())
+		return error_set(err, EPERM, "container \"%s\": state dir %s is owned by uid %u: refused",
+				 c->id, c->dir, (unsigned)sb.st_uid);
+	if (lock && flock(c->dirfd, LOCK_EX) < 0)
 		return error_sys(err, errno, "lock %s", c->dir);
 	return 0;
 }
 
-int container_dir_create(const char *root, const char *id, struct container *c, struct error *err)
+static void container_init(struct container *c, const char *id)
 {
-	int r;
-
 	memset(c, 0, sizeof(*c));
 	c->id = id;
-	c->dirfd = -1;
+	c->rootfd = c->dirfd = -1;
+}
+
+int container_dir_create(const char *root, const char *id, struct container *c, struct error *err)
+{
+	bool shared;
+	int r;
+
+	container_init(c, id);
 	if ((r = container_id_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
 		return r;
 	if ((r = mkdir_root(root, err)) < 0)
 		return r;
-	if (mkdir(c->dir, 0711) < 0)
+	if ((c->rootfd = root_open(root, &shared, err)) < 0)
+		return err->code ? -err->code : -EPERM;
+	if (mkdirat(c->rootfd, c->name, 0711) < 0)
 		return errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", id)
 				       : error_sys(err, errno, "create %s", c->dir);
-	if ((r = lock_dir(c, err)) < 0) {
-		rmdir(c->dir);
+	if ((r = open_dir(c, shared, true, err)) < 0) {
+		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
 		return r;
 	}
 	return 0;
 }
 
+int container_root_check(const char *root, struct error *err)
+{
+	bool shared;
+	int fd = root_open(root, &shared, err);
+
+	if (fd < 0)
+		return err->code == ENOENT ? 0 : -err->code;
+	close(fd);
+	return 0;
+}
+
+bool container_exists(const char *root, const char *id)
+{
+	struct container c;
+	struct stat sb;
+	struct error err;
+	bool shared, r;
+
+	/* a root that is missing (or refused: create says why) holds nothing */
+	container_init(&c, id);
+	if (set_dir(&c, root, id, &err) < 0 || (c.rootfd = root_open(root, &shared, &err)) < 0)
+		return false;
+	r = fstatat(c.rootfd, c.name, &sb, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+	close(c.rootfd);
+	return r;
+}
+
 static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
 {
 	struct stat sb;
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &sb) < 0 || !(*buf = malloc(sb.st_size + 1))) {
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || !(*buf = malloc(sb.st_size + 1))) {
 		close(fd);
-		return -ENOMEM;
+		return -EINVAL;
 	}
 	n = read(fd, *buf, sb.st_size);
 	close(fd);
@@ -132,30 +242,28 @@ static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
 	return 0;
 }
 
+int container_read_file(const struct container *c, const char *name, char **buf, size_t *len)
+{
+	return read_file_at(c->dirfd, name, buf, len);
+}
+
 int container_load(const char *root, const char *id, bool lock, struct container *c, struct error *err)
 {
-	char *buf = NULL;
+	char *buf = NULL, name[256];
 	size_t len = 0;
+	bool shared;
 	int r;
 
-	memset(c, 0, sizeof(*c));
-	c->id = id;
-	c->dirfd = -1;
-	if (id[0] == '~') {        /* `list` names a hashed directory; the id is in the state */
-		if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, id) >= (int)sizeof(c->dir))
-			return error_set(err, ENAMETOOLONG, "--root %s: path too long", root);
-	} else if ((r = container_id_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0) {
+	container_init(c, id);
+	if ((r = container_ref_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
 		return r;
+	if ((c->rootfd = root_open(root, &shared, err)) < 0) {
+		if (err->code == ENOENT)   /* no root: no container */
+			return error_set(err, ENOENT, "container \"%s\" does not exist", id);
+		return -err->code;
 	}
-	if (lock) {
-		if ((r = lock_dir(c, err)) < 0)
-			return r;
-	} else {
-		c->dirfd = open(c->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (c->dirfd < 0)
-			return errno == ENOENT ? error_set(err, ENOENT, "container \"%s\" does not exist", id)
-					       : error_sys(err, errno, "%s", c->dir);
-	}
+	if ((r = open_dir(c, shared, lock, err)) < 0)
+		return r;
 	r = read_file_at(c->dirfd, "state.json", &buf, &len);
 	if (r == -ENOENT)
 		return 0;      /* still being created */
@@ -168,7 +276,14 @@ int container_load(const char *root, const char *id, bool lock, struct container
 		return r;
 	}
 	c->has_state = true;
-	if (id[0] == '~')
+	/* the state must be that of the container named: a hashed name stands
+	 * for the id in it, which must be a valid id that hashes to it */
+	if (!c->st.id || container_id_check(c->st.id, err) < 0)
+		return error_set(err, EINVAL, "container \"%s\": its state holds no valid id", id);
+	dir_name(c->st.id, name, sizeof(name));
+	if (strcmp(name, c->name) || (!hashed_name(id) && strcmp(c->st.id, id)))
+		return error_set(err, EINVAL, "container \"%s\": its state is that of \"%.64s\"", id, c->st.id);
+	if (hashed_name(id))
 		c->id = c->st.id;
 	return 0;
 }
@@ -204,14 +319,17 @@ void container_dir_remove(struct container *c)
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		unlinkat(c->dirfd, files[i], 0);
-	rmdir(c->dir);
+	if (c->rootfd >= 0)
+		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
 }
 
 void container_close(struct container *c)
 {
 	if (c->dirfd >= 0)
 		close(c->dirfd);
-	c->dirfd = -1;
+	if (c->rootfd >= 0)
+		close(c->rootfd);
+	c->dirfd = c->rootfd = -1;
 	if (c->has_state && c->st.arena)   /* create fills st with borrowed strings */
 		oci_state_free(&c->st);
 	c->has_state = false;

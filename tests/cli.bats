@@ -253,6 +253,27 @@ assert_usage_error() {
 
 # --- exec options (runc's semantics) ---------------------------------------
 
+@test "exec never runs a process outside the container's cgroup: a cgroup it cannot open fails exec" {
+	bind_out_dir
+	set_args sleep 3600
+	run_detached "$CID"
+	local state="$ROOT/$CID/state.json"
+	jq -e '.cgroup_path | length > 0' "$state" >/dev/null || skip "no cgroup recorded for the container"
+	cp "$state" "$BATS_TEST_TMPDIR/state.saved"
+	# the container's cgroup as the state names it is gone
+	jq --arg p "/tinyrun-gone-$TOKEN/$CID" '.cgroup_path = $p' "$BATS_TEST_TMPDIR/state.saved" >"$state.new"
+	mv "$state.new" "$state"
+	run_nohang runtime exec "$CID" sh -c 'touch /out/exec-ran'
+	cp "$BATS_TEST_TMPDIR/state.saved" "$state"
+	[ "$status" -ne 0 ] || fail "exec succeeded without the container's cgroup: $output"
+	assert_output --partial "cannot join its cgroup"
+	sleep 0.2
+	[ ! -e "$OUT/exec-ran" ] || fail "the exec'd process ran outside the container's cgroup"
+	run_nohang runtime delete --force "$CID"
+	assert_success
+}
+
+
 # A container whose config.json has process.terminal = true, run in the
 # foreground under script(1) (which gives it a terminal), left running.
 run_terminal_container() {

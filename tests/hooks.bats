@@ -259,3 +259,58 @@ hooks_log() {
 	run runtime delete --force "$CID"
 	assert_success
 }
+
+@test "hooks in the container without env get an empty environment, host hooks still the runtime's (the caller's secrets stay out of the image)" {
+	update_config '.root.readonly = false
+		| .hooks.createContainer = [{path: "/bin/sh", args: ["sh", "-c", "export -p >./cc-env"]}]
+		| .hooks.startContainer = [{path: "/bin/sh", args: ["sh", "-c", "export -p >/sc-env"]}]
+		| .hooks.poststart = [{path: "/bin/sh", args: ["sh", "-c", "export -p >" + $out + "/poststart-env"]}]' \
+		--arg out "$OUT"
+	export SECRET="tinyrun-secret-$TOKEN"
+	create_container "$CID"
+	run_nohang runtime start "$CID"
+	assert_success
+	wait_for_file "$OUT/poststart-env"
+	unset SECRET
+	wait_for_file "$BUNDLE/rootfs/cc-env"
+	wait_for_file "$BUNDLE/rootfs/sc-env"
+	run cat "$BUNDLE/rootfs/cc-env"
+	refute_output --partial "tinyrun-secret-$TOKEN"
+	run cat "$BUNDLE/rootfs/sc-env"
+	refute_output --partial "tinyrun-secret-$TOKEN"
+	# the documented behaviour of host hooks (runc, crun) is kept
+	run cat "$OUT/poststart-env"
+	assert_output --partial "tinyrun-secret-$TOKEN"
+	rm -f "$BUNDLE/rootfs/cc-env" "$BUNDLE/rootfs/sc-env"
+}
+
+@test "host hooks get only stdin, stdout and stderr: no --preserve-fds or LISTEN_FDS fd" {
+	local kind
+	for kind in prestart createRuntime poststart poststop; do
+		update_config '.hooks[$k] = [{path: "/bin/sh", args: ["sh", "-c", "ls /proc/$$/fd >" + $out + "/" + $k + "-fds-" + $run + "; true"]}]' \
+			--arg k "$kind" --arg out "$OUT" --arg run preserve
+	done
+	set_args sh -c 'cat <&3'
+	echo through-fd-3 >"$BATS_TEST_TMPDIR/fd3"
+	# (run_nohang closes fds 3 and 4 for the command: open fd 3 inside it)
+	with_fd3() { sh -c 'exec 3<"$0"; exec "$@"' "$BATS_TEST_TMPDIR/fd3" "$@"; }
+	run_nohang with_fd3 "$RUNTIME" --root "$ROOT" run --preserve-fds 1 --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line through-fd-3     # the container got it
+	for kind in prestart createRuntime poststart poststop; do
+		wait_for_file "$OUT/$kind-fds-preserve"
+		grep -qx 0 "$OUT/$kind-fds-preserve" || fail "$kind: no stdin: $(cat "$OUT/$kind-fds-preserve")"
+		! grep -qx 3 "$OUT/$kind-fds-preserve" || fail "$kind hook inherited the preserved fd 3"
+	done
+	for kind in prestart createRuntime poststart poststop; do
+		update_config '.hooks[$k][0].args[2] |= sub("-preserve;"; "-listen;")' --arg k "$kind"
+	done
+	run_nohang with_fd3 env LISTEN_FDS=1 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line through-fd-3
+	for kind in prestart createRuntime poststart poststop; do
+		wait_for_file "$OUT/$kind-fds-listen"
+		grep -qx 0 "$OUT/$kind-fds-listen" || fail "$kind: no stdin: $(cat "$OUT/$kind-fds-listen")"
+		! grep -qx 3 "$OUT/$kind-fds-listen" || fail "$kind hook inherited the LISTEN_FDS fd 3"
+	done
+}

@@ -1,0 +1,181 @@
+#!/usr/bin/env bats
+# The state directory: every command takes the id through one check, a
+# state dir is opened without following a symlink below --root, and a --root
+# that others may write to is refused (SPEC-NOTES.md, runtime.md operations).
+#
+# Each test plants fake state dirs naming a `sleep` it started itself: a
+# runtime that falls for one signals or reports that sleep.
+
+load helpers
+
+setup() {
+	tr_setup
+	ELSEWHERE="$BATS_TEST_TMPDIR/elsewhere"
+	mkdir -p "$ELSEWHERE"
+	VICTIM=""
+}
+
+teardown() {
+	# what the test planted goes first, so tr_teardown sees only containers
+	chmod 0755 "$ROOT" 2>/dev/null
+	chown 0:0 "$ROOT" 2>/dev/null
+	[[ -n "$VICTIM" ]] && kill -9 "$VICTIM" 2>/dev/null
+	[[ -n "$VICTIM" ]] && wait "$VICTIM" 2>/dev/null
+	find "$ROOT" -mindepth 1 -maxdepth 1 \( -name '~*' -o -name 'fake*' -o -type l \) -exec rm -rf {} + 2>/dev/null
+	rm -rf "$ELSEWHERE"
+	tr_teardown
+}
+
+# start_victim: a sleep of the test's own, its pid in VICTIM.
+start_victim() {
+	sleep 3600 </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	VICTIM=$!
+	record_pid "$VICTIM"
+}
+
+# fake_state DIR ID: DIR/state.json of a running container ID whose pid is
+# VICTIM (with its start time, so a runtime that reads it takes it as alive).
+fake_state() {
+	mkdir -p "$1"
+	jq -n --arg id "$2" --argjson pid "$VICTIM" --argjson start "$(proc_start_time "$VICTIM")" \
+		'{ociVersion: "1.3.0", id: $id, status: "running", pid: $pid, pid_start_time: $start, bundle: "/"}' \
+		>"$1/state.json"
+}
+
+@test "kill ~x/../../DIR does not read a state outside --root: exit 1, the pid it names is not signalled" {
+	start_victim
+	fake_state "$ELSEWHERE/evil" evil
+	mkdir "$ROOT/~x"      # the path resolves through it
+	run_nohang runtime kill "~x/../../elsewhere/evil" KILL
+	assert_failure 1
+	assert_output --partial 'invalid container id "~x/../../elsewhere/evil"'
+	sleep 0.2
+	proc_alive "$VICTIM" || fail "the sleep named by the state outside --root was killed"
+}
+
+@test "every command refuses a bad id with exit 1, before reading any state" {
+	start_victim
+	fake_state "$ELSEWHERE/evil" evil
+	mkdir "$ROOT/~x"
+	local id cmd ids=("~x/../../elsewhere/evil" "~x" "../elsewhere/evil" ".hidden" "a b" "")
+	for id in "${ids[@]}"; do
+		for cmd in state start "kill" "kill --all" delete "delete --force" pause resume ps events "events --stats" \
+			"update --pids-limit 10" "exec" create; do
+			# shellcheck disable=SC2086
+			if [[ "$cmd" == exec ]]; then
+				run_nohang runtime exec "$id" true
+			elif [[ "$cmd" == create ]]; then
+				run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$id"
+			else
+				run_nohang runtime $cmd "$id"
+			fi
+			[ "$status" -eq 1 ] || [[ "$cmd" == exec && "$status" -eq 255 ]] ||
+				fail "$cmd '$id': status $status: $output"
+			[[ "$output" == *"invalid container id"* ]] || fail "$cmd '$id': not refused as an id: $output"
+		done
+		# run takes an argument with '/' as the bundle: the id comes with --id
+		run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --id "$id" "$BUNDLE/"
+		assert_failure 1
+		[[ "$output" == *"invalid container id"* ]] || fail "run --id '$id': $output"
+	done
+	proc_alive "$VICTIM" || fail "a command signalled the pid of a state outside --root"
+	[ -z "$(find "$ROOT" -mindepth 1 -maxdepth 1 -not -name '~x' -not -name '.*')" ]
+}
+
+@test "a symlinked state dir under --root is refused by every command" {
+	start_victim
+	fake_state "$ELSEWHERE/evil" "fake$CID"
+	ln -s "$ELSEWHERE/evil" "$ROOT/fake$CID"
+	local cmd
+	for cmd in state "kill" delete "delete --force" pause ps start "update --pids-limit 10"; do
+		# shellcheck disable=SC2086
+		run_nohang runtime $cmd "fake$CID"
+		assert_failure 1
+		assert_output --partial "is a symlink: refused"
+	done
+	run_nohang runtime kill "fake$CID" KILL
+	assert_failure 1
+	assert_output --partial "is a symlink: refused"
+	sleep 0.2
+	proc_alive "$VICTIM" || fail "kill followed the symlinked state dir"
+	[ -e "$ELSEWHERE/evil/state.json" ] || fail "delete removed the state behind the symlink"
+	# list skips it
+	run_nohang runtime list -q
+	assert_success
+	refute_output --partial "fake$CID"
+}
+
+@test "a hashed state dir name is only taken for the long id its state hashes to" {
+	start_victim
+	local name="~$(printf 'x%.0s' {1..100})-0123456789abcdef"
+	fake_state "$ROOT/$name" "evil$CID"
+	run_nohang runtime kill "$name" KILL
+	assert_failure 1
+	assert_output --partial "its state is that of"
+	sleep 0.2
+	proc_alive "$VICTIM" || fail "kill took a hashed name whose state names another id"
+}
+
+@test "a long id's hashed state dir still works by its name (list -q prints the id)" {
+	is_runc && skip "runc keeps the id as a directory name"
+	local id="$CID" name
+	while ((${#id} < 300)); do id+=y; done
+	create_container "$id"
+	name="$(basename "$(find "$ROOT" -mindepth 1 -maxdepth 1 -name '~*')")"
+	[[ "$name" == "~"* ]] || fail "no hashed state dir"
+	run_nohang runtime state "$name"
+	assert_success
+	assert_equal "$(jq -r .id <<<"$output")" "$id"
+	run_nohang runtime list -q
+	assert_output "$id"
+	run_nohang runtime delete --force "$id"
+	assert_success
+}
+
+@test "a --root writable by group or others without the sticky bit is refused" {
+	is_runc && skip "runc does not check an existing root's mode"
+	local mode
+	for mode in 0777 0775 0757; do
+		chmod "$mode" "$ROOT"
+		run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output --partial "--root $ROOT is writable by"
+		run_nohang runtime state "$CID"
+		assert_failure 1
+		assert_output --partial "is writable by"
+		run_nohang runtime list
+		assert_failure 1
+		assert_output --partial "is writable by"
+		[ -z "$(test_state_dirs)" ] || fail "mode $mode: a state dir was made"
+	done
+	chmod 0711 "$ROOT"
+	create_container "$CID"
+	run_nohang runtime delete --force "$CID"
+	assert_success
+}
+
+@test "a --root owned by another user is refused" {
+	is_runc && skip "runc does not check an existing root's owner"
+	chown 4242 "$ROOT"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "is owned by uid 4242"
+	[ -z "$(test_state_dirs)" ]
+}
+
+@test "in a sticky shared --root, a state dir of another user is refused" {
+	is_runc && skip "runc does not check state dir owners"
+	start_victim
+	chmod 1777 "$ROOT"
+	fake_state "$ROOT/fake$CID" "fake$CID"
+	chown -R 4242 "$ROOT/fake$CID"
+	run_nohang runtime kill "fake$CID" KILL
+	assert_failure 1
+	assert_output --partial "is owned by uid 4242: refused"
+	sleep 0.2
+	proc_alive "$VICTIM" || fail "kill used another user's state dir"
+	# the caller's own containers work there
+	create_container "$CID"
+	run_nohang runtime delete --force "$CID"
+	assert_success
+}

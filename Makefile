@@ -24,7 +24,7 @@ LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
 DEB_BUILD := gcc make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
-DEB_TEST  := bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi
+DEB_TEST  := bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi apparmor
 DEB_PEERS := crun runc
 DEB_BENCH := hyperfine time
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_BENCH)

@@ -6,13 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/magic.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <selinux/selinux.h>
 
 #include "log.h"
+#include "procfs.h"
 
 int attrs_cpu_list(const char *list, void *setp, size_t setsize)
 {
@@ -127,71 +126,97 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct e
 	return 0;
 }
 
-static bool apparmor_enabled(void)
+/* The host's answer, read by the runtime before clone (attrs_probe_lsm):
+ * after pivot_root /sys is the image's, and a fake "N" there (or no /sys)
+ * must not turn the profile off. -1: not probed. */
+static int apparmor_on = -1;
+
+void attrs_probe_lsm(void)
 {
 	char c = 0;
 	int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return false;
-	if (read(fd, &c, 1) != 1)
-		c = 0;
-	close(fd);
-	return c == 'Y';
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = 0;
+		close(fd);
+	}
+	apparmor_on = c == 'Y';
 }
 
-static int set_apparmor(const char *profile, struct error *err)
+static int apparmor_enabled(const char *profile, struct error *err)
+{
+	if (apparmor_on < 0)
+		return error_set(err, EINVAL, "process.apparmorProfile \"%s\": AppArmor was not probed before clone",
+				 profile);
+	return apparmor_on;
+}
+
+/* "exec PROFILE" for the next execve, written through the proven procfs
+ * DIR: attr/apparmor/exec (Linux 5.8+), else the shared attr/exec. */
+static int set_apparmor(int dir, const char *profile, struct error *err)
 {
 	char buf[512];
-	int fd, n;
+	int n, r;
 
-	if (!apparmor_enabled()) {
-		log_debug("process.apparmorProfile \"%s\": AppArmor is not enabled, ignored", profile);
-		return 0;
+	if ((r = apparmor_enabled(profile, err)) <= 0) {
+		if (r == 0)
+			log_debug("process.apparmorProfile \"%s\": AppArmor is not enabled, ignored", profile);
+		return r;
 	}
 	n = snprintf(buf, sizeof(buf), "exec %s", profile);
-	fd = open("/proc/self/attr/apparmor/exec", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = open("/proc/self/attr/exec", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, buf, n) != n) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return e == ENOENT ? error_set(err, ENOENT, "process.apparmorProfile \"%s\": profile not loaded", profile)
-				   : error_sys(err, e, "process.apparmorProfile \"%s\"", profile);
-	}
-	close(fd);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return error_set(err, ENAMETOOLONG, "process.apparmorProfile \"%.64s...\": name too long", profile);
+	r = procfs_write(dir, "self/attr/apparmor/exec", buf, n);
+	if (r == -ENOENT)
+		r = procfs_write(dir, "self/attr/exec", buf, n);
+	if (r == -ENOENT)
+		return error_set(err, ENOENT, "process.apparmorProfile \"%s\": profile not loaded", profile);
+	if (r == -EXDEV || r == -EPERM)
+		return error_set(err, EPERM, "process.apparmorProfile \"%s\": /proc/self/attr in the container is "
+				 "not procfs (a mount over it?)", profile);
+	if (r < 0)
+		return error_sys(err, -r, "process.apparmorProfile \"%s\"", profile);
 	return 0;
 }
 
-/* The labels go through /proc/self/attr: it must be a real procfs, not a
- * directory of the image that would silently absorb them. */
-static int check_procfs(struct error *err)
+/* SELinux: setexeccon writes /proc/thread-self/attr/exec by path, through
+ * libselinux; the same file is proven to be procfs here first, so a mount
+ * over it (or an image's /proc) is refused rather than absorbing the label. */
+static int set_selinux(int dir, const char *label, struct error *err)
 {
-	struct statfs sfs;
+	int fd;
 
-	if (statfs("/proc/self/attr", &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return error_set(err, EPERM, "process labels: /proc in the container is not procfs");
+	if (is_selinux_enabled() <= 0) {
+		log_debug("process.selinuxLabel \"%s\": SELinux is not enabled, ignored", label);
+		return 0;
+	}
+	fd = procfs_openat(dir, "thread-self/attr/exec", O_WRONLY);
+	if (fd < 0)
+		return error_set(err, EPERM, "process.selinuxLabel \"%s\": /proc/thread-self/attr/exec in the "
+				 "container is not procfs (%s)", label, strerror(-fd));
+	close(fd);
+	if (setexeccon(label) < 0)
+		return error_sys(err, errno, "process.selinuxLabel \"%s\"", label);
 	return 0;
 }
 
 int attrs_set_labels(const struct oci_process *p, struct error *err)
 {
-	int r;
+	int dir, r = 0;
 
 	if (!p->apparmor_profile && !p->selinux_label)
 		return 0;
-	if ((r = check_procfs(err)) < 0)
-		return r;
-
-	if (p->apparmor_profile && (r = set_apparmor(p->apparmor_profile, err)) < 0)
-		return r;
-	if (p->selinux_label) {
-		if (is_selinux_enabled() <= 0) {
-			log_debug("process.selinuxLabel \"%s\": SELinux is not enabled, ignored", p->selinux_label);
-		} else if (setexeccon(p->selinux_label) < 0) {
-			return error_sys(err, errno, "process.selinuxLabel \"%s\"", p->selinux_label);
-		}
-	}
-	return 0;
+	/* the labels go through /proc/self/attr: a real procfs, not a directory
+	 * of the image or a mount over it that would silently absorb them */
+	dir = procfs_dir("/proc");
+	if (dir < 0)
+		return error_set(err, EPERM, "process labels: /proc in the container is not procfs (%s)",
+				 strerror(-dir));
+	if (p->apparmor_profile)
+		r = set_apparmor(dir, p->apparmor_profile, err);
+	if (r >= 0 && p->selinux_label)
+		r = set_selinux(dir, p->selinux_label, err);
+	close(dir);
+	return r < 0 ? r : 0;
 }

@@ -14,7 +14,12 @@ int attrs_affinity_initial(const struct oci_process *p, struct error *err);
 /* process.execCPUAffinity.final, scheduler, ioPriority, linux.memoryPolicy:
  * once the process is in its cgroup, before the privileges go. */
 int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct error *err);
-/* process.apparmorProfile and process.selinuxLabel, for the next execve. */
+/* Which LSMs the host has (AppArmor's /sys/module/.../enabled), cached for
+ * attrs_set_labels: called by the runtime before it clones the container or
+ * exec child, while /sys is still the host's. */
+void attrs_probe_lsm(void);
+/* process.apparmorProfile and process.selinuxLabel, for the next execve,
+ * written through a /proc proven to be procfs (runtime/procfs.h). */
 int attrs_set_labels(const struct oci_process *p, struct error *err);
 
 #endif

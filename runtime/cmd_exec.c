@@ -16,7 +16,7 @@
 
 struct exec_args {
 	struct exec_opts o;
-	const char *process_file, *cwd;
+	const char *process_file, *cwd, *apparmor, *label;
 	bool has_user, has_user_gid;
 	uint32_t uid, gid;
 	char *env[256];
@@ -145,7 +145,8 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 				return cli_usage_error("exec", "--cgroup %s: joining a sub-cgroup is not supported",
 						       optarg), -1;
 			break;
-		case 'L': case 'A': break;
+		case 'L': a->label = optarg; break;
+		case 'A': a->apparmor = optarg; break;
 		default:
 			return cli_usage_error("exec", "unknown or incomplete option %s", argv[optind - 1]), -1;
 		}
@@ -218,6 +219,11 @@ static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, i
 		p->terminal = a->tty;
 	if (a->no_new_privs)
 		p->no_new_privileges = true;
+	/* as runc: --apparmor / --process-label replace the process's labels */
+	if (a->apparmor)
+		p->apparmor_profile = (char *)a->apparmor;
+	if (a->label)
+		p->selinux_label = (char *)a->label;
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 
 #include <selinux/selinux.h>
 
+#include "attrs.h"
 #include "hooks.h"
 #include "rootfs/rootfs.h"
 #include "log.h"
@@ -490,6 +491,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 			close(cwd);
 		return r;
 	}
+	if (cfg->process.apparmor_profile) attrs_probe_lsm();   /* the host's /sys, before pivot_root */
 	out->pid = do_clone(ctx, out, err);
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));

@@ -260,6 +260,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = x.join.clone_dirfd;
 	}
+	if (p->apparmor_profile) attrs_probe_lsm();   /* the host's /sys, before setns */
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
 		/* the child writes cgroup.procs itself */

@@ -19,6 +19,8 @@
 #   VERBOSE=1                  print the full TAP of passing suites too
 #   BATS_FILE_TIMEOUT=1800 CONFORMANCE_TIMEOUT=4800   hang guards (seconds)
 #   CONFORMANCE_NO_VM=1        leave out the conformance suite's cgroup v2 guest
+#   APPARMOR_NO_VM=1           apparmor.bats (which boots its own vm-run guest,
+#                              as cgroups-v2.bats) skips instead
 # Logs: build/test-logs/ (one .tap per suite, one .log per unit binary).
 set -uo pipefail
 

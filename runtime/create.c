@@ -22,6 +22,7 @@
 #include <selinux/selinux.h>
 
 #include "attrs.h"
+#include "process.h"
 #include "hooks.h"
 #include "rootfs/rootfs.h"
 #include "log.h"
@@ -491,7 +492,10 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 			close(cwd);
 		return r;
 	}
-	if (cfg->process.apparmor_profile) attrs_probe_lsm();   /* the host's /sys, before pivot_root */
+	/* kernel facts from the host, before the container's /proc and /sys are in view */
+	process_cap_last_cap();
+	if (cfg->process.apparmor_profile)
+		attrs_probe_lsm();
 	out->pid = do_clone(ctx, out, err);
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));

@@ -260,7 +260,10 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = x.join.clone_dirfd;
 	}
-	if (p->apparmor_profile) attrs_probe_lsm();   /* the host's /sys, before setns */
+	/* kernel facts from the host, before the container's /proc and /sys are in view */
+	process_cap_last_cap();
+	if (p->apparmor_profile)
+		attrs_probe_lsm();
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
 		/* the child writes cgroup.procs itself */

@@ -1,4 +1,5 @@
 #include "namespaces.h"
+#include "procfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -77,7 +78,7 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 {
 	char path[64], buf[4096];
 	size_t len = 0;
-	int fd;
+	int r;
 
 	for (size_t i = 0; i < n; i++) {
 		int w = snprintf(buf + len, sizeof(buf) - len, "%u %u %u\n",
@@ -86,15 +87,9 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 			return error_set(err, E2BIG, "linux.%s: too many mappings", file);
 		len += w;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, buf, len) != (ssize_t)len) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return error_sys(err, e, "linux.%s: write %s", strcmp(file, "uid_map") ? "gidMappings" : "uidMappings", path);
-	}
-	close(fd);
+	snprintf(path, sizeof(path), "%d/%s", (int)pid, file);
+	if ((r = procfs_write(-1, path, buf, len)) < 0)
+		return error_sys(err, -r, "linux.%s: write /proc/%s", strcmp(file, "uid_map") ? "gidMappings" : "uidMappings", path);
 	return 0;
 }
 
@@ -102,17 +97,11 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 static int deny_setgroups(pid_t pid, struct error *err)
 {
 	char path[64];
-	int fd;
+	int r;
 
-	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "deny", 4) != 4) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return error_sys(err, e, "rootless: write %s", path);
-	}
-	close(fd);
+	snprintf(path, sizeof(path), "%d/setgroups", (int)pid);
+	if ((r = procfs_write(-1, path, "deny", 4)) < 0)
+		return error_sys(err, -r, "rootless: write /proc/%s", path);
 	return 0;
 }
 
@@ -131,7 +120,7 @@ int ns_write_time_offsets(const struct oci_linux *l, struct error *err)
 {
 	static const char *const clocks[OCI_CLOCKS] = { "monotonic", "boottime" };
 	char buf[128];
-	int fd;
+	int r;
 
 	for (int c = 0; c < OCI_CLOCKS; c++) {
 		const struct oci_time_offset *o = &l->time_offsets[c];
@@ -140,14 +129,8 @@ int ns_write_time_offsets(const struct oci_linux *l, struct error *err)
 		if (!o->present)
 			continue;
 		n = snprintf(buf, sizeof(buf), "%s %lld %u\n", clocks[c], (long long)o->secs, o->nanosecs);
-		fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || write(fd, buf, n) != n) {
-			int e = errno;
-			if (fd >= 0)
-				close(fd);
-			return error_sys(err, e, "linux.timeOffsets.%s", clocks[c]);
-		}
-		close(fd);
+		if ((r = procfs_write(-1, "self/timens_offsets", buf, n)) < 0)
+			return error_sys(err, -r, "linux.timeOffsets.%s", clocks[c]);
 	}
 	return 0;
 }

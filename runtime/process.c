@@ -37,21 +37,13 @@ int process_cap_last_cap(void)
 {
 	static int last = -1;
 	char buf[16];
-	int fd;
-	ssize_t n;
 
 	if (last >= 0)
 		return last;
+	/* the host's procfs, proven: the parent calls this before clone */
 	last = CAP_LAST_CAP;
-	fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		if (n > 0) {
-			buf[n] = 0;
-			last = atoi(buf);
-		}
-		close(fd);
-	}
+	if (procfs_read(-1, "sys/kernel/cap_last_cap", buf, sizeof(buf)) > 0 && atoi(buf) > 0 && atoi(buf) < 64)
+		last = atoi(buf);
 	return last;
 }
 

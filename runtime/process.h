@@ -39,7 +39,9 @@ void process_join_keyring(const char *id);
  * file. */
 int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
 			      struct error *err);
-/* Highest capability the running kernel knows. */
+/* Highest capability the running kernel knows, from the host's procfs and
+ * cached: the parent calls it before clone, so a child never reads the
+ * container's /proc (an image's fake file would keep capabilities). */
 int process_cap_last_cap(void);
 
 /* CVE-2024-21626 class: close every fd from `first` up, except the KEEP ones

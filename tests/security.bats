@@ -702,6 +702,31 @@ proc_untouched() {
 	assert_line domainname=tinyrun-sysctl
 }
 
+# fake_cap_last_cap: the image's /proc is a plain directory whose
+# sys/kernel/cap_last_cap says 0; the real procfs is at /realproc.
+fake_cap_last_cap() {
+	update_config '(.mounts[] | select(.destination == "/proc")).destination = "/realproc"
+		| .linux.maskedPaths = [] | .linux.readonlyPaths = []'
+	mkdir -p "$BUNDLE/rootfs/proc/sys/kernel" "$BUNDLE/rootfs/realproc"
+	echo 0 >"$BUNDLE/rootfs/proc/sys/kernel/cap_last_cap"
+}
+
+@test "procfs: an image's fake /proc/sys/kernel/cap_last_cap does not keep capabilities in the bounding set (run, exec)" {
+	fake_cap_last_cap
+	set_cmd 'grep -E "^Cap(Bnd|Prm)" /realproc/self/status; sleep 3600'
+	run_detached "$CID"
+	wait_for_file "$(container_log "$CID")" CapBnd
+	run cat "$(container_log "$CID")"
+	# runc spec's set: AUDIT_WRITE, KILL, NET_BIND_SERVICE
+	assert_line --regexp '^CapBnd:\s+0000000020000420$'
+	run_nohang runtime exec "$CID" grep CapBnd /realproc/self/status
+	assert_success
+	assert_line --regexp '^CapBnd:\s+0000000020000420$'
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+}
+
 @test "procfs: oomScoreAdj reaches the process, not the image's /proc" {
 	fake_proc
 	update_config '.process.oomScoreAdj = 123'

@@ -106,7 +106,8 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		case 'S': a->o.console_socket = optarg; break;
 		case 'C': a->cwd = optarg; break;
 		case 'e':
-			if (!strchr(optarg, '=') || a->n_env == 255)
+			/* as process.env: NAME=VALUE with a name */
+			if (!strchr(optarg, '=') || optarg[0] == '=' || a->n_env == 255)
 				return cli_usage_error("exec", "--env: expected KEY=VALUE, got \"%s\"", optarg), -1;
 			a->env[a->n_env++] = optarg;
 			break;

@@ -67,6 +67,10 @@ static int set_flag(struct oci_resources *r, int opt, const char *v)
 		      ? parse_size(v, &n) : parse_int(v, &n);
 	if (bad)
 		return -1;
+	/* as in config.json: -1 is unlimited, other negatives are refused */
+	if (n < -1 && (opt == O_MEMORY || opt == O_MEMRES || opt == O_MEMSWAP || opt == O_KMEM ||
+		       opt == O_KMEMTCP || opt == O_PIDS))
+		return -1;
 	switch (opt) {
 	case O_MEMORY: r->has_memory = r->memory.has_limit = true; r->memory.limit = n; break;
 	case O_MEMRES: r->has_memory = r->memory.has_reservation = true; r->memory.reservation = n; break;
@@ -110,15 +114,16 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 	struct cgroup cg;
 	struct error err;
 	enum container_status s;
-	int ch, r;
+	int ch, r, idx = 0;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "r:", opts, NULL)) != -1) {
+	while ((ch = getopt_long_only(argc, argv, "r:", opts, &idx)) != -1) {
 		if (ch == 'r')
 			file = optarg;
-		else if (ch < O_MEMORY || set_flag(&res, ch, optarg) < 0)
-			return cli_usage_error("update", "invalid option or value %s%s%s", argv[optind - 1],
-					       ch >= O_MEMORY ? " " : "", ch >= O_MEMORY ? optarg : "");
+		else if (ch < O_MEMORY)
+			return cli_usage_error("update", "invalid option %s", argv[optind - 1]);
+		else if (set_flag(&res, ch, optarg) < 0)
+			return cli_usage_error("update", "--%s: invalid value \"%s\"", opts[idx].name, optarg);
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("update", "expected exactly one container id");

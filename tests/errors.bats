@@ -234,6 +234,10 @@ run_fails() {
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p "$p" "$CID"
 	assert_failure 1
 	assert_output --partial 'process.json: .env[3]: "=x": empty variable name'
+	# and as a flag
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -e =x "$CID" true
+	assert_failure 1
+	assert_output --partial 'exec: --env: expected KEY=VALUE, got "=x"'
 	{ echo '// uid 0'; jq '.process' "$BUNDLE/config.json"; } >"$p"
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec -p "$p" "$CID"
 	assert_failure 1

@@ -5,8 +5,8 @@
 #   containerd (runc v2 shim, ctr): run --rm, run -d / task exec / kill /
 #     delete, task ps, pause / resume, metrics, -t, error text, tinyrun as the
 #     `runc` on containerd's PATH; the contrib config.
-# A test skips when its client is not installed (the Makefile does not install
-# them). Everything runs privately: podman with its own --root/--runroot/
+# A test skips when its client is not installed (`make deps` installs podman,
+# conmon and containerd, so make check runs them). Everything runs privately: podman with its own --root/--runroot/
 # --tmpdir and containers.conf, containerd with its own root, state, socket
 # and runc root, started here under a subreaper and stopped by pid. Every test
 # checks that no container, state dir, cgroup, mount or process is left.

@@ -15,7 +15,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -DTINYRUN_VERSION='"$(VERSION)"' \
            -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -fno-strict-aliasing
 # Few shared libraries means a faster start: link what Debian ships as .a statically.
-LDLIBS  := -Wl,-Bstatic -lyajl_s -lseccomp -lcap -Wl,-Bdynamic -lselinux
+LDLIBS  := -Wl,-Bstatic -lyajl_s -lseccomp -lcap -lselinux -lpcre2-8 -Wl,-Bdynamic
 
 SRCDIRS := oci runtime rootfs seccomp
 SRCS    := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))

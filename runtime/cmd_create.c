@@ -6,6 +6,7 @@
 
 #include "bundle.h"
 #include "cli.h"
+#include "selfseal.h"
 #include "lifecycle.h"
 #include "log.h"
 
@@ -111,6 +112,10 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 		return cli_fail(&err);
 	if (bundle_load(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
 		return cli_fail(&err);
+	if (selfseal_guard(&b.cfg, &err) < 0) {
+		bundle_free(&b);
+		return cli_fail(&err);
+	}
 	o.bundle = b.path;
 	o.config_path = b.config_path;
 	create_socket_activation(&o, &b.cfg);

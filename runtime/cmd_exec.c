@@ -9,6 +9,7 @@
 
 #include "bundle.h"
 #include "cli.h"
+#include "selfseal.h"
 #include "log.h"
 #include "exec.h"
 #include "lifecycle.h"
@@ -298,7 +299,8 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		r = exec_fail(&err);
 		goto out;
 	}
-	if (check_status(&c, a.ignore_paused, &err) < 0 || load_config(&c, &cfg, &buf, &err) < 0) {
+	if (check_status(&c, a.ignore_paused, &err) < 0 || load_config(&c, &cfg, &buf, &err) < 0 ||
+	    selfseal_guard(&cfg, &err) < 0) {
 		container_close(&c);
 		r = exec_fail(&err);
 		goto out;

@@ -162,25 +162,15 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 	return i < argc ? i : -1;
 }
 
-/* create, run and exec run our code inside the container: from a sealed copy */
-static bool enters_container(const char *cmd)
-{
-	return !strcmp(cmd, "create") || !strcmp(cmd, "run") || !strcmp(cmd, "exec");
-}
-
 int main(int argc, char **argv)
 {
 	struct global_opts g = { .root = "/run/tinyrun" };
 	const char *log_format = "text";
-	int ci = parse_globals(argc, argv, &g, &log_format);
-	struct error err = { 0 };
+	int ci;
 
-	if (ci < 0) {
+	selfseal_init(argv);
+	if ((ci = parse_globals(argc, argv, &g, &log_format)) < 0) {
 		usage(stderr);
-		return 1;
-	}
-	if (enters_container(argv[ci]) && selfseal_reexec(argv, &err) < 0) {
-		fprintf(stderr, "tinyrun: %s\n", err.msg);
 		return 1;
 	}
 	if (strcmp(log_format, "text") && strcmp(log_format, "json")) {

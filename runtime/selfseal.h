@@ -2,16 +2,31 @@
  * container's init until execve, an exec'd process until its execve), so a
  * container process can reach /proc/<pid>/exe of it (with CAP_SYS_PTRACE, or
  * once a "#!/proc/self/exe" program makes the runtime run as the container's
- * process). Commands that enter a container therefore run from a sealed
- * memfd copy of the binary: whatever handle a container gets on that, it can
+ * process). Where a container could write the binary through such a handle,
+ * create, run and exec therefore re-execute from a sealed view of it: a
+ * detached read-only overlay (no copy; root) or a sealed memfd copy
+ * (unprivileged callers). Whatever handle a container gets on that, it can
  * neither write nor truncate it, and the host's file is never reached. */
 #ifndef TINYRUN_SELFSEAL_H
 #define TINYRUN_SELFSEAL_H
 
+#include <stdbool.h>
+
+#include "oci/config.h"
 #include "oci/error.h"
 
-/* Returns 0 when already running from a sealed copy; otherwise re-executes
- * argv from one and returns only on failure (-errno, err set). */
-int selfseal_reexec(char **argv, struct error *err);
+/* First thing in main: takes (and removes from the environment, so hooks
+ * never see it) the mark a sealed re-exec carries. */
+void selfseal_init(char **argv);
+
+/* Could a process of this container write the runtime binary? Without a user
+ * namespace (or with one joined by path) it could; with a new one only when a
+ * mapped host uid owns it, a mapped gid may write it, or anyone may. */
+bool selfseal_needed(const struct oci_config *cfg);
+
+/* When selfseal_needed and not already running sealed: re-execute main's argv
+ * from a sealed view. Returns 0 when nothing is to be done; on failure -errno
+ * with err set. Call it before the command has changed anything. */
+int selfseal_guard(const struct oci_config *cfg, struct error *err);
 
 #endif

@@ -150,6 +150,21 @@ bind_out_dir() {
 		--arg src "$OUT"
 }
 
+# open_path DIR: o+x on DIR and every parent, so a mapped (user namespace)
+# root can reach it.
+open_path() {
+	local d="$1"
+	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+}
+
+# map_userns: a user namespace mapping 0-65535 to host 100000-165535.
+map_userns() {
+	update_config '.linux.namespaces += [{"type": "user"}]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	open_path "$BUNDLE"
+}
+
 # --- running things ------------------------------------------------------
 
 # run_nohang CMD...: like bats `run`, but CMD's stdio goes to a file, so a

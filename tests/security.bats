@@ -250,6 +250,47 @@ bundle_in_attacker_pidns() {
 	runtime delete "$CID"
 }
 
+# exe_of_created ID: what the created init's /proc/PID/exe is, as
+# "HOSTFILE" (the runtime binary itself) or "SEALED" (anything else, which
+# must then refuse a write even from the host's root).
+exe_of_created() {
+	local pid
+	pid="$(state_field "$1" pid)"
+	if [[ "$(stat -L -c '%d %i' "/proc/$pid/exe")" == "$(stat -L -c '%d %i' "$RUNTIME")" ]]; then
+		echo HOSTFILE
+	elif (: >>"/proc/$pid/exe") 2>/dev/null; then
+		echo WRITABLE
+	else
+		echo SEALED
+	fi
+}
+
+@test "exe: the runtime runs sealed exactly where the container could write its binary" {
+	use_runtime_copy
+	chown 0:0 "$RUNTIME_COPY"
+	set_args true
+	# no user namespace: the container's root is the host's
+	create_container "$CID-plain"
+	assert_equal "$(exe_of_created "$CID-plain")" SEALED
+	# a user namespace mapping no id that owns or may write the binary
+	map_userns
+	create_container "$CID-userns"
+	assert_equal "$(exe_of_created "$CID-userns")" HOSTFILE
+	# the binary owned by a mapped uid: sealed again
+	chown 100000 "$RUNTIME_COPY"
+	create_container "$CID-owner"
+	assert_equal "$(exe_of_created "$CID-owner")" SEALED
+	chown 0:100005 "$RUNTIME_COPY"
+	chmod 0775 "$RUNTIME_COPY"
+	create_container "$CID-group"
+	assert_equal "$(exe_of_created "$CID-group")" SEALED
+	local id
+	for id in plain userns owner group; do
+		"$REAL_RUNTIME" --root "$ROOT" delete --force "$CID-$id"
+	done
+	RUNTIME="$REAL_RUNTIME"
+}
+
 # --- leaked fds (CVE-2024-21626) ------------------------------------------
 
 # with_fds [-p N] ARG...: run the runtime with ARGs (through run_nohang)

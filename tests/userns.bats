@@ -8,19 +8,6 @@ run_ctr() {
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"
 }
 
-# The mapped root (or an unprivileged user) must be able to reach the bundle.
-open_path() {
-	local d="$1"
-	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
-}
-
-map_userns() {
-	update_config '.linux.namespaces += [{"type": "user"}]
-		| .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
-		| .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
-	open_path "$BUNDLE"
-}
-
 @test "userns: the process is root inside, the maps are the config's" {
 	map_userns
 	set_cmd 'id -u; id -g; cat /proc/self/uid_map /proc/self/gid_map | tr -s " "'
@@ -104,6 +91,35 @@ map_userns() {
 	run stat -c %u "/proc/$pid/fd"
 	setpriv --reuid "$uid" --regid "$uid" --clear-groups "$RUNTIME" --root "$state" delete --force "$CID"
 	assert_output 0
+	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
+}
+
+@test "rootless: a runtime binary the user owns runs from a sealed memfd copy (it may not mount an overlay)" {
+	local uid=4242 state="$BATS_TEST_TMPDIR/rootless-state" pid rt="$BATS_TEST_TMPDIR/rt/tinyrun"
+	mkdir -p "$(dirname "$rt")"
+	cp "$RUNTIME" "$rt"
+	chown -R "$uid:$uid" "$(dirname "$rt")"
+	open_path "$(dirname "$rt")"
+	rm "$BUNDLE/config.json"
+	runtime spec --rootless --bundle "$BUNDLE"
+	update_config '.process.terminal = false | .process.args = ["true"]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]'
+	chown -R "$uid:$uid" "$BUNDLE"
+	open_path "$BUNDLE"
+	mkdir -p "$state"
+	chown "$uid:$uid" "$state"
+	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
+		"$TEST_LIB_BIN/subreaper" "$rt" --root "$state" create --bundle "$BUNDLE" "$CID"
+	assert_success
+	pid="$(setpriv --reuid "$uid" --regid "$uid" --clear-groups "$rt" --root "$state" state "$CID" | jq .pid)"
+	run readlink "/proc/$pid/exe"
+	local exe="$output"
+	# not even the host's root may write it
+	run bash -c ': >>"/proc/$1/exe"' _ "$pid"
+	setpriv --reuid "$uid" --regid "$uid" --clear-groups "$rt" --root "$state" delete --force "$CID"
+	[[ "$exe" == "/memfd:tinyrun (deleted)" ]] || fail "exe is $exe"
+	assert_failure
 	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
 }
 

@@ -265,6 +265,23 @@ static int check_status(struct container *c, bool ignore_paused, struct error *e
 			 c->id, container_status_name(s));
 }
 
+/* exec --process FILE (or "-"): read and parsed in oci/. */
+static int read_process_file(const struct exec_args *a, char **buf, struct oci_process *p, void **arena,
+			     struct error *err)
+{
+	char name[4200];
+	size_t len;
+
+	snprintf(name, sizeof(name), "--process %s", a->process_file);
+	if (oci_read_file(a->process_file, name, buf, &len, err) < 0 ||
+	    oci_process_parse(a->process_file, *buf, len, p, arena, err) < 0) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_exec(struct global_opts *g, int argc, char **argv)
 {
 	struct exec_args a = { 0 };
@@ -282,19 +299,11 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		return cli_usage_error("exec", "expected a container id");
 	if (a.tty && !a.o.console_socket && a.o.detach)
 		return cli_usage_error("exec", "--tty with --detach needs --console-socket");
-	if (a.process_file) {
-		/* the file is input like the flags: checked (a regular file, every
-		 * field valid) before the container is looked at; an error exits 1 */
-		char name[4200];
-		size_t len;
-
-		snprintf(name, sizeof(name), "--process %s", a.process_file);
-		if (oci_read_file(a.process_file, name, &pbuf, &len, &err) < 0 ||
-		    oci_process_parse(a.process_file, pbuf, len, &pproc, &parena, &err) < 0) {
-			free(pbuf);
-			return cli_fail(&err);
-		}
-	}
+	/* the file is input like the flags: checked (a regular file, every field
+	 * valid) before the container is looked at; an error exits 1. Stdin is
+	 * read once the runtime runs sealed (a re-exec would find it consumed). */
+	if (a.process_file && strcmp(a.process_file, "-") && read_process_file(&a, &pbuf, &pproc, &parena, &err) < 0)
+		return cli_fail(&err);
 	if (container_load(g->root, argv[i], false, &c, &err) < 0) {
 		r = exec_fail(&err);
 		goto out;
@@ -303,6 +312,12 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	    selfseal_guard(&cfg, &err) < 0) {
 		container_close(&c);
 		r = exec_fail(&err);
+		goto out;
+	}
+	if (a.process_file && !strcmp(a.process_file, "-") &&
+	    read_process_file(&a, &pbuf, &pproc, &parena, &err) < 0) {
+		container_close(&c);
+		r = cli_fail(&err);
 		goto out;
 	}
 	proc = a.process_file ? pproc : cfg.process;

@@ -153,19 +153,24 @@ bool selfseal_needed(const struct oci_config *cfg)
 int selfseal_guard(const struct oci_config *cfg, struct error *err)
 {
 	extern char **environ;
-	int fd;
+	int fd = -ENOENT, e;
 
 	if (!selfseal_needed(cfg) || (marked && running_sealed()))
 		return 0;
-	if ((fd = overlay_view(err)) < 0 && (fd = sealed_copy(err)) < 0)
-		return fd;
-	if (setenv(MARK, "1", 1) < 0) {
-		close(fd);
+	if (setenv(MARK, "1", 1) < 0)
 		return error_sys(err, errno, "runtime binary: setenv");
+	/* an ELF is mapped before close-on-exec fds close: O_CLOEXEC is fine;
+	 * where the overlay view cannot be had or run (an LSM), the memfd copy */
+	static int (*const views[])(struct error *) = { overlay_view, sealed_copy };
+
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		if ((fd = views[i](err)) < 0)
+			continue;
+		syscall(SYS_execveat, fd, "", main_argv, environ, AT_EMPTY_PATH);
+		e = errno;
+		close(fd);
+		fd = error_sys(err, e, "runtime binary: exec the sealed copy");
 	}
-	/* an ELF is mapped before close-on-exec fds close: O_CLOEXEC is fine */
-	syscall(SYS_execveat, fd, "", main_argv, environ, AT_EMPTY_PATH);
-	close(fd);
 	unsetenv(MARK);
-	return error_sys(err, errno, "runtime binary: exec the sealed copy");
+	return fd;
 }

@@ -29,8 +29,6 @@
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
 
-#define STATE_MAX 65536
-
 static int expect(int fd, enum sync_type want, char *payload, size_t size, struct error *err)
 {
 	struct sync_msg m;
@@ -259,10 +257,10 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		if ((r = cgroup_join_self(&ctx->join, err)) < 0)
 			return r;
 		if (sync_send(ctx->sync_fd, SYNC_HOOKS, 0, NULL, 0, -1) < 0 ||
-		    (r = expect(ctx->sync_fd, SYNC_HOOKS_DONE, state, STATE_MAX, err)) < 0)
+		    (r = expect(ctx->sync_fd, SYNC_HOOKS_DONE, state, SYNC_PAYLOAD_MAX, err)) < 0)
 			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");
 		if (cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
-		    (r = expect(ctx->sync_fd, SYNC_START_STATE, start_state, STATE_MAX, err)) < 0)
+		    (r = expect(ctx->sync_fd, SYNC_START_STATE, start_state, SYNC_PAYLOAD_MAX, err)) < 0)
 			return r;
 		/* as runc: createContainer hooks start in the rootfs (relative paths
 		 * such as ./lib name the container's files) */
@@ -307,7 +305,7 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 
 void child_main(struct child_ctx *ctx)
 {
-	static char state[STATE_MAX], start_state[STATE_MAX], exe[PATH_MAX];
+	static char state[SYNC_PAYLOAD_MAX], start_state[SYNC_PAYLOAD_MAX], exe[PATH_MAX];
 	const struct oci_process *p = &ctx->cfg->process;
 	struct error err = { 0 };
 	bool created = false;

@@ -33,8 +33,6 @@
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
 
-#define STATE_MAX 65536
-
 static int plan_check(const struct oci_config *cfg, const struct create_opts *o, struct error *err)
 {
 	const struct oci_linux *l = &cfg->linux_;
@@ -187,7 +185,7 @@ static int send_state(struct container *c, const char *status, int sync_fd, enum
 
 	if (r < 0)
 		return r;
-	if (len >= STATE_MAX)
+	if (len >= SYNC_PAYLOAD_MAX)
 		r = error_set(err, E2BIG, "state JSON too large for hooks");
 	else if (sync_send(sync_fd, type, 0, json, len, -1) < 0)
 		r = error_set(err, EPIPE, "container init exited during hooks");
@@ -242,7 +240,7 @@ static int send_notify_fd(struct container *c, const struct oci_config *cfg, pid
 static int parent_loop(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 		       struct created *out, int sync_fd, struct error *err)
 {
-	char payload[1024];
+	char payload[SYNC_PAYLOAD_MAX];
 	struct sync_msg m;
 	int r, fd;
 

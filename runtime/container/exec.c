@@ -161,7 +161,7 @@ static int send_listener(struct exec_ctx *x, struct container *c, pid_t pid, int
 static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int sync_fd, int *pty_master,
 		       struct error *err)
 {
-	char payload[1024];
+	char payload[SYNC_PAYLOAD_MAX];
 	struct sync_msg m;
 	int fd, r;
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 int sync_send(int fd, enum sync_type type, int value, const void *payload, size_t len, int pass_fd)
 {
@@ -12,6 +13,8 @@ int sync_send(int fd, enum sync_type type, int value, const void *payload, size_
 	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = payload ? 2 : 1 };
 
+	if (payload && len >= SYNC_PAYLOAD_MAX)
+		return -EMSGSIZE;
 	if (pass_fd >= 0) {
 		struct cmsghdr *c;
 
@@ -37,6 +40,7 @@ int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *rec
 	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2, .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
 	ssize_t n;
+	int got = -1;
 
 	if (recv_fd)
 		*recv_fd = -1;
@@ -45,20 +49,19 @@ int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *rec
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
-	if (n == 0)
-		return 0;
-	if ((size_t)n < sizeof(*msg))
-		return -EPROTO;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len >= CMSG_LEN(sizeof(int)))
+			memcpy(&got, CMSG_DATA(c), sizeof(int));
+	if (n == 0 || (size_t)n < sizeof(*msg) || (mh.msg_flags & MSG_TRUNC)) {
+		if (got >= 0)
+			close(got);
+		return n == 0 ? 0 : (size_t)n < sizeof(*msg) ? -EPROTO : -EMSGSIZE;
+	}
 	if (payload)
 		payload[n - sizeof(*msg)] = 0;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-			int got;
-
-			memcpy(&got, CMSG_DATA(c), sizeof(int));
-			if (recv_fd)
-				*recv_fd = got;
-		}
-	}
+	if (recv_fd)
+		*recv_fd = got;
+	else if (got >= 0)
+		close(got);
 	return msg->type;
 }

@@ -26,9 +26,20 @@ struct sync_msg {
 	int32_t value;
 };
 
+/* The one size of a message's payload buffer, its NUL included: the largest
+ * payload is the state JSON for the createContainer/startContainer hooks
+ * (create.c refuses a bigger state before sending it). */
+#define SYNC_PAYLOAD_MAX 65536
+
+/* Send one message: header, `len` bytes of payload (none when payload is
+ * NULL), `pass_fd` attached by SCM_RIGHTS when >= 0. Returns 0 or a negative
+ * errno (-EMSGSIZE for a payload of SYNC_PAYLOAD_MAX bytes or more). */
 int sync_send(int fd, enum sync_type type, int value, const void *payload, size_t len, int pass_fd);
-/* Receive one message; payload (NUL-terminated, truncated to size-1) and fd optional.
- * Returns the type, 0 on EOF, negative errno on error. */
+/* Receive one message; payload (NUL-terminated, `size` bytes with the NUL,
+ * may be NULL for none) and fd (may be NULL: a passed fd is then closed)
+ * optional. Returns the type, 0 on EOF, negative errno on error: -EPROTO for
+ * a message shorter than its header, -EMSGSIZE for one whose payload does not
+ * fit (a passed fd is closed then). */
 int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *recv_fd);
 
 #endif

@@ -1,0 +1,192 @@
+/* The parent <-> child sync protocol (runtime/container/sync.h) over a real
+ * SOCK_SEQPACKET socketpair: every message type with its value, payload and
+ * passed fd; the size limit; truncated and oversized messages refused
+ * without leaking a passed fd; EOF. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "runtime/container/sync.h"
+#include "unit.h"
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;   /* the directory's own fd */
+}
+
+static void pair(int sv[2])
+{
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("socketpair");
+		exit(2);
+	}
+}
+
+/* fd leads to the pipe whose write end is w */
+static int same_pipe(int fd, int w)
+{
+	char c = 0;
+
+	return write(w, "x", 1) == 1 && read(fd, &c, 1) == 1 && c == 'x';
+}
+
+/* Raw bytes (and an fd) on the socket, bypassing sync_send's checks. */
+static void raw_send(int s, const void *buf, size_t len, int pass_fd)
+{
+	struct iovec iov = { (void *)buf, len };
+	union { char b[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (pass_fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&u, 0, sizeof(u));
+		mh.msg_control = u.b;
+		mh.msg_controllen = sizeof(u.b);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
+	}
+	if (sendmsg(s, &mh, 0) < 0) {
+		perror("sendmsg");
+		exit(2);
+	}
+}
+
+static void test_every_type(void)
+{
+	static char payload[SYNC_PAYLOAD_MAX];
+	int sv[2], p[2];
+
+	pair(sv);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		exit(2);
+	for (int t = SYNC_NS_READY; t <= SYNC_SECCOMP_FD; t++) {
+		struct sync_msg m;
+		char text[32];
+		int fd = -2, before;
+
+		/* header, value, payload and an fd */
+		snprintf(text, sizeof(text), "payload of %d", t);
+		CHECK(sync_send(sv[1], t, -t * 1000, text, strlen(text), p[0]) == 0);
+		CHECK(sync_recv(sv[0], &m, payload, sizeof(payload), &fd) == t);
+		CHECK(m.type == (uint32_t)t && m.value == -t * 1000);
+		CHECK_STR(payload, text);
+		CHECK(fd >= 0 && fd != p[0] && same_pipe(fd, p[1]));
+		CHECK(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC));
+		if (fd >= 0)
+			close(fd);
+
+		/* header only: no payload, no fd */
+		CHECK(sync_send(sv[1], t, t, NULL, 0, -1) == 0);
+		memcpy(payload, "stale", 6);
+		CHECK(sync_recv(sv[0], &m, payload, sizeof(payload), &fd) == t);
+		CHECK(m.value == t && payload[0] == 0 && fd == -1);
+
+		/* a receiver that wants neither payload nor fd: the fd is not leaked */
+		before = open_fds();
+		CHECK(sync_send(sv[1], t, 7, NULL, 0, p[0]) == 0);
+		CHECK(sync_recv(sv[0], &m, NULL, 0, NULL) == t && m.value == 7);
+		CHECK(open_fds() == before);
+	}
+	close(p[0]);
+	close(p[1]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_size_limit(void)
+{
+	static char big[SYNC_PAYLOAD_MAX + 1], got[SYNC_PAYLOAD_MAX];
+	struct sync_msg m;
+	int sv[2], fd;
+
+	pair(sv);
+	/* the state JSON for hooks may be SYNC_PAYLOAD_MAX - 1 bytes: it fits with its NUL */
+	memset(big, 'j', sizeof(big) - 1);
+	if (setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &(int){ 4 * SYNC_PAYLOAD_MAX }, sizeof(int)) < 0)
+		perror("SO_SNDBUF");
+	CHECK(sync_send(sv[1], SYNC_HOOKS_DONE, 0, big, SYNC_PAYLOAD_MAX - 1, -1) == 0);
+	CHECK(sync_recv(sv[0], &m, got, sizeof(got), &fd) == SYNC_HOOKS_DONE);
+	CHECK(strlen(got) == SYNC_PAYLOAD_MAX - 1 && fd == -1);
+	/* one byte more is refused by the sender, nothing is sent */
+	CHECK(sync_send(sv[1], SYNC_HOOKS_DONE, 0, big, SYNC_PAYLOAD_MAX, -1) == -EMSGSIZE);
+	CHECK(sync_send(sv[1], SYNC_CREATED, 0, NULL, 0, -1) == 0);
+	CHECK(sync_recv(sv[0], &m, got, sizeof(got), &fd) == SYNC_CREATED);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_refused(void)
+{
+	char small[16], buf[64];
+	struct sync_msg m, hdr = { .type = SYNC_ERROR, .value = 0 };
+	int sv[2], p[2], fd, before;
+
+	pair(sv);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		exit(2);
+	before = open_fds();
+
+	/* oversized for the receiver's buffer: refused, its fd closed */
+	CHECK(sync_send(sv[1], SYNC_ERROR, 0, "a message longer than sixteen bytes", 35, p[0]) == 0);
+	fd = 42;
+	CHECK(sync_recv(sv[0], &m, small, sizeof(small), &fd) == -EMSGSIZE);
+	CHECK(fd == -1 && open_fds() == before);
+	/* a payload where the receiver expects none (the 1-byte dummy) */
+	CHECK(sync_send(sv[1], SYNC_START, 0, "xy", 2, -1) == 0);
+	CHECK(sync_recv(sv[0], &m, NULL, 0, NULL) == -EMSGSIZE);
+	/* exactly full: size - 1 bytes and the NUL */
+	CHECK(sync_send(sv[1], SYNC_ERROR, 0, "fifteen bytes!!", 15, -1) == 0);
+	CHECK(sync_recv(sv[0], &m, small, sizeof(small), NULL) == SYNC_ERROR);
+	CHECK_STR(small, "fifteen bytes!!");
+
+	/* shorter than the header: refused, its fd closed */
+	memcpy(buf, &hdr, sizeof(hdr));
+	raw_send(sv[1], buf, sizeof(hdr) - 1, p[0]);
+	fd = 42;
+	CHECK(sync_recv(sv[0], &m, small, sizeof(small), &fd) == -EPROTO);
+	CHECK(fd == -1 && open_fds() == before);
+	raw_send(sv[1], buf, 1, -1);
+	CHECK(sync_recv(sv[0], &m, small, sizeof(small), NULL) == -EPROTO);
+
+	/* the stream goes on after a refused message */
+	CHECK(sync_send(sv[1], SYNC_MAPS_DONE, 3, NULL, 0, -1) == 0);
+	CHECK(sync_recv(sv[0], &m, small, sizeof(small), NULL) == SYNC_MAPS_DONE && m.value == 3);
+
+	/* the peer gone: EOF is 0, and sending to it fails without SIGPIPE */
+	close(sv[1]);
+	CHECK(sync_recv(sv[0], &m, small, sizeof(small), &fd) == 0 && fd == -1);
+	pair(sv);
+	close(sv[0]);
+	CHECK(sync_send(sv[1], SYNC_START, 0, NULL, 0, -1) == -EPIPE);
+	close(sv[1]);
+	close(p[0]);
+	close(p[1]);
+}
+
+int main(void)
+{
+	test_every_type();
+	test_size_limit();
+	test_refused();
+	return unit_report("test_container_sync");
+}

@@ -218,24 +218,6 @@ static int run_create_hooks(struct container *c, const struct oci_config *cfg, i
 	return r;
 }
 
-static int send_notify_fd(struct container *c, const struct oci_config *cfg, pid_t pid, int fd,
-			  struct error *err)
-{
-	const struct oci_seccomp *s = &cfg->linux_.seccomp;
-	char *json;
-	size_t len;
-	int r;
-
-	if (fd < 0)
-		return error_set(err, EPROTO, "seccomp: no notify fd from the container");
-	c->st.pid = pid;
-	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
-		return r;
-	r = seccomp_send_listener(s->listener_path, s->listener_metadata, json, pid, fd, err);
-	free(json);
-	return r;
-}
-
 /* Answer the child until it reports `created` (or fails). */
 static int parent_loop(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 		       struct created *out, int sync_fd, struct error *err)
@@ -268,19 +250,12 @@ static int parent_loop(struct container *c, const struct oci_config *cfg, const 
 				return r;
 			break;
 		case SYNC_PTY:
-			if (o->console_socket) {
-				r = terminal_send(o->console_socket, fd, err);
-				close(fd);
-				if (r < 0)
-					return r;
-			} else {
-				out->pty_master = fd;
-			}
+			if ((r = sync_answer_pty(o->console_socket, fd, &out->pty_master, err)) < 0)
+				return r;
 			break;
 		case SYNC_SECCOMP_FD:
-			r = send_notify_fd(c, cfg, out->pid, fd, err);
-			close(fd);
-			if (r < 0)
+			c->st.pid = out->pid;
+			if ((r = sync_answer_seccomp_fd(c, &cfg->linux_.seccomp, "creating", out->pid, fd, err)) < 0)
 				return r;
 			break;
 		case SYNC_CREATED:

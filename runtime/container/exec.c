@@ -143,20 +143,6 @@ static int ns_flags_of(const struct oci_config *cfg)
 	return flags;
 }
 
-static int send_listener(struct exec_ctx *x, struct container *c, pid_t pid, int fd, struct error *err)
-{
-	const struct oci_seccomp *s = &x->cfg->linux_.seccomp;
-	char *json;
-	size_t len;
-	int r = oci_state_to_json(&c->st, "running", true, &json, &len, err);
-
-	if (r < 0)
-		return r;
-	r = seccomp_send_listener(s->listener_path, s->listener_metadata, json, pid, fd, err);
-	free(json);
-	return r;
-}
-
 /* Wait for the child to exec (its sync socket closes) or to report an error. */
 static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int sync_fd, int *pty_master,
 		       struct error *err)
@@ -168,21 +154,13 @@ static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int s
 	for (;;) {
 		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
 		if (r == SYNC_PTY) {
-			if (x->o->console_socket) {
-				r = terminal_send(x->o->console_socket, fd, err);
-				close(fd);
-				if (r < 0)
-					return r;
-			} else {
-				*pty_master = fd;
-			}
+			if ((r = sync_answer_pty(x->o->console_socket, fd, pty_master, err)) < 0)
+				return r;
 			continue;
 		}
 		if (r == SYNC_SECCOMP_FD) {
-			r = fd < 0 ? error_set(err, EPROTO, "seccomp: no notify fd") : send_listener(x, c, pid, fd, err);
-			if (fd >= 0)
-				close(fd);
-			if (r < 0)
+			/* the state names the container's init; pid is this process */
+			if ((r = sync_answer_seccomp_fd(c, &x->cfg->linux_.seccomp, "running", pid, fd, err)) < 0)
 				return r;
 			continue;
 		}

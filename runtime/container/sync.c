@@ -1,10 +1,15 @@
 #include "runtime/container/sync.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
+
+#include "runtime/container/statedir.h"
+#include "runtime/linux/terminal.h"
+#include "seccomp/seccomp.h"
 
 int sync_send(int fd, enum sync_type type, int value, const void *payload, size_t len, int pass_fd)
 {
@@ -64,4 +69,35 @@ int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *rec
 	else if (got >= 0)
 		close(got);
 	return msg->type;
+}
+
+int sync_answer_pty(const char *console_socket, int fd, int *pty_master, struct error *err)
+{
+	int r;
+
+	if (!console_socket) {
+		*pty_master = fd;
+		return 0;
+	}
+	r = terminal_send(console_socket, fd, err);
+	close(fd);
+	return r;
+}
+
+int sync_answer_seccomp_fd(const struct container *c, const struct oci_seccomp *s, const char *status, pid_t pid,
+			   int fd, struct error *err)
+{
+	char *json;
+	size_t len;
+	int r;
+
+	if (fd < 0)
+		return error_set(err, EPROTO, "seccomp: no notify fd from the container");
+	r = oci_state_to_json(&c->st, status, true, &json, &len, err);
+	if (r == 0) {
+		r = seccomp_send_listener(s->listener_path, s->listener_metadata, json, pid, fd, err);
+		free(json);
+	}
+	close(fd);
+	return r;
 }

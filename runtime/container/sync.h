@@ -42,4 +42,22 @@ int sync_send(int fd, enum sync_type type, int value, const void *payload, size_
  * fit (a passed fd is closed then). */
 int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *recv_fd);
 
+/* ---- the parent's answers, shared by create (create.c) and exec (exec.c) ---- */
+
+#include <sys/types.h>
+
+struct container;
+struct error;
+struct oci_seccomp;
+
+/* SYNC_PTY: the pty master `fd` goes to the --console-socket (then is
+ * closed) or, without one, to *pty_master for the caller to keep. */
+int sync_answer_pty(const char *console_socket, int fd, int *pty_master, struct error *err);
+/* SYNC_SECCOMP_FD: the notify listener `fd` goes to linux.seccomp.listenerPath
+ * with c's state (`status` as given, c->st.pid as the caller set it) and
+ * `pid`, the process the filter is in. fd is closed in every case; none
+ * passed (fd < 0) is an error. */
+int sync_answer_seccomp_fd(const struct container *c, const struct oci_seccomp *s, const char *status, pid_t pid,
+			   int fd, struct error *err);
+
 #endif

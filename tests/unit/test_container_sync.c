@@ -1,7 +1,8 @@
 /* The parent <-> child sync protocol (runtime/container/sync.h) over a real
  * SOCK_SEQPACKET socketpair: every message type with its value, payload and
  * passed fd; the size limit; truncated and oversized messages refused
- * without leaking a passed fd; EOF. */
+ * without leaking a passed fd; EOF. Then the parent's shared answers to
+ * SYNC_PTY and SYNC_SECCOMP_FD against unix sockets in a temp dir. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +11,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include "oci/config.h"
+#include "oci/error.h"
+#include "runtime/container/statedir.h"
 #include "runtime/container/sync.h"
 #include "unit.h"
 
@@ -183,10 +188,141 @@ static void test_refused(void)
 	close(p[1]);
 }
 
+static int listen_at(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(s, 4) < 0) {
+		perror(path);
+		exit(2);
+	}
+	return s;
+}
+
+/* One connection's bytes (NUL-terminated) and the first fd passed on it. */
+static size_t accept_all(int l, char *buf, size_t size, int *fd)
+{
+	int s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	size_t have = 0;
+
+	*fd = -1;
+	if (s < 0)
+		return 0;
+	for (;;) {
+		union { char b[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+		struct iovec iov = { buf + have, size - 1 - have };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b, .msg_controllen = sizeof(u.b) };
+		ssize_t n = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
+
+		if (n <= 0)
+			break;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+			if (c->cmsg_type == SCM_RIGHTS && *fd < 0)
+				memcpy(fd, CMSG_DATA(c), sizeof(int));
+		have += n;
+	}
+	buf[have] = 0;
+	close(s);
+	return have;
+}
+
+static void test_answer_pty(const char *dir)
+{
+	struct error err = { 0 };
+	char path[256], buf[256];
+	int p[2], l, got, master = -1, before;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		exit(2);
+	/* no --console-socket: the caller keeps the master */
+	CHECK(sync_answer_pty(NULL, p[0], &master, &err) == 0 && master == p[0]);
+
+	/* --console-socket: the master goes there (runc's payload), ours is closed */
+	snprintf(path, sizeof(path), "%s/console.sock", dir);
+	l = listen_at(path);
+	before = open_fds();
+	master = -1;
+	CHECK(sync_answer_pty(path, dup(p[0]), &master, &err) == 0 && master == -1);
+	CHECK(open_fds() == before);
+	{
+		struct sync_msg m;
+		int s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+
+		/* a stream socket: sync_recv reads the header and the payload in one go */
+		CHECK(s >= 0 && sync_recv(s, &m, buf, sizeof(buf), &got) == 0);
+		CHECK(m.type == 0);
+		CHECK_STR(buf, "/dev/ptmx");
+		CHECK(got >= 0 && same_pipe(got, p[1]));
+		if (got >= 0)
+			close(got);
+		if (s >= 0)
+			close(s);
+	}
+	/* nobody listening: an error naming the socket, the master closed anyway */
+	snprintf(path, sizeof(path), "%s/nobody.sock", dir);
+	before = open_fds();
+	CHECK(sync_answer_pty(path, dup(p[0]), &master, &err) < 0 && strstr(err.msg, "--console-socket"));
+	CHECK(open_fds() == before);
+	close(l);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_answer_seccomp_fd(const char *dir)
+{
+	static char buf[SYNC_PAYLOAD_MAX];
+	struct container c = { .id = "c1" };
+	struct oci_seccomp s = { 0 };
+	struct error err = { 0 };
+	char path[256];
+	int p[2], l, got, before;
+
+	c.st = (struct container_state){ .oci_version = "1.2.0", .id = "c1", .pid = 1234, .bundle = "/b",
+					 .rootfs = "/b/rootfs", .created = "2026-01-01T00:00:00.000000000Z", .owner = "" };
+	snprintf(path, sizeof(path), "%s/listener.sock", dir);
+	s.listener_path = path;
+	s.listener_metadata = "meta-data";
+	if (pipe2(p, O_CLOEXEC) < 0)
+		exit(2);
+	l = listen_at(path);
+	before = open_fds();
+	CHECK(sync_answer_seccomp_fd(&c, &s, "running", 4321, dup(p[0]), &err) == 0);
+	CHECK(open_fds() == before);
+	CHECK(accept_all(l, buf, sizeof(buf), &got) > 0);
+	CHECK(strstr(buf, "seccompFd") && strstr(buf, "4321") && strstr(buf, "meta-data"));
+	CHECK(strstr(buf, "\"running\"") && strstr(buf, "\"c1\"") && strstr(buf, "1234"));
+	CHECK(got >= 0 && same_pipe(got, p[1]));
+	if (got >= 0)
+		close(got);
+
+	/* the message without its fd */
+	CHECK(sync_answer_seccomp_fd(&c, &s, "creating", 4321, -1, &err) == -EPROTO);
+	/* listener gone: an error, the fd closed anyway */
+	close(l);
+	unlink(path);
+	before = open_fds();
+	CHECK(sync_answer_seccomp_fd(&c, &s, "creating", 4321, dup(p[0]), &err) < 0);
+	CHECK(open_fds() == before);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
+	char dir[] = "/tmp/test_container_sync.XXXXXX";
+
 	test_every_type();
 	test_size_limit();
 	test_refused();
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	test_answer_pty(dir);
+	test_answer_seccomp_fd(dir);
+	unlink(strcat(strcpy((char[300]){ 0 }, dir), "/console.sock"));
+	rmdir(dir);
 	return unit_report("test_container_sync");
 }

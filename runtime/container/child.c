@@ -23,6 +23,7 @@
 #include "runtime/log.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/container/process.h"
+#include "runtime/container/setup.h"
 #include "runtime/linux/procfs.h"
 #include "rootfs/rootfs.h"
 #include "runtime/container/sync.h"
@@ -122,27 +123,6 @@ static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, s
 	return 0;
 }
 
-static int mkdir_cwd(const char *cwd)
-{
-	char path[4096];
-
-	if (strlen(cwd) >= sizeof(path))
-		return -ENAMETOOLONG;
-	strcpy(path, cwd);
-	for (char *p = path + 1; ; p++) {
-		if (*p == '/' || !*p) {
-			char c = *p;
-			*p = 0;
-			if (mkdir(path, 0755) < 0 && errno != EEXIST)
-				return -errno;
-			*p = c;
-			if (!c)
-				break;
-		}
-	}
-	return 0;
-}
-
 /* The O_PATH fifo reopened for writing through /proc/self/fd of a procfs
  * proven to be one (an image's fake /proc would take the write). */
 static int open_fifo(int fifo_fd)
@@ -182,23 +162,6 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 	return 0;
 }
 
-static int load_seccomp(struct child_ctx *ctx, struct error *err)
-{
-	int r;
-
-	if (!ctx->has_seccomp)
-		return 0;
-	r = seccomp_prog_load(&ctx->seccomp, err);
-	if (r > 0) {
-		/* the notify fd: the parent hands it to linux.seccomp.listenerPath */
-		int sent = sync_send(ctx->sync_fd, SYNC_SECCOMP_FD, 0, NULL, 0, r);
-		close(r);
-		if (sent < 0)
-			return error_sys(err, -sent, "seccomp: send the notify fd");
-	}
-	return r < 0 ? r : 0;
-}
-
 /* process.env, with HOME added when it has none (process_env_with_home) */
 static char **container_env;
 
@@ -210,7 +173,24 @@ static bool needs_cgroup_first(const struct child_ctx *ctx)
 	return ctx->late_cgroupns || ctx->join.wait_parent || ctx->cfg->linux_.ns[OCI_NS_CGROUP].present;
 }
 
-static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *exe, struct error *err)
+/* The shared tail (setup.h) as the container's init runs it. */
+static void child_setup(const struct child_ctx *ctx, struct setup *s)
+{
+	*s = (struct setup){
+		.p = &ctx->cfg->process,
+		.sync_fd = ctx->sync_fd,
+		.first_fd = 3 + ctx->o->preserve_fds,
+		.keep = { ctx->sync_fd, ctx->fifo_fd },
+		.make_cwd = true,
+		.allow_setgroups = !ctx->rootless,
+		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,
+		.self_dev = ctx->self_dev,
+		.self_ino = ctx->self_ino,
+	};
+}
+
+static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, char *start_state, char *exe,
+		   struct error *err)
 {
 	const struct oci_config *cfg = ctx->cfg;
 	const struct oci_process *p = &cfg->process;
@@ -226,7 +206,6 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		.mount_fds = ctx->mount_fds,
 		.selinux = ctx->selinux,
 	};
-	struct stat exe_st;
 	int r;
 
 	if ((r = attrs_affinity_initial(&ctx->cfg->process, err)) < 0)
@@ -281,26 +260,8 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 		return r;
 	if (cfg->linux_.has_personality && personality(cfg->linux_.personality) < 0)
 		return error_sys(err, errno, "linux.personality");
-	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
-	 * host fd may be open while they are resolved (the sync socket and the
-	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
-	if ((r = process_close_fds(3 + ctx->o->preserve_fds, (int[]){ ctx->sync_fd, ctx->fifo_fd }, 2, err)) < 0)
-		return r;
-	log_forget_file();
-	if ((r = mkdir_cwd(p->cwd)) < 0)
-		return error_sys(err, -r, "process.cwd %s", p->cwd);
-	if (!p->no_new_privileges && (r = load_seccomp(ctx, err)) < 0)
-		return r;
-	if ((r = process_drop_bounding(p, err)) < 0 ||
-	    (r = process_become_user(p, !ctx->rootless, err)) < 0 ||
-	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||
-	    (r = process_check_not_runtime(exe, &exe_st, ctx->self_dev, ctx->self_ino, err)) < 0 ||
-	    (r = process_set_no_new_privs(p, err)) < 0)
-		return r;
-	/* a notify filter goes in while the runtime still listens for its fd */
-	if (p->no_new_privileges && ctx->has_seccomp && ctx->seccomp.notify && (r = load_seccomp(ctx, err)) < 0)
-		return r;
-	return 0;
+	/* the fds, the user, the program, NoNewPrivileges, seccomp: setup.h */
+	return setup_tail(s, exe, err);
 }
 
 void child_main(struct child_ctx *ctx)
@@ -308,8 +269,8 @@ void child_main(struct child_ctx *ctx)
 	static char state[SYNC_PAYLOAD_MAX], start_state[SYNC_PAYLOAD_MAX], exe[PATH_MAX];
 	const struct oci_process *p = &ctx->cfg->process;
 	struct error err = { 0 };
+	struct setup s;
 	bool created = false;
-	extern char **environ;
 
 	if (process_set_oom_score(p, &err) < 0)
 		goto fail;
@@ -326,7 +287,8 @@ void child_main(struct child_ctx *ctx)
 	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	/* the runtime's signal dispositions must not leak into the container */
 	signal(SIGPIPE, SIG_DFL);
-	if (prepare(ctx, state, start_state, exe, &err) < 0)
+	child_setup(ctx, &s);
+	if (prepare(ctx, &s, state, start_state, exe, &err) < 0)
 		goto fail;
 	if (sync_send(ctx->sync_fd, SYNC_CREATED, 0, NULL, 0, -1) < 0)
 		_exit(1);
@@ -336,11 +298,7 @@ void child_main(struct child_ctx *ctx)
 	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
 	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, start_state, strlen(start_state), &err) < 0)
 		goto fail;
-	if (p->no_new_privileges && !(ctx->has_seccomp && ctx->seccomp.notify) && load_seccomp(ctx, &err) < 0)
-		goto fail;
-	environ = container_env;
-	execve(exe, p->args, container_env);
-	error_sys(&err, errno, "exec %s", exe);
+	setup_exec(&s, exe, container_env, &err);
 fail:
 	/* before `created` the parent reports it; after, in `run` too (the socket is
 	 * still open) but not after `start`, whose process is gone: say it here. */

@@ -22,6 +22,7 @@
 #include "runtime/log.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/container/process.h"
+#include "runtime/container/setup.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/container/wait.h"
@@ -61,23 +62,9 @@ static int exec_terminal(struct exec_ctx *x, struct error *err)
 	return r;
 }
 
-static int exec_seccomp(struct exec_ctx *x, struct error *err)
-{
-	int r = seccomp_prog_load(&x->seccomp, err);
-
-	if (r > 0) {
-		int sent = sync_send(x->sync_fd, SYNC_SECCOMP_FD, 0, NULL, 0, r);
-		close(r);
-		if (sent < 0)
-			return error_sys(err, -sent, "seccomp: send the notify fd");
-	}
-	return r < 0 ? r : 0;
-}
-
-static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
+static int exec_prepare(struct exec_ctx *x, const struct setup *s, char *exe, struct error *err)
 {
 	struct oci_process *p = x->p;
-	struct stat exe_st;
 	int r;
 
 	if ((r = attrs_affinity_initial(p, err)) < 0 || (r = cgroup_join_self(&x->join, err)) < 0)
@@ -92,29 +79,27 @@ static int exec_prepare(struct exec_ctx *x, char *exe, struct error *err)
 	    (r = attrs_set_labels(p, err)) < 0)
 		return r;
 	/* CVE-2024-21626: nothing of the host (cgroup dirs, the caller's fds,
-	 * the pidfd) stays open while the container's paths are resolved */
-	if ((r = process_close_fds(3 + x->o->preserve_fds, &x->sync_fd, 1, err)) < 0)
-		return r;
-	log_forget_file();
-	if (x->has_seccomp && !p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
-		return r;
-	x->env = process_env_with_home(p);
-	if ((r = process_drop_bounding(p, err)) < 0 ||
-	    (r = process_become_user(p, true, err)) < 0 ||
-	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||
-	    (r = process_check_not_runtime(exe, &exe_st, x->self_dev, x->self_ino, err)) < 0 ||
-	    (r = process_set_no_new_privs(p, err)) < 0)
-		return r;
-	if (x->has_seccomp && p->no_new_privileges && (r = exec_seccomp(x, err)) < 0)
-		return r;
-	return 0;
+	 * the pidfd) stays open while the container's paths are resolved; then
+	 * the user, the program, NoNewPrivileges, seccomp: setup.h */
+	return setup_tail(s, exe, err);
 }
 
 __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 {
 	static char exe[PATH_MAX];
 	struct error err = { 0 };
-	extern char **environ;
+	/* the shared tail (setup.h) as exec runs it */
+	struct setup s = {
+		.p = x->p,
+		.sync_fd = x->sync_fd,
+		.first_fd = 3 + x->o->preserve_fds,
+		.keep = { x->sync_fd, -1 },
+		.allow_setgroups = true,
+		.seccomp = x->has_seccomp ? &x->seccomp : NULL,
+		.env = &x->env,
+		.self_dev = x->self_dev,
+		.self_ino = x->self_ino,
+	};
 
 	/* as runc: process.json's oomScoreAdj, else the container's */
 	if (process_set_oom_score(x->p->has_oom_score_adj ? x->p : &x->cfg->process, &err) < 0)
@@ -123,11 +108,8 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	syscall(SYS_close_range, 3 + x->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	signal(SIGPIPE, SIG_DFL);
-	if (exec_prepare(x, exe, &err) == 0) {
-		environ = x->env;
-		execve(exe, x->p->args, x->env);
-		error_sys(&err, errno, "exec %s", exe);
-	}
+	if (exec_prepare(x, &s, exe, &err) == 0)
+		setup_exec(&s, exe, x->env, &err);
 fail:
 	sync_send(x->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1);
 	_exit(255);

@@ -53,10 +53,8 @@ static int exec_terminal(struct exec_ctx *x, struct error *err)
 
 	if (master < 0)
 		return master;
-	r = sync_send(x->sync_fd, SYNC_PTY, 0, NULL, 0, master);
-	close(master);
-	if (r < 0)
-		return error_sys(err, -r, "terminal: send the pty");
+	if ((r = sync_send_fd(x->sync_fd, SYNC_PTY, master, "terminal: send the pty", err)) < 0)
+		return r;
 	r = terminal_take(slave, err);
 	close(slave);
 	return r;

@@ -36,7 +36,7 @@ enum setup_point setup_seccomp_point(const struct oci_process *p, bool notify)
  * sends a notify listener fd to the parent (SYNC_SECCOMP_FD). */
 static int setup_seccomp(const struct setup *s, enum setup_point at, struct error *err)
 {
-	int r, sent;
+	int r;
 
 	if (!s->seccomp || setup_seccomp_point(s->p, s->seccomp->notify) != at)
 		return 0;
@@ -44,9 +44,7 @@ static int setup_seccomp(const struct setup *s, enum setup_point at, struct erro
 	if (r <= 0)
 		return r;
 	/* the notify fd: the parent hands it to linux.seccomp.listenerPath */
-	sent = sync_send(s->sync_fd, SYNC_SECCOMP_FD, 0, NULL, 0, r);
-	close(r);
-	return sent < 0 ? error_sys(err, -sent, "seccomp: send the notify fd") : 0;
+	return sync_send_fd(s->sync_fd, SYNC_SECCOMP_FD, r, "seccomp: send the notify fd", err);
 }
 
 static int mkdir_cwd(const char *cwd)

@@ -71,6 +71,14 @@ int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *rec
 	return msg->type;
 }
 
+int sync_send_fd(int sync_fd, enum sync_type type, int fd, const char *what, struct error *err)
+{
+	int r = sync_send(sync_fd, type, 0, NULL, 0, fd);
+
+	close(fd);
+	return r < 0 ? error_sys(err, -r, "%s", what) : 0;
+}
+
 int sync_answer_pty(const char *console_socket, int fd, int *pty_master, struct error *err)
 {
 	int r;

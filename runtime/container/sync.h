@@ -42,13 +42,17 @@ int sync_send(int fd, enum sync_type type, int value, const void *payload, size_
  * fit (a passed fd is closed then). */
 int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *recv_fd);
 
-/* ---- the parent's answers, shared by create (create.c) and exec (exec.c) ---- */
+/* ---- the fd messages (SYNC_PTY, SYNC_SECCOMP_FD), for create and exec ---- */
 
 #include <sys/types.h>
 
 struct container;
 struct error;
 struct oci_seccomp;
+
+/* Child: send `fd` in a message of `type` and close it (in every case);
+ * `what` names the step in the error. */
+int sync_send_fd(int sync_fd, enum sync_type type, int fd, const char *what, struct error *err);
 
 /* SYNC_PTY: the pty master `fd` goes to the --console-socket (then is
  * closed) or, without one, to *pty_master for the caller to keep. */

@@ -1,8 +1,9 @@
 /* The parent <-> child sync protocol (runtime/container/sync.h) over a real
  * SOCK_SEQPACKET socketpair: every message type with its value, payload and
  * passed fd; the size limit; truncated and oversized messages refused
- * without leaking a passed fd; EOF. Then the parent's shared answers to
- * SYNC_PTY and SYNC_SECCOMP_FD against unix sockets in a temp dir. */
+ * without leaking a passed fd; EOF. Then the fd messages: the child's
+ * sync_send_fd, and the parent's shared answers to SYNC_PTY and
+ * SYNC_SECCOMP_FD against unix sockets in a temp dir. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -228,6 +229,33 @@ static size_t accept_all(int l, char *buf, size_t size, int *fd)
 	return have;
 }
 
+static void test_send_fd(void)
+{
+	struct error err = { 0 };
+	struct sync_msg m;
+	int sv[2], p[2], got, before;
+
+	pair(sv);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		exit(2);
+	before = open_fds();
+	/* the child's copy goes over and is closed */
+	CHECK(sync_send_fd(sv[1], SYNC_PTY, dup(p[0]), "terminal: send the pty", &err) == 0);
+	CHECK(open_fds() == before);
+	CHECK(sync_recv(sv[0], &m, NULL, 0, &got) == SYNC_PTY && got >= 0 && same_pipe(got, p[1]));
+	if (got >= 0)
+		close(got);
+	/* the parent gone: an error naming the step, the fd closed anyway */
+	close(sv[0]);
+	before = open_fds();
+	CHECK(sync_send_fd(sv[1], SYNC_SECCOMP_FD, dup(p[0]), "seccomp: send the notify fd", &err) == -EPIPE);
+	CHECK(strstr(err.msg, "seccomp: send the notify fd") != NULL);
+	CHECK(open_fds() == before);
+	close(sv[1]);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void test_answer_pty(const char *dir)
 {
 	struct error err = { 0 };
@@ -316,6 +344,7 @@ int main(void)
 	test_every_type();
 	test_size_limit();
 	test_refused();
+	test_send_fd();
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 2;

@@ -17,7 +17,7 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -DTINYRUN_VERSION='"$(
 # Few shared libraries means a faster start: link what Debian ships as .a statically.
 LDLIBS  := -Wl,-Bstatic -lyajl_s -lseccomp -lcap -lselinux -lpcre2-8 -Wl,-Bdynamic
 
-SRCDIRS := oci runtime rootfs seccomp
+SRCDIRS := oci runtime runtime/container runtime/cgroup runtime/linux rootfs seccomp
 SRCS    := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
 LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
@@ -38,7 +38,7 @@ all: tinyrun
 tinyrun: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/%.o: %.c $(wildcard */*.h)
+build/%.o: %.c $(wildcard */*.h */*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -60,13 +60,17 @@ demo: deps
 	@bash tests/demo.sh
 
 # C unit tests: one binary per tests/unit/test_<module>_*.c, linked against oci/
-# plus the objects of the module its name starts with (oci, rootfs, seccomp, cgroup).
+# plus the objects of the module its name starts with (oci, rootfs, seccomp, cgroup;
+# container: runtime/container/ with what it calls, runtime/linux, runtime/cgroup,
+# rootfs, seccomp and the log).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
 OCI_OBJS  := $(filter build/oci/%,$(OBJS))
 unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter build/rootfs/%,$(OBJS))) \
             $(if $(filter test_seccomp_%,$(1)),$(filter build/seccomp/%,$(OBJS))) \
-            $(if $(filter test_cgroup_%,$(1)),$(filter build/runtime/cgroup%,$(OBJS)))
+            $(if $(filter test_cgroup_%,$(1)),$(filter build/runtime/cgroup/%,$(OBJS))) \
+            $(if $(filter test_container_%,$(1)),$(filter build/runtime/container/% build/runtime/linux/% \
+              build/runtime/cgroup/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS)))
 
 .SECONDEXPANSION:
 build/tests/%: tests/unit/%.c tests/unit/unit.h $$(call unit_objs,$$*)
@@ -87,11 +91,11 @@ REPLAY_BINS  := $(patsubst tests/fuzz/%.c,build/fuzz-replay/%,$(FUZZ_SRCS))
 FUZZ_BINS    := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 60
 
-build/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard */*.h)
+build/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard */*.h */*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FUZZ_SAN) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
-build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard */*.h)
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard */*.h */*/*.h)
 	@mkdir -p $(dir $@)
 	clang $(CFLAGS) -Wno-unused-command-line-argument -DFUZZ_LIBFUZZER -fsanitize=fuzzer,address,undefined \
 	  -o $@ $< $(FUZZ_LIB) $(LDLIBS)

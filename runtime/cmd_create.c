@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bundle.h"
+#include "runtime/container/bundle.h"
 #include "cli.h"
-#include "selfseal.h"
-#include "lifecycle.h"
+#include "runtime/container/selfseal.h"
+#include "runtime/container/lifecycle.h"
 #include "log.h"
 
 int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)

@@ -2,7 +2,7 @@
 #include <getopt.h>
 
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 
 int cmd_delete(struct global_opts *g, int argc, char **argv)
 {

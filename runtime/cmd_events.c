@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 #include "oci/events.h"
 
 /* Go durations as runc takes them: "5s", "100ms", "1m30s", "2h"; a bare number is seconds. */

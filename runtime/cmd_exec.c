@@ -7,12 +7,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "bundle.h"
+#include "runtime/container/bundle.h"
 #include "cli.h"
-#include "selfseal.h"
+#include "runtime/container/selfseal.h"
 #include "log.h"
-#include "exec.h"
-#include "lifecycle.h"
+#include "runtime/container/exec.h"
+#include "runtime/container/lifecycle.h"
 #include "oci/tables.h"
 
 struct exec_args {

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 #include "oci/tables.h"
 
 static int signal_init(struct container *c, int sig, struct error *err)

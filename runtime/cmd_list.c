@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 
 /* runc prints each state on one line: drop the whitespace outside strings. */
 static void print_compact(const char *json, size_t len)

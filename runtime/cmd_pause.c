@@ -1,5 +1,5 @@
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 
 static int set_frozen(struct global_opts *g, int argc, char **argv, bool frozen)
 {

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 
 /* ps -f json: the pids, as runc prints them. Otherwise run ps(1) with the given
  * options (default -ef) and keep the header plus the container's lines. */

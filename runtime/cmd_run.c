@@ -10,13 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundle.h"
+#include "runtime/container/bundle.h"
 #include "cli.h"
-#include "selfseal.h"
-#include "lifecycle.h"
+#include "runtime/container/selfseal.h"
+#include "runtime/container/lifecycle.h"
 #include "log.h"
-#include "sync.h"
-#include "wait.h"
+#include "runtime/container/sync.h"
+#include "runtime/container/wait.h"
 
 /* `tinyrun run path/to/bundle`: an argument with '/' (which no id may hold)
  * names the bundle; the id is its base name, made unique when taken. */

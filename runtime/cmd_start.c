@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bundle.h"
+#include "runtime/container/bundle.h"
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 #include "log.h"
 
 /* Open the exec fifo for reading: the blocked container init wakes up, writes

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 
 int cmd_state(struct global_opts *g, int argc, char **argv)
 {

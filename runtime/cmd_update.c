@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bundle.h"
+#include "runtime/container/bundle.h"
 #include "cli.h"
-#include "lifecycle.h"
+#include "runtime/container/lifecycle.h"
 
 /* "512", "100k", "1.5g", "-1" -> bytes (binary units, as runc's RAMInBytes) */
 static int parse_size(const char *s, int64_t *out)

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "runtime/cgroup/cgroup.h"
 #include "cli.h"
 #include "log.h"
-#include "selfseal.h"
+#include "runtime/container/selfseal.h"
 
 #define U_CREATE "create [options] ID\n" \
 	"  -b, --bundle DIR         bundle directory (default: current directory)\n" \

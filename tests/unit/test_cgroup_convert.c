@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "runtime/cgroup-internal.h"
+#include "runtime/cgroup/internal.h"
 #include "unit.h"
 
 /* ---- a BPF interpreter for the subset cg_bpf_build emits ---------------- */

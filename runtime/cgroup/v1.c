@@ -1,0 +1,528 @@
+/* cgroup v1 and hybrid: one dir per mounted hierarchy, found with a stat of
+ * /sys/fs/cgroup/<name> each (no mountinfo parsing). Co-mounted controllers
+ * ("cpu,cpuacct" with cpu and cpuacct symlinks) share one hierarchy. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/cgroup/internal.h"
+
+const char *const cg1_names[CG1_N] = {
+	"cpuset", "cpu", "cpuacct", "memory", "devices", "freezer", "blkio", "pids",
+	"net_cls", "net_prio", "hugetlb", "perf_event", "rdma", "misc", "systemd", "unified",
+};
+
+static int alias[CG1_N];   /* index of the hierarchy holding this controller, -1: not mounted */
+static uint32_t mounted;
+static bool probed;
+
+uint32_t cg1_mounted(void)
+{
+	struct stat root, st[CG1_N];
+	char p[64];
+	int i, j;
+
+	if (probed)
+		return mounted;
+	probed = true;
+	cgroup_detect();
+	if (stat(CG_ROOT, &root) < 0)
+		root.st_dev = 0;
+	for (i = 0; i < CG1_N; i++) {
+		alias[i] = -1;
+		snprintf(p, sizeof(p), CG_ROOT "/%s", cg1_names[i]);
+		if (stat(p, &st[i]) < 0 || st[i].st_dev == root.st_dev || !S_ISDIR(st[i].st_mode))
+			continue;
+		for (j = 0; j < i && alias[i] < 0; j++)
+			if (alias[j] == j && st[j].st_dev == st[i].st_dev)
+				alias[i] = j;
+		if (alias[i] < 0) {
+			alias[i] = i;
+			mounted |= 1u << i;
+		}
+	}
+	return mounted;
+}
+
+static int hier_path(const struct cgroup *cg, int h, char *buf, size_t size)
+{
+	if ((size_t)snprintf(buf, size, CG_ROOT "/%s%s", cg1_names[h], cg->path) >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int cg1_open(const struct cgroup *cg, enum cg1_hier h, struct error *err)
+{
+	char p[4200];
+	int fd;
+
+	cg1_mounted();
+	if (alias[h] < 0 || !(cg->v1_mask & (1u << alias[h])))
+		return error_set(err, ENODEV, "the %s cgroup controller is not mounted", cg1_names[h]);
+	if (hier_path(cg, alias[h], p, sizeof(p)) < 0)
+		return error_set(err, ENAMETOOLONG, "path too long");
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error_sys(err, errno, "%s", p);
+	return fd;
+}
+
+int cg1_open_all(const struct cgroup *cg, int fds[CG1_N], struct error *err)
+{
+	int i, fd;
+
+	for (i = 0; i < CG1_N; i++)
+		fds[i] = -1;
+	for (i = 0; i < CG1_N; i++) {
+		if (!(cg->v1_mask & (1u << i)))
+			continue;
+		fd = cg1_open(cg, (enum cg1_hier)i, err);
+		if (fd == -ENOENT)
+			continue;
+		if (fd < 0) {
+			cg1_close_all(fds);
+			return fd;
+		}
+		fds[i] = fd;
+	}
+	for (i = 0; i < CG1_N; i++)
+		if (alias[i] >= 0 && alias[i] != i)
+			fds[i] = fds[alias[i]];
+	return 0;
+}
+
+void cg1_close_all(int fds[CG1_N])
+{
+	int i;
+
+	for (i = 0; i < CG1_N; i++) {
+		if (fds[i] >= 0 && alias[i] == i)
+			close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
+/* ---- create ------------------------------------------------------------- */
+
+/* A cpuset cgroup starts with empty cpus/mems, and no task can join it:
+ * from the top down, every level of the container's path whose value is
+ * empty gets its parent's, as runc does (parents made by a plain mkdir
+ * included). The leaf keeps the config's values when it has them. */
+static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct oci_config *cfg,
+		       struct error *err)
+{
+	const struct oci_cpu *c = &cfg->linux_.resources.cpu;
+	bool has_res = cfg->has_linux && cfg->linux_.has_resources && cfg->linux_.resources.has_cpu;
+	bool cfg_cpus = has_res && c->cpus && *c->cpus, cfg_mems = has_res && c->mems && *c->mems;
+	static const char *const file[2] = { "cpuset.cpus", "cpuset.mems" };
+	char dir[4096], val[2][1024] = { "", "" }, cur[1024];
+	size_t len = strlen(rel), i;
+	int fd, k, r = 0;
+
+	for (i = 1; r == 0 && i <= len; i++) {
+		bool leaf = i == len, fresh = first_new >= 0 && (int)i > first_new;
+		if (rel[i] != '/' && !leaf)
+			continue;
+		snprintf(dir, sizeof(dir), "%.*s", (int)i, rel);
+		fd = openat(rootfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return error_sys(err, errno, "cpuset %s", dir);
+		for (k = 0; k < 2 && r == 0; k++) {
+			/* a dir made just now is empty: no need to read it */
+			if (!fresh && cg_read(fd, file[k], cur, sizeof(cur)) < 0)
+				r = error_sys(err, errno, "cpuset %s: %s", dir, file[k]);
+			else if (!fresh && cur[0])
+				snprintf(val[k], sizeof(val[k]), "%s", cur);
+			else if (leaf && (k ? cfg_mems : cfg_cpus))
+				continue;   /* the config's value goes in with the resources */
+			else if (!val[k][0] && cg_read(rootfd, file[k], val[k], sizeof(val[k])) < 0)
+				r = error_sys(err, errno, "cpuset: reading the root's %s", file[k]);
+			else
+				r = cg_write(fd, file[k], val[k], err);
+		}
+		close(fd);
+	}
+	return r;
+}
+
+/* runc's checks on a cgroup that is already there: refuse it frozen (the
+ * child would hang in it, and `run` with it), or with processes in it
+ * (runc 1.2 and later; 1.1 only warned). */
+static int check_fit(const int *fds, bool created, struct error *err)
+{
+	static const int order[] = { CG1_PIDS, CG1_FREEZER, CG1_DEVICES, CG1_MEMORY };
+	char state[32];
+	pid_t *pids = NULL;
+	size_t i, n = 0, cap = 0;
+
+	if (fds[CG1_FREEZER] >= 0 && cg_read(fds[CG1_FREEZER], "freezer.state", state, sizeof(state)) > 0 &&
+	    strcmp(state, "THAWED") != 0)
+		return error_set(err, EBUSY, "container's cgroup unexpectedly frozen (freezer.state %s)", state);
+	if (created)
+		return 0;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (fds[order[i]] >= 0) {
+			cg_read_pids(fds[order[i]], true, &pids, &n, &cap);
+			free(pids);
+			if (n)
+				return error_set(err, EBUSY, "container's cgroup is not empty: %zu process(es) found", n);
+			return 0;
+		}
+	return 0;
+}
+
+static int open_root(int h)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), CG_ROOT "/%s", cg1_names[h]);
+	return open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* mkdir the container's cgroup in hierarchy h. Usually only the leaf is
+ * missing: one mkdir() by absolute path; the root dir is opened (*root)
+ * only for the slow path of missing parents. */
+static int hier_mkdir(int h, const char *rel, int *root, int *first_new, struct error *err)
+{
+	char p[4200];
+	const char *slash;
+
+	*first_new = -1;
+	if ((size_t)snprintf(p, sizeof(p), CG_ROOT "/%s/%s", cg1_names[h], rel) >= sizeof(p))
+		return error_set(err, ENAMETOOLONG, "%s: path too long", cg1_names[h]);
+	if (mkdir(p, 0755) == 0) {
+		slash = strrchr(rel, '/');
+		*first_new = slash ? (int)(slash - rel) + 1 : 0;
+		return 0;
+	}
+	if (errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return error_sys(err, errno, "mkdir %s", p);
+	if ((*root = open_root(h)) < 0)
+		return error_sys(err, errno, CG_ROOT "/%s", cg1_names[h]);
+	return cg_mkdir_p(*root, rel, first_new, err);
+}
+
+static int hier_open(int h, const char *rel, struct error *err)
+{
+	char p[4200];
+	int fd;
+
+	snprintf(p, sizeof(p), CG_ROOT "/%s/%s", cg1_names[h], rel);
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
+}
+
+/* The real hierarchies (alias targets) create needs open: devices rules,
+ * the freezer check, the emptiness check of a cgroup that was there, and
+ * those of the resources the config sets. */
+static uint32_t cg1_wanted(const struct oci_config *cfg, bool created)
+{
+	const struct oci_resources *res = &cfg->linux_.resources;
+	uint32_t names = 1u << CG1_DEVICES | 1u << CG1_FREEZER, want = 0;
+
+	if (!created)
+		names |= 1u << CG1_PIDS | 1u << CG1_MEMORY;
+	if (cfg->has_linux && cfg->linux_.has_resources) {
+		if (res->has_memory)
+			names |= 1u << CG1_MEMORY;
+		if (res->has_cpu)
+			names |= 1u << CG1_CPU | 1u << CG1_CPUACCT | 1u << CG1_CPUSET;
+		if (res->has_pids)
+			names |= 1u << CG1_PIDS;
+		if (res->has_blkio)
+			names |= 1u << CG1_BLKIO;
+		if (res->n_hugepage_limits)
+			names |= 1u << CG1_HUGETLB;
+		if (res->has_network)
+			names |= 1u << CG1_NET_CLS | 1u << CG1_NET_PRIO;
+		if (res->n_rdma)
+			names |= 1u << CG1_RDMA;
+		if (res->n_unified)
+			names |= 1u << CG1_UNIFIED;
+	}
+	for (int i = 0; i < CG1_N; i++)
+		if ((names & (1u << i)) && alias[i] >= 0)
+			want |= 1u << alias[i];
+	return want;
+}
+
+int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg, struct error *err)
+{
+	const char *rel = path + 1;
+	int roots[CG1_N], first_new[CG1_N], fds[CG1_N], i, r = 0;
+	uint32_t mask = cg1_mounted();
+
+	if (!cg->hybrid)
+		mask &= ~(1u << CG1_UNIFIED);
+	if (alias[CG1_DEVICES] < 0)
+		return error_set(err, ENODEV, "the devices cgroup controller is not mounted");
+	for (i = 0; i < CG1_N; i++)
+		roots[i] = first_new[i] = fds[i] = -1;
+	cg->v1_mask = mask;
+	for (i = 0; i < CG1_N && r == 0; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		if ((r = hier_mkdir(i, rel, &roots[i], &first_new[i], err)) < 0) {
+			error_prefix(err, "%s", cg1_names[i]);
+			break;
+		}
+		if (first_new[i] >= 0)
+			cg->created = true;
+		if (i == alias[CG1_CPUSET]) {
+			if (roots[i] < 0 && (roots[i] = open_root(i)) < 0)
+				r = error_sys(err, errno, "cpuset");
+			else
+				r = cpuset_fill(roots[i], rel, first_new[i], cfg, err);
+			if (r < 0)
+				break;
+		}
+	}
+	/* open only the hierarchies something is written to or read from */
+	uint32_t want = cg1_wanted(cfg, cg->created) & mask;
+	for (i = 0; i < CG1_N && r == 0; i++)
+		if ((want & (1u << i)) && (fds[i] = hier_open(i, rel, err)) < 0)
+			r = fds[i];
+	for (i = 0; i < CG1_N; i++)
+		if (alias[i] >= 0 && alias[i] != i)
+			fds[i] = fds[alias[i]];
+	if (r == 0)
+		r = check_fit(fds, cg->created, err);
+	if (r == 0 && cfg->has_linux && cfg->linux_.has_resources)
+		r = cg1_apply(fds, &cfg->linux_.resources, false, err);
+	if (r == 0)
+		r = cg1_apply_devices(fds[CG1_DEVICES], cfg, err);
+	cg1_close_all(fds);
+	for (i = 0; i < CG1_N; i++) {
+		if (r < 0 && first_new[i] >= 0 && roots[i] < 0)
+			roots[i] = open_root(i);
+		if (roots[i] < 0)
+			continue;
+		if (r < 0)
+			cg_rmdir_created(roots[i], rel, first_new[i]);
+		close(roots[i]);
+	}
+	return r;
+}
+
+int cg1_open_existing(struct cgroup *cg, struct error *err)
+{
+	char p[4200];
+	struct stat st;
+	int h;
+
+	cg->v1_mask = cg1_mounted();
+	if (!cg->hybrid)
+		cg->v1_mask &= ~(1u << CG1_UNIFIED);
+	h = alias[CG1_DEVICES] >= 0 ? alias[CG1_DEVICES] : alias[CG1_PIDS];
+	if (h < 0)
+		return 0;
+	if (hier_path(cg, h, p, sizeof(p)) < 0)
+		return error_set(err, ENAMETOOLONG, "path too long");
+	if (stat(p, &st) < 0)
+		return error_sys(err, errno, "%s", p);
+	return 0;
+}
+
+int cg1_attach(const struct cgroup *cg, pid_t pid, struct error *err)
+{
+	char p[4200], val[16];
+	int i, fd, n = snprintf(val, sizeof(val), "%d", (int)pid);
+
+	for (i = 0; i < CG1_N; i++) {
+		if (!(cg->v1_mask & (1u << i)))
+			continue;
+		snprintf(p, sizeof(p), CG_ROOT "/%s%s/cgroup.procs", cg1_names[i], cg->path);
+		fd = open(p, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, val, n) != n) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return error_sys(err, e, "%s: write %s", p, val);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+int cg1_update(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
+{
+	int fds[CG1_N], r;
+
+	if ((r = cg1_open_all(cg, fds, err)) < 0)
+		return r;
+	r = cg1_apply(fds, res, true, err);
+	cg1_close_all(fds);
+	return r;
+}
+
+/* ---- freezer, kill, pids ------------------------------------------------ */
+
+int cg1_freeze(const struct cgroup *cg, bool frozen, struct error *err)
+{
+	const char *want = frozen ? "FROZEN" : "THAWED";
+	unsigned waited = 0, step = 0;
+	char state[32];
+	int fd, r = 0;
+
+	if ((fd = cg1_open(cg, CG1_FREEZER, err)) < 0)
+		return fd;
+	for (;;) {
+		/* Writing FROZEN again retries tasks that were busy in the kernel. */
+		if (step % 8 == 0 && (r = cg_write(fd, "freezer.state", want, err)) < 0)
+			break;
+		if (cg_read(fd, "freezer.state", state, sizeof(state)) < 0) {
+			r = error_sys(err, errno, "freezer.state");
+			break;
+		}
+		if (!strcmp(state, want))
+			break;
+		if (waited >= CG_WAIT_MS) {
+			r = error_set(err, ETIMEDOUT, "freezer.state: still %s after %d s", state, CG_WAIT_MS / 1000);
+			if (frozen)
+				cg_write(fd, "freezer.state", "THAWED", &(struct error){ 0 });
+			break;
+		}
+		waited += cg_backoff(step++);
+	}
+	close(fd);
+	return r;
+}
+
+bool cg1_is_frozen(const struct cgroup *cg)
+{
+	struct error err;
+	char state[32];
+	int fd = cg1_open(cg, CG1_FREEZER, &err);
+	bool frozen;
+
+	if (fd < 0)
+		return false;
+	frozen = cg_read(fd, "freezer.state", state, sizeof(state)) > 0 && strcmp(state, "THAWED") != 0;
+	close(fd);
+	return frozen;
+}
+
+/* The hierarchy to list processes from. */
+static int procs_fd(const struct cgroup *cg, struct error *err)
+{
+	static const int order[] = { CG1_PIDS, CG1_FREEZER, CG1_DEVICES, CG1_MEMORY, CG1_UNIFIED, CG1_CPU, CG1_SYSTEMD };
+	size_t i;
+
+	cg1_mounted();
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (alias[order[i]] >= 0 && (cg->v1_mask & (1u << alias[order[i]])))
+			return cg1_open(cg, (enum cg1_hier)order[i], err);
+	return error_set(err, ENODEV, "no cgroup hierarchy to list processes from");
+}
+
+int cg1_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err)
+{
+	size_t cap = 0;
+	int fd = procs_fd(cg, err), r;
+
+	if (fd < 0)
+		return fd;
+	r = cg_read_pids(fd, true, pids, n, &cap);
+	close(fd);
+	if (r < 0) {
+		free(*pids);
+		*pids = NULL;
+		*n = 0;
+		return error_sys(err, -r, "cgroup.procs");
+	}
+	return 0;
+}
+
+int cg1_kill_all(const struct cgroup *cg, int sig, struct error *err)
+{
+	pid_t *pids = NULL;
+	size_t n = 0, i;
+	bool freezer, was_frozen = false;
+	int r;
+
+	if (sig == SIGKILL && cg->hybrid && (cg->v1_mask & (1u << CG1_UNIFIED))) {
+		int fd = cg1_open(cg, CG1_UNIFIED, err);
+		if (fd >= 0) {
+			r = cg_write(fd, "cgroup.kill", "1", err);
+			close(fd);
+			if (r == 0 && !cg1_is_frozen(cg))
+				return 0;
+		}
+	}
+	cg1_mounted();
+	freezer = alias[CG1_FREEZER] >= 0 && (cg->v1_mask & (1u << alias[CG1_FREEZER]));
+	if (freezer) {
+		was_frozen = cg1_is_frozen(cg);
+		if (!was_frozen && cg1_freeze(cg, true, err) < 0)
+			cg_debug("cgroup: kill: %s (signalling unfrozen)", err->msg);
+	}
+	r = cg1_pids(cg, &pids, &n, err);
+	for (i = 0; i < n; i++)
+		kill(pids[i], sig);
+	free(pids);
+	/* v1 frozen tasks act on SIGKILL only once thawed */
+	if (freezer && (!was_frozen || sig == SIGKILL))
+		cg1_freeze(cg, false, &(struct error){ 0 });
+	return r;
+}
+
+/* rmdir in every hierarchy, by absolute path; -EBUSY while processes are left. */
+static int rmdir_all(const struct cgroup *cg, bool retry, struct error *err)
+{
+	char p[4200];
+	unsigned step;
+	int i, r;
+
+	for (i = 0; i < CG1_N; i++) {
+		if (!(cg->v1_mask & (1u << i)))
+			continue;
+		snprintf(p, sizeof(p), CG_ROOT "/%s%s", cg1_names[i], cg->path);
+		for (step = 0; (r = cg_rmdir_tree(AT_FDCWD, p)) == -EBUSY && retry && step < 12; step++)
+			cg_backoff(step);
+		if (r == -EBUSY && !retry)
+			return r;
+		if (r < 0)
+			return error_sys(err, -r, "%s: rmdir", cg1_names[i]);
+	}
+	return 0;
+}
+
+int cg1_destroy(struct cgroup *cg, struct error *err)
+{
+	struct timespec t0, t;
+	unsigned step = 0;
+	pid_t *pids;
+	size_t n;
+	int r;
+
+	/* usually empty already: then the rmdirs are all it takes */
+	if ((r = rmdir_all(cg, false, err)) != -EBUSY)
+		return r;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pids = NULL;
+		n = 0;
+		if ((r = cg1_pids(cg, &pids, &n, err)) < 0) {
+			if (err->code != ENOENT && err->code != ENODEV)
+				return r;
+			n = 0;
+		}
+		free(pids);
+		if (!n)
+			break;
+		cg1_kill_all(cg, SIGKILL, err);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > CG_WAIT_MS)
+			return error_set(err, EBUSY, "processes left after SIGKILL for %d s", CG_WAIT_MS / 1000);
+		cg_backoff(step++);
+	}
+	return rmdir_all(cg, true, err);
+}

@@ -1,0 +1,308 @@
+/* The container's first process, from clone to execve. Everything it needs
+ * was computed by the parent (create.c) before clone. Errors go back to the
+ * parent as text over the sync socket. */
+#include "runtime/container/create.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/close_range.h>
+#include <linux/keyctl.h>
+
+#include "runtime/linux/attrs.h"
+#include "runtime/container/hooks.h"
+#include "runtime/log.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/container/process.h"
+#include "runtime/container/setup.h"
+#include "runtime/linux/procfs.h"
+#include "rootfs/rootfs.h"
+#include "runtime/container/sync.h"
+#include "runtime/linux/sysctl.h"
+#include "runtime/linux/terminal.h"
+
+static int expect(int fd, enum sync_type want, char *payload, size_t size, struct error *err)
+{
+	struct sync_msg m;
+	int r = sync_recv(fd, &m, payload, size, NULL);
+
+	if (r == (int)want)
+		return 0;
+	return error_set(err, EPROTO, "internal: expected message %d from the runtime, got %d", want, r);
+}
+
+/* Slow path: join namespaces by path, unshare the new ones, fork into the pid
+ * and time namespaces. Returns in the process that becomes the container init. */
+static int enter_namespaces(struct child_ctx *ctx, struct error *err)
+{
+	const struct oci_linux *l = &ctx->cfg->linux_;
+	int r;
+	pid_t pid;
+
+	if ((r = ns_join_paths(l, err)) < 0)
+		return r;
+	if (ctx->unshare_ns && unshare(ctx->unshare_ns) < 0)
+		return error_sys(err, errno, "linux.namespaces: unshare");
+	if (ctx->unshare_ns & CLONE_NEWUSER) {
+		if (sync_send(ctx->sync_fd, SYNC_NS_READY, 0, NULL, 0, -1) < 0 ||
+		    (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
+			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");
+	}
+	if ((r = ns_write_time_offsets(l, err)) < 0)
+		return r;
+	if (!ctx->must_fork)
+		return 0;
+	/* the init's first message must come after SYNC_PID on the shared
+	 * socket: it waits for the intermediate process to be gone */
+	int gate[2];
+	char c;
+
+	if (pipe2(gate, O_CLOEXEC) < 0)
+		return error_sys(err, errno, "pipe");
+	pid = fork();
+	if (pid < 0)
+		return error_sys(err, errno, "fork into the pid namespace");
+	if (pid > 0) {
+		sync_send(ctx->sync_fd, SYNC_PID, pid, NULL, 0, -1);
+		_exit(0);
+	}
+	close(gate[1]);
+	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(gate[0]);
+	return 0;
+}
+
+static int become_ns_root(struct error *err)
+{
+	if (setresgid(0, 0, 0) < 0)
+		return error_sys(err, errno, "setresgid(0) in the user namespace");
+	if (setresuid(0, 0, 0) < 0)
+		return error_sys(err, errno, "setresuid(0) in the user namespace");
+	return 0;
+}
+
+static int set_names(const struct oci_config *cfg, struct error *err)
+{
+	if (cfg->hostname && sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
+		return error_sys(err, errno, "hostname \"%s\"", cfg->hostname);
+	if (cfg->domainname && setdomainname(cfg->domainname, strlen(cfg->domainname)) < 0)
+		return error_sys(err, errno, "domainname \"%s\"", cfg->domainname);
+	return 0;
+}
+
+static void join_keyring(struct child_ctx *ctx)
+{
+	if (!ctx->o->no_new_keyring)
+		process_join_keyring(ctx->o->id);
+}
+
+static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, struct error *err)
+{
+	int slave, master, r;
+
+	master = terminal_open(ctx->rootfs, &ctx->cfg->process, &slave, err);
+	if (master < 0)
+		return master;
+	if ((r = sync_send_fd(ctx->sync_fd, SYNC_PTY, master, "terminal: send the pty", err)) < 0)
+		return r;
+	if ((r = rootfs_bind_console(ro, slave, err)) < 0 || (r = terminal_take(slave, err)) < 0)
+		return r;
+	close(slave);
+	return 0;
+}
+
+/* The O_PATH fifo reopened for writing through /proc/self/fd of a procfs
+ * proven to be one (an image's fake /proc would take the write). */
+static int open_fifo(int fifo_fd)
+{
+	char name[16];
+	int proc = procfs_dir("/proc"), fds, fd;
+
+	if (proc < 0)
+		return proc;
+	fds = procfs_openat(proc, "self/fd", O_PATH | O_DIRECTORY);
+	close(proc);
+	if (fds < 0)
+		return fds;
+	snprintf(name, sizeof(name), "%d", fifo_fd);
+	fd = openat(fds, name, O_WRONLY | O_CLOEXEC);   /* blocks until `start` */
+	if (fd < 0)
+		fd = -errno;
+	close(fds);
+	return fd;
+}
+
+static int wait_for_start(struct child_ctx *ctx, struct error *err)
+{
+	int fd;
+
+	if (ctx->o->run_mode)
+		return expect(ctx->sync_fd, SYNC_START, NULL, 0, err);
+	fd = open_fifo(ctx->fifo_fd);
+	if (fd < 0)
+		return error_sys(err, -fd, "open exec fifo through the container's /proc (it must be procfs)");
+	if (write(fd, "0", 1) != 1)
+		return error_sys(err, errno, "write exec fifo");
+	/* fd stays open: it closes on exec, which tells `start` the program
+	 * runs; an error before that is written into it for `start` to report */
+	ctx->fifo_w = fd;
+	close(ctx->fifo_fd);
+	return 0;
+}
+
+/* process.env, with HOME added when it has none (process_env_with_home) */
+static char **container_env;
+
+/* A cgroup namespace is rooted where we are when it is made, and a systemd
+ * unit must hold us before any fork. (v1 cgroup mounts need not wait: they
+ * bind the container's cgroup by the path the runtime made.) */
+static bool needs_cgroup_first(const struct child_ctx *ctx)
+{
+	return ctx->late_cgroupns || ctx->join.wait_parent || ctx->cfg->linux_.ns[OCI_NS_CGROUP].present;
+}
+
+/* The shared tail (setup.h) as the container's init runs it. */
+static void child_setup(const struct child_ctx *ctx, struct setup *s)
+{
+	*s = (struct setup){
+		.p = &ctx->cfg->process,
+		.sync_fd = ctx->sync_fd,
+		.first_fd = 3 + ctx->o->preserve_fds,
+		.keep = { ctx->sync_fd, ctx->fifo_fd },
+		.make_cwd = true,
+		.allow_setgroups = !ctx->rootless,
+		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,
+		.self_dev = ctx->self_dev,
+		.self_ino = ctx->self_ino,
+	};
+}
+
+static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, char *start_state, char *exe,
+		   struct error *err)
+{
+	const struct oci_config *cfg = ctx->cfg;
+	const struct oci_process *p = &cfg->process;
+	struct rootfs_opts ro = {
+		.rootfs = ctx->rootfs,
+		.no_pivot = ctx->o->no_pivot,
+		.userns = ctx->userns,
+		.new_netns = cfg->linux_.ns[OCI_NS_NET].present,
+		.new_cgroupns = cfg->linux_.ns[OCI_NS_CGROUP].present,
+		.cgroup_path = ctx->cgroup_path,
+		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
+		.proc_fd = -1,
+		.mount_fds = ctx->mount_fds,
+		.selinux = ctx->selinux,
+	};
+	int r;
+
+	if ((r = attrs_affinity_initial(&ctx->cfg->process, err)) < 0)
+		return r;
+	/* The cgroup namespace's root and the cgroup mounts come from the cgroup
+	 * we are in: then join first. Otherwise (v1 tasks files) join as late as
+	 * possible, so what the set-up allocates (mounts, device nodes) is not
+	 * charged to the container's memory limit. */
+	if (needs_cgroup_first(ctx) && (r = cgroup_join_self(&ctx->join, err)) < 0)
+		return r;
+	if ((ctx->join_any || ctx->unshare_ns || ctx->must_fork) && (r = enter_namespaces(ctx, err)) < 0)
+		return r;
+	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
+		return r;
+	if (ctx->userns && (r = become_ns_root(err)) < 0)
+		return r;
+	if (ctx->late_cgroupns && !ctx->unshare_ns && unshare(CLONE_NEWCGROUP) < 0)
+		return error_sys(err, errno, "linux.namespaces: cgroup namespace");
+	if ((r = set_names(cfg, err)) < 0)
+		return r;
+	join_keyring(ctx);
+	if ((r = rootfs_prepare(cfg, &ro, err)) < 0)
+		return r;
+	if (p->terminal && (r = setup_terminal(ctx, &ro, err)) < 0)
+		return r;
+	if (ctx->hook_sync) {
+		/* hooks look for the container's init in its cgroup (device rules ...) */
+		if ((r = cgroup_join_self(&ctx->join, err)) < 0)
+			return r;
+		if (sync_send(ctx->sync_fd, SYNC_HOOKS, 0, NULL, 0, -1) < 0 ||
+		    (r = expect(ctx->sync_fd, SYNC_HOOKS_DONE, state, SYNC_PAYLOAD_MAX, err)) < 0)
+			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");
+		if (cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
+		    (r = expect(ctx->sync_fd, SYNC_START_STATE, start_state, SYNC_PAYLOAD_MAX, err)) < 0)
+			return r;
+		/* as runc: createContainer hooks start in the rootfs (relative paths
+		 * such as ./lib name the container's files) */
+		if (chdir(ctx->rootfs) < 0)
+			return error_sys(err, errno, "createContainer hooks: chdir %s", ctx->rootfs);
+		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, state, strlen(state), err)) < 0)
+			return r;
+	}
+	if (ctx->rootless && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return error_sys(err, errno, "prctl(PR_SET_DUMPABLE)");
+	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0)
+		return r;
+	container_env = process_env_with_home(p);
+	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
+		return r;
+	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &cfg->linux_, err)) < 0 ||
+	    (r = attrs_set_labels(p, err)) < 0)
+		return r;
+	if (cfg->linux_.has_personality && personality(cfg->linux_.personality) < 0)
+		return error_sys(err, errno, "linux.personality");
+	/* the fds, the user, the program, NoNewPrivileges, seccomp: setup.h */
+	return setup_tail(s, exe, err);
+}
+
+void child_main(struct child_ctx *ctx)
+{
+	static char state[SYNC_PAYLOAD_MAX], start_state[SYNC_PAYLOAD_MAX], exe[PATH_MAX];
+	const struct oci_process *p = &ctx->cfg->process;
+	struct error err = { 0 };
+	struct setup s;
+	bool created = false;
+
+	if (process_set_oom_score(p, &err) < 0)
+		goto fail;
+	/* While this process runs the runtime's code inside the container, no
+	 * container process may ptrace it or open its /proc files (its exe is a
+	 * sealed copy anyway: selfseal.h). Rootless: once the host-side hooks
+	 * and maps, which reach /proc/<pid> as the caller, are done (prepare). */
+	if (!ctx->rootless)
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* the flock on the state dir belongs to the runtime, not to the container */
+	close(ctx->state_dirfd);
+	/* the cwd is the bundle (the parent cloned us from there): relative
+	 * mount sources are relative to it, as in runc */
+	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
+	/* the runtime's signal dispositions must not leak into the container */
+	signal(SIGPIPE, SIG_DFL);
+	child_setup(ctx, &s);
+	if (prepare(ctx, &s, state, start_state, exe, &err) < 0)
+		goto fail;
+	if (sync_send(ctx->sync_fd, SYNC_CREATED, 0, NULL, 0, -1) < 0)
+		_exit(1);
+	created = true;
+	if (wait_for_start(ctx, &err) < 0)
+		goto fail;
+	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
+	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, start_state, strlen(start_state), &err) < 0)
+		goto fail;
+	setup_exec(&s, exe, container_env, &err);
+fail:
+	/* before `created` the parent reports it; after, in `run` too (the socket is
+	 * still open) but not after `start`, whose process is gone: say it here. */
+	if (ctx->fifo_w >= 0 && write(ctx->fifo_w, err.msg, strlen(err.msg)) > 0)
+		_exit(127);
+	if (sync_send(ctx->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1) < 0 || (created && !ctx->o->run_mode))
+		dprintf(STDERR_FILENO, "tinyrun: %s\n", err.msg);
+	_exit(127);
+}

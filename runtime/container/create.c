@@ -1,0 +1,580 @@
+/* Parent side of container creation: plan, clone, answer the child, save state. */
+#include "runtime/container/create.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <selinux/selinux.h>
+
+#include "runtime/linux/attrs.h"
+#include "runtime/container/process.h"
+#include "runtime/container/hooks.h"
+#include "rootfs/rootfs.h"
+#include "runtime/log.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/linux/netdev.h"
+#include "runtime/linux/rdt.h"
+#include "runtime/container/sync.h"
+#include "runtime/linux/sysctl.h"
+#include "runtime/linux/terminal.h"
+
+static int plan_check(const struct oci_config *cfg, const struct create_opts *o, struct error *err)
+{
+	const struct oci_linux *l = &cfg->linux_;
+	bool uts = l->ns[OCI_NS_UTS].present && !l->ns[OCI_NS_UTS].path;
+	bool userns = l->ns[OCI_NS_USER].present;
+
+	if (!cfg->has_process)
+		return error_set(err, EINVAL, "config.json: .process: required to create a container");
+	if (!cfg->root_path)
+		return error_set(err, EINVAL, "config.json: .root: required to create a container");
+	if (!l->ns[OCI_NS_MOUNT].present)
+		return error_set(err, EINVAL, "config.json: .linux.namespaces: a mount namespace is required");
+	if (cfg->hostname && !uts)
+		return error_set(err, EINVAL, "config.json: .hostname: needs a new uts namespace");
+	if (cfg->domainname && !uts)
+		return error_set(err, EINVAL, "config.json: .domainname: needs a new uts namespace");
+	if ((l->n_uid_mappings || l->n_gid_mappings) && !userns)
+		return error_set(err, EINVAL, "config.json: .linux.uidMappings: given without a user namespace");
+	if (userns && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings))
+		return error_set(err, EINVAL, "config.json: .linux.uidMappings: a new user namespace needs uid and gid mappings");
+	if (cfg->process.terminal && !o->console_socket && !o->run_mode)
+		return error_set(err, EINVAL, "process.terminal is true: --console-socket is required when the runtime detaches");
+	if (!cfg->process.terminal && o->console_socket)
+		return error_set(err, EINVAL, "--console-socket given but process.terminal is false");
+	return sysctl_check(l, err);
+}
+
+static int resolve_rootfs(const struct oci_config *cfg, const char *bundle, char *out, struct error *err)
+{
+	char joined[PATH_MAX];
+	struct stat sb;
+
+	if (cfg->root_path[0] == '/')
+		snprintf(joined, sizeof(joined), "%s", cfg->root_path);
+	else if (snprintf(joined, sizeof(joined), "%s/%s", bundle, cfg->root_path) >= (int)sizeof(joined))
+		return error_set(err, ENAMETOOLONG, "config.json: .root.path: too long");
+	if (!realpath(joined, out))
+		return error_sys(err, errno, "config.json: .root.path %s", joined);
+	if (stat(out, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		return error_set(err, ENOTDIR, "config.json: .root.path %s: not a directory", out);
+	return 0;
+}
+
+/* UTC, RFC 3339 with nanoseconds. By hand: glibc's gmtime_r reads
+ * /etc/localtime, which the start path does not need. */
+static void now_rfc3339(char *buf, size_t size)
+{
+	struct timespec ts;
+	long long days, sec, z, era, doe, yoe, doy, mp, y;
+	unsigned d, m;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	days = ts.tv_sec / 86400;
+	sec = ts.tv_sec % 86400;
+	/* civil date from days since 1970-01-01 (H. Hinnant's algorithm) */
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y = yoe + era * 400 + (m <= 2);
+	snprintf(buf, size, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%09ldZ", y, m, d,
+		 sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec);
+}
+
+int container_state_json(const struct container *c, const char *status, char **out, size_t *len,
+			 struct error *err)
+{
+	return oci_state_to_json(&c->st, status, true, out, len, err);
+}
+
+static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_cgroup)
+{
+	struct clone_args ca = {
+		.flags = (uint64_t)ctx->clone_ns | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)&out->pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	pid_t pid;
+
+	if (into_cgroup) {
+		ca.flags |= CLONE_INTO_CGROUP;
+		ca.cgroup = ctx->join.clone_dirfd;
+	}
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid < 0 && errno == ENOSYS && !into_cgroup) {
+		out->pidfd = -1;
+		pid = syscall(SYS_clone, ctx->clone_ns | SIGCHLD, 0, NULL, NULL, 0);
+	}
+	if (pid == 0)
+		child_main(ctx);
+	return pid;
+}
+
+/* Into the cgroup2 directly when we can; otherwise the child writes its
+ * cgroup.procs itself (and makes its cgroup namespace after that). */
+static pid_t do_clone(struct child_ctx *ctx, struct created *out, struct error *err)
+{
+	pid_t pid;
+
+	if (ctx->join.clone_dirfd >= 0) {
+		pid = clone_child(ctx, out, true);
+		if (pid >= 0 || (errno != EOPNOTSUPP && errno != EBUSY && errno != EINVAL && errno != ENOSYS))
+			return pid < 0 ? error_sys(err, errno, "clone") : pid;
+		log_debug("clone3 into the cgroup: %s; the child joins it by itself", strerror(errno));
+		if (cgroup_join_without_clone(&out->cg, &ctx->join, err) < 0)
+			return -1;
+		if (ctx->clone_ns & CLONE_NEWCGROUP) {
+			ctx->clone_ns &= ~CLONE_NEWCGROUP;
+			ctx->late_cgroupns = true;
+		}
+	}
+	pid = clone_child(ctx, out, false);
+	return pid < 0 ? error_sys(err, errno, "clone") : pid;
+}
+
+/* The pid as the container sees it: the last NSpid of /proc/<pid>/status. */
+static pid_t ns_pid(pid_t pid)
+{
+	char path[64], buf[2048], *line, *end, *last;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pid;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	line = strstr(buf, "\nNSpid:");
+	if (!line)
+		return pid;
+	line += strlen("\nNSpid:");
+	if ((end = strchr(line, '\n')))
+		*end = 0;
+	last = strrchr(line, '\t');
+	return last ? (pid_t)atoi(last + 1) : pid;
+}
+
+static int send_state(struct container *c, const char *status, int sync_fd, enum sync_type type,
+		      struct error *err)
+{
+	char *json;
+	size_t len;
+	int r = container_state_json(c, status, &json, &len, err);
+
+	if (r < 0)
+		return r;
+	if (len >= SYNC_PAYLOAD_MAX)
+		r = error_set(err, E2BIG, "state JSON too large for hooks");
+	else if (sync_send(sync_fd, type, 0, json, len, -1) < 0)
+		r = error_set(err, EPIPE, "container init exited during hooks");
+	free(json);
+	return r;
+}
+
+/* prestart + createRuntime here (host pid); createContainer and
+ * startContainer in the container get its own view of the pid (runc does). */
+static int run_create_hooks(struct container *c, const struct oci_config *cfg, int sync_fd, struct error *err)
+{
+	pid_t host_pid = c->st.pid;
+	char *json;
+	size_t len;
+	int r;
+
+	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
+		return r;
+	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, json, len, err);
+	if (r == 0)
+		r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_RUNTIME, json, len, err);
+	free(json);
+	if (r < 0)
+		return r;
+	c->st.pid = ns_pid(host_pid);
+	r = send_state(c, "creating", sync_fd, SYNC_HOOKS_DONE, err);
+	if (r == 0 && cfg->hooks.n[OCI_HOOK_START_CONTAINER])
+		r = send_state(c, "created", sync_fd, SYNC_START_STATE, err);
+	c->st.pid = host_pid;
+	return r;
+}
+
+/* Answer the child until it reports `created` (or fails). */
+static int parent_loop(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
+		       struct created *out, int sync_fd, struct error *err)
+{
+	char payload[SYNC_PAYLOAD_MAX];
+	struct sync_msg m;
+	int r, fd;
+
+	for (;;) {
+		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
+		switch (r) {
+		case SYNC_NS_READY:
+			if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+				return r;
+			sync_send(sync_fd, SYNC_MAPS_DONE, 0, NULL, 0, -1);
+			break;
+		case SYNC_PID:
+			waitpid(out->pid, NULL, 0);   /* the intermediate process */
+			out->pid = m.value;
+			c->st.pid = m.value;
+			if ((r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
+				return r;
+			if (out->pidfd >= 0)
+				close(out->pidfd);
+			out->pidfd = -1;
+			break;
+		case SYNC_HOOKS:
+			c->st.pid = out->pid;
+			if ((r = run_create_hooks(c, cfg, sync_fd, err)) < 0)
+				return r;
+			break;
+		case SYNC_PTY:
+			if ((r = sync_answer_pty(o->console_socket, fd, &out->pty_master, err)) < 0)
+				return r;
+			break;
+		case SYNC_SECCOMP_FD:
+			c->st.pid = out->pid;
+			if ((r = sync_answer_seccomp_fd(c, &cfg->linux_.seccomp, "creating", out->pid, fd, err)) < 0)
+				return r;
+			break;
+		case SYNC_CREATED:
+			return 0;
+		case SYNC_ERROR:
+			return error_set(err, ECANCELED, "%s", payload);
+		default:
+			return error_set(err, ECHILD, "container init exited before it was created");
+		}
+	}
+}
+
+void container_teardown(struct container *c, struct cgroup *cg, pid_t pid)
+{
+	struct error err;
+
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, __WALL);
+	}
+	if (cg && cg->path && cgroup_destroy(cg, &err) < 0)
+		log_warn("%s", err.msg);
+	container_dir_remove(c);
+}
+
+static int save_copy_of_config(struct container *c, const char *json, size_t len, struct error *err)
+{
+	int fd = openat(c->dirfd, "config.json", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || write(fd, json, len) != (ssize_t)len) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error_sys(err, e, "%s/config.json", c->dir);
+	}
+	close(fd);
+	return 0;
+}
+
+static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg, bool run_mode)
+{
+	const struct oci_linux *l = &cfg->linux_;
+	int new_ns = ns_new_flags(l);
+
+	ctx->join_any = ns_any_path(l);
+	ctx->userns = l->ns[OCI_NS_USER].present;
+	if (!ctx->join_any && !l->ns[OCI_NS_TIME].present) {
+		ctx->clone_ns = new_ns;      /* fast path: clone makes them all */
+		return;
+	}
+	ctx->unshare_ns = new_ns & ~CLONE_NEWPID;
+	ctx->must_fork = (new_ns & CLONE_NEWPID) || l->ns[OCI_NS_PID].path || l->ns[OCI_NS_TIME].present;
+	if (new_ns & CLONE_NEWPID)
+		ctx->unshare_ns |= CLONE_NEWPID;
+	(void)run_mode;
+}
+
+/* runtime.md: a failed create goes on with the lifecycle's end: the
+ * container is stopped, then the poststop hooks run (failures only warn). */
+static void poststop_after_failure(struct container *c, const struct oci_config *cfg, pid_t pid)
+{
+	struct error err;
+	char *json;
+	size_t len;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, __WALL);
+	c->st.pid = 0;
+	if (container_state_json(c, "stopped", &json, &len, &err) == 0) {
+		hooks_run_warn(&cfg->hooks, OCI_HOOK_POSTSTOP, json, len);
+		free(json);
+	}
+}
+
+static bool has_resources(const struct oci_config *cfg)
+{
+	const struct oci_resources *r = &cfg->linux_.resources;
+
+	return cfg->linux_.has_resources &&
+	       (r->has_memory || r->has_cpu || r->has_pids || r->has_blkio || r->n_hugepage_limits ||
+		r->has_network || r->n_rdma || r->n_unified);
+}
+
+static bool any_create_hooks(const struct oci_hooks *h)
+{
+	return h->n[OCI_HOOK_PRESTART] || h->n[OCI_HOOK_CREATE_RUNTIME] ||
+	       h->n[OCI_HOOK_CREATE_CONTAINER] || h->n[OCI_HOOK_START_CONTAINER];
+}
+
+/* Everything the child needs that can be computed before the state exists. */
+static int prepare_child_ctx(const struct global_opts *g, const struct create_opts *o,
+			     const struct oci_config *cfg, struct child_ctx *ctx, struct error *err)
+{
+	int r;
+
+	struct stat self;
+
+	plan_namespaces(ctx, cfg, o->run_mode);
+	if (stat("/proc/self/exe", &self) == 0) {
+		ctx->self_dev = self.st_dev;
+		ctx->self_ino = self.st_ino;
+	}
+	ctx->hook_sync = any_create_hooks(&cfg->hooks);
+	ctx->rootless = geteuid() != 0;
+	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
+		ctx->selinux = is_selinux_enabled() > 0;
+		if (!ctx->selinux)
+			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
+	}
+	if (cfg->linux_.has_seccomp) {
+		char cache[4200];
+
+		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, cache, log_debug_msg, &ctx->seccomp, err)) < 0)
+			return r;
+		ctx->has_seccomp = true;
+	}
+	/* idmapped mounts and (user namespace) bind sources: cloned here, with
+	 * the host's credentials */
+	return rootfs_mount_fds_open(cfg, o->bundle, ctx->userns, &ctx->mount_fds, err);
+}
+
+static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cfg)
+{
+	cgroup_join_close(&ctx->join);
+	rootfs_mount_fds_close(ctx->mount_fds, cfg->n_mounts);
+	ctx->mount_fds = NULL;
+	if (ctx->has_seccomp)
+		seccomp_prog_free(&ctx->seccomp);
+}
+
+static int make_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
+		       struct created *out, struct child_ctx *ctx, struct error *err)
+{
+	int r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err);
+
+	if (r < 0) {
+		/* rootless, as runc: no cgroup is fine when no resource is asked for */
+		if (geteuid() == 0 || (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
+			return r;
+		log_debug("rootless: no cgroup (%s)", err->msg);
+		cgroup_close(&out->cg);
+		memset(&out->cg, 0, sizeof(out->cg));
+		out->cg.v2_dirfd = -1;
+	}
+	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
+	if ((r = cgroup_join_prepare(&out->cg, &ctx->join, err)) < 0)
+		return r;
+	ctx->cgroup_path = out->cg.path;
+	if ((ctx->join.n || ctx->join.wait_parent) && (ctx->clone_ns & CLONE_NEWCGROUP)) {
+		/* v1 or a systemd unit: the cgroup namespace waits until the child has joined */
+		ctx->late_cgroupns = true;
+		ctx->clone_ns &= ~CLONE_NEWCGROUP;
+	}
+	return 0;
+}
+
+/* The state dir and what hangs on it: config copy, cgroup, RDT group, exec fifo. */
+static int make_state(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
+		      const char *config_json, size_t config_len, struct container *c, struct created *out,
+		      struct child_ctx *ctx, bool *rdt_created, struct error *err)
+{
+	static char created_at[64];
+	int r;
+
+	now_rfc3339(created_at, sizeof(created_at));
+	c->st = (struct container_state){
+		.oci_version = cfg->oci_version, .id = (char *)o->id, .bundle = (char *)o->bundle,
+		.rootfs = (char *)ctx->rootfs, .created = created_at, .owner = "",
+		.annotations = cfg->annotations, .n_annotations = cfg->n_annotations,
+		.systemd_cgroup = g->systemd_cgroup,
+	};
+	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
+	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0 ||
+	    (r = make_cgroup(g, o, cfg, out, ctx, err)) < 0)
+		return r;
+	c->st.cgroup_path = out->cg.path;
+	if (cfg->linux_.has_intel_rdt && (r = rdt_prepare(o->id, &cfg->linux_.intel_rdt, rdt_created, err)) < 0)
+		return r;
+	if (o->run_mode)
+		return 0;
+	/* 0622 whatever the umask: the container's user (maybe not root) opens it */
+	if (mkfifoat(c->dirfd, "exec.fifo", 0622) < 0 || fchmodat(c->dirfd, "exec.fifo", 0622, 0) < 0 ||
+	    (ctx->fifo_fd = openat(c->dirfd, "exec.fifo", O_PATH | O_CLOEXEC)) < 0)
+		return error_sys(err, errno, "%s/exec.fifo", c->dir);
+	return 0;
+}
+
+/* Clone the child, then what the parent does for it before it can go on. */
+static int spawn(const struct create_opts *o, const struct oci_config *cfg, struct child_ctx *ctx,
+		 struct created *out, int sv[2], struct error *err)
+{
+	int r;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return error_sys(err, errno, "socketpair");
+	ctx->sync_fd = sv[1];
+	if (o->run_mode && ctx->must_fork)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* the child starts in the bundle dir: chdir here, before a new user
+	 * namespace could make the bundle unreachable for it (as runc) */
+	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (cwd < 0 || chdir(o->bundle) < 0) {
+		r = error_sys(err, errno, "bundle %s", o->bundle);
+		if (cwd >= 0)
+			close(cwd);
+		return r;
+	}
+	/* kernel facts from the host, before the container's /proc and /sys are in view */
+	process_cap_last_cap();
+	if (cfg->process.apparmor_profile)
+		attrs_probe_lsm();
+	out->pid = do_clone(ctx, out, err);
+	if (fchdir(cwd) < 0)
+		log_warn("cannot return to the working directory: %s", strerror(errno));
+	close(cwd);
+	if (out->pid < 0)
+		return -err->code;
+	if ((r = cgroup_enter_systemd_unit(&out->cg, cfg, out->pid, &ctx->join, err)) < 0)
+		return r;
+	close(sv[1]);
+	sv[1] = -1;
+	if (ctx->fifo_fd >= 0)
+		close(ctx->fifo_fd);
+	if (!ctx->must_fork && (r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
+		return r;
+	if (cfg->linux_.has_intel_rdt && (r = rdt_attach(o->id, &cfg->linux_.intel_rdt, out->pid, err)) < 0)
+		return r;
+	if (ctx->clone_ns & CLONE_NEWUSER) {
+		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+			return r;
+		sync_send(sv[0], SYNC_MAPS_DONE, 0, NULL, 0, -1);
+	}
+	return 0;
+}
+
+static int mark_no_new_keyring(struct container *c, struct error *err)
+{
+	int fd = openat(c->dirfd, "no-new-keyring", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return error_sys(err, errno, "%s/no-new-keyring", c->dir);
+	close(fd);
+	return 0;
+}
+
+/* Until the child is blocked before exec; then the state is saved. */
+static int finish(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
+		  struct created *out, int sync_fd, struct error *err)
+{
+	bool zombie;
+	int r;
+
+	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0)
+		return r;
+	c->st.pid = out->pid;
+	c->st.pid_start_time = proc_start_time(out->pid, &zombie);
+	if ((r = container_save_state(c, err)) < 0)
+		return r;
+	if (o->pid_file && (r = write_pid_file(o->pid_file, out->pid, err)) < 0)
+		return r;
+	/* exec needs to know whether to join the container's session keyring */
+	if (o->no_new_keyring && (r = mark_no_new_keyring(c, err)) < 0)
+		return r;
+	/* created: other commands may act on it now (run keeps the fd) */
+	flock(c->dirfd, LOCK_UN);
+	return 0;
+}
+
+int container_create(const struct global_opts *g, const struct create_opts *o,
+		     struct oci_config *cfg, const char *config_json, size_t config_len,
+		     struct container *c, struct created *out, struct error *err)
+{
+	static char rootfs[PATH_MAX];
+	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1, .fifo_w = -1,
+				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };
+	int sv[2] = { -1, -1 }, r;
+	bool rdt_created = false;
+
+	memset(out, 0, sizeof(*out));
+	out->pidfd = out->sync_fd = out->pty_master = -1;
+	out->cg.v2_dirfd = -1;
+	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0)
+		return r;
+	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
+		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
+	if ((r = prepare_child_ctx(g, o, cfg, &ctx, err)) < 0)
+		goto out;
+	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
+		goto out;
+	ctx.state_dirfd = c->dirfd;
+	if ((r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
+	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
+	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)
+		goto fail;
+	if (o->run_mode)
+		out->sync_fd = sv[0];
+	else
+		close(sv[0]);
+	goto out;
+fail:
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	if (ctx.fifo_fd >= 0 && out->pid <= 0)
+		close(ctx.fifo_fd);
+	if (out->pty_master >= 0)
+		close(out->pty_master);
+	if (out->pid > 0 && cfg->hooks.n[OCI_HOOK_POSTSTOP])
+		poststop_after_failure(c, cfg, out->pid);
+	container_teardown(c, &out->cg, out->pid);
+	if (rdt_created)
+		rdt_remove(o->id);
+	if (out->pidfd >= 0)
+		close(out->pidfd);
+	container_close(c);
+out:
+	release_child_ctx(&ctx, cfg);
+	return r;
+}

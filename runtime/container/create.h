@@ -1,0 +1,82 @@
+/* Container creation: the parent side (create.c) and the child side
+ * (child.c) of one clone, talking over the sync socket (sync.h). */
+#ifndef TINYRUN_CREATE_H
+#define TINYRUN_CREATE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/cgroup/join.h"
+#include "runtime/cli.h"
+#include "oci/config.h"
+#include "seccomp/seccomp.h"
+#include "runtime/container/statedir.h"
+
+struct create_opts {
+	const char *id;
+	const char *bundle;          /* absolute */
+	const char *config_file;     /* --config (crun): NULL = config.json */
+	const char *config_path;     /* <bundle>/config.json */
+	const char *pid_file;
+	const char *console_socket;
+	bool no_pivot;
+	bool no_new_keyring;
+	int preserve_fds;
+	bool run_mode;               /* run: no exec fifo, the parent sends SYNC_START */
+};
+
+/* Everything the child needs, computed before clone. */
+struct child_ctx {
+	const struct create_opts *o;
+	const struct oci_config *cfg;
+	const char *rootfs;          /* absolute, resolved */
+	int sync_fd;                 /* child's end */
+	int fifo_fd;                 /* O_PATH exec.fifo, -1 in run mode */
+	int fifo_w;                  /* child: the fifo opened for writing once started, or -1 */
+	int state_dirfd;             /* the parent's locked state dir: the child must drop it */
+	int clone_ns;                /* CLONE_NEW* flags created by clone itself */
+	int unshare_ns;              /* slow path: created by unshare in the child */
+	bool join_any;               /* some namespace has a path */
+	bool must_fork;              /* slow path needs a fork to enter the pid/time ns */
+	bool userns;                 /* the container has a (new or joined) user ns */
+	dev_t self_dev;              /* the runtime binary (/proc/self/exe) */
+	ino_t self_ino;
+	bool selinux;                /* SELinux enabled on the host (labels apply) */
+	bool rootless;               /* run by an unprivileged user: setgroups is denied */
+	struct cgroup_join join;     /* how the child joins its cgroup by itself */
+	const char *cgroup_path;     /* the container's cgroup (every hierarchy), or NULL */
+	bool late_cgroupns;          /* unshare the cgroup namespace once joined (v1) */
+	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
+	int *mount_fds;              /* idmapped trees made before clone, or NULL */
+	bool has_seccomp;
+	struct seccomp_prog seccomp;
+};
+
+/* What create leaves for run/start. */
+struct created {
+	pid_t pid;
+	int pidfd;                   /* -1 when the init is not our child (slow path) */
+	int sync_fd;                 /* parent end, still open in run mode */
+	int pty_master;              /* run without --console-socket, terminal: true */
+	struct cgroup cg;
+};
+
+/* Create the container: on success the init process is blocked before exec
+ * and the state is saved; on failure nothing is left behind. */
+int container_create(const struct global_opts *g, const struct create_opts *o,
+		     struct oci_config *cfg, const char *config_json, size_t config_len,
+		     struct container *c, struct created *out, struct error *err);
+
+/* Child side: never returns. */
+__attribute__((noreturn)) void child_main(struct child_ctx *ctx);
+
+/* Undo a container: kill its processes, destroy the cgroup, remove the state
+ * dir. Used by failed creates and by delete. */
+void container_teardown(struct container *c, struct cgroup *cg, pid_t pid);
+
+/* The spec state JSON for hooks (status as given). *out malloc'd. */
+int container_state_json(const struct container *c, const char *status, char **out, size_t *len,
+			 struct error *err);
+
+#endif

@@ -1,0 +1,270 @@
+#include "runtime/container/exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/linux/attrs.h"
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/cgroup/join.h"
+#include "runtime/log.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/container/process.h"
+#include "runtime/container/setup.h"
+#include "runtime/container/sync.h"
+#include "runtime/linux/terminal.h"
+#include "runtime/container/wait.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+struct exec_ctx {
+	const char *id;
+	dev_t self_dev;
+	ino_t self_ino;
+	const struct oci_config *cfg;
+	struct oci_process *p;
+	char **env;                   /* p->env, plus HOME when it has none */
+	const struct exec_opts *o;
+	int init_pidfd;
+	int ns_flags;                 /* joined by the child (all but pid and time) */
+	int sync_fd;
+	bool has_seccomp;
+	struct seccomp_prog seccomp;
+	struct cgroup_join join;
+};
+
+static int exec_terminal(struct exec_ctx *x, struct error *err)
+{
+	int slave, master = terminal_open("/", x->p, &slave, err), r;
+
+	if (master < 0)
+		return master;
+	if ((r = sync_send_fd(x->sync_fd, SYNC_PTY, master, "terminal: send the pty", err)) < 0)
+		return r;
+	r = terminal_take(slave, err);
+	close(slave);
+	return r;
+}
+
+static int exec_prepare(struct exec_ctx *x, const struct setup *s, char *exe, struct error *err)
+{
+	struct oci_process *p = x->p;
+	int r;
+
+	if ((r = attrs_affinity_initial(p, err)) < 0 || (r = cgroup_join_self(&x->join, err)) < 0)
+		return r;
+	if (setns(x->init_pidfd, x->ns_flags) < 0)
+		return error_sys(err, errno, "join the container's namespaces");
+	if (x->o->join_keyring)
+		process_join_keyring(x->id);
+	if (p->terminal && (r = exec_terminal(x, err)) < 0)
+		return r;
+	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &x->cfg->linux_, err)) < 0 ||
+	    (r = attrs_set_labels(p, err)) < 0)
+		return r;
+	/* CVE-2024-21626: nothing of the host (cgroup dirs, the caller's fds,
+	 * the pidfd) stays open while the container's paths are resolved; then
+	 * the user, the program, NoNewPrivileges, seccomp: setup.h */
+	return setup_tail(s, exe, err);
+}
+
+__attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
+{
+	static char exe[PATH_MAX];
+	struct error err = { 0 };
+	/* the shared tail (setup.h) as exec runs it */
+	struct setup s = {
+		.p = x->p,
+		.sync_fd = x->sync_fd,
+		.first_fd = 3 + x->o->preserve_fds,
+		.keep = { x->sync_fd, -1 },
+		.allow_setgroups = true,
+		.seccomp = x->has_seccomp ? &x->seccomp : NULL,
+		.env = &x->env,
+		.self_dev = x->self_dev,
+		.self_ino = x->self_ino,
+	};
+
+	/* as runc: process.json's oomScoreAdj, else the container's */
+	if (process_set_oom_score(x->p->has_oom_score_adj ? x->p : &x->cfg->process, &err) < 0)
+		goto fail;
+	/* see child.c: no container process may ptrace us or open our /proc files */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	syscall(SYS_close_range, 3 + x->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
+	signal(SIGPIPE, SIG_DFL);
+	if (exec_prepare(x, &s, exe, &err) == 0)
+		setup_exec(&s, exe, x->env, &err);
+fail:
+	sync_send(x->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1);
+	_exit(255);
+}
+
+static int ns_flags_of(const struct oci_config *cfg)
+{
+	int flags = 0;
+
+	for (int t = 0; t < OCI_NS_TYPES; t++)
+		if (cfg->linux_.ns[t].present)
+			flags |= ns_clone_flag(t);
+	return flags;
+}
+
+/* Wait for the child to exec (its sync socket closes) or to report an error. */
+static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int sync_fd, int *pty_master,
+		       struct error *err)
+{
+	char payload[SYNC_PAYLOAD_MAX];
+	struct sync_msg m;
+	int fd, r;
+
+	for (;;) {
+		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
+		if (r == SYNC_PTY) {
+			if ((r = sync_answer_pty(x->o->console_socket, fd, pty_master, err)) < 0)
+				return r;
+			continue;
+		}
+		if (r == SYNC_SECCOMP_FD) {
+			/* the state names the container's init; pid is this process */
+			if ((r = sync_answer_seccomp_fd(c, &x->cfg->linux_.seccomp, "running", pid, fd, err)) < 0)
+				return r;
+			continue;
+		}
+		if (r == SYNC_ERROR)
+			return error_set(err, ECANCELED, "%s", payload);
+		return 0;   /* EOF: exec happened */
+	}
+}
+
+static int join_pid_time(int pidfd, const struct oci_config *cfg, struct error *err)
+{
+	int flags = 0;
+
+	if (cfg->linux_.ns[OCI_NS_PID].present)
+		flags |= CLONE_NEWPID;
+	if (cfg->linux_.ns[OCI_NS_TIME].present)
+		flags |= CLONE_NEWTIME;
+	if (flags && setns(pidfd, flags) < 0)
+		return error_sys(err, errno, "join the container's pid namespace");
+	return 0;
+}
+
+int exec_process(struct container *c, const struct oci_config *cfg, struct oci_process *p,
+		 const struct exec_opts *o, struct error *err)
+{
+	struct exec_ctx x = { .id = c->id, .cfg = cfg, .p = p, .o = o, .init_pidfd = -1,
+			      .join = { .clone_dirfd = -1, .procs_fd = -1 } };
+	struct cgroup cg = { .v2_dirfd = -1 };
+	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
+	int sv[2] = { -1, -1 }, pidfd = -1, pty = -1, r, sig;
+	bool have_cg = false;
+	pid_t pid;
+
+	x.ns_flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
+	{
+		struct stat self;
+		if (stat("/proc/self/exe", &self) == 0) {
+			x.self_dev = self.st_dev;
+			x.self_ino = self.st_ino;
+		}
+	}
+	if (cfg->linux_.has_seccomp) {
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, o->seccomp_cache, log_debug_msg, &x.seccomp, err)) < 0)
+			return r;
+		x.has_seccomp = true;
+	}
+	x.init_pidfd = syscall(SYS_pidfd_open, c->st.pid, 0);
+	if (x.init_pidfd < 0 || !container_alive(c)) {
+		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
+		goto out;
+	}
+	/* never a process outside the container's cgroup: no cgroup, no exec */
+	if (c->st.cgroup_path) {
+		r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err);
+		if (r == 0) {
+			have_cg = true;
+			r = cgroup_join_prepare(&cg, &x.join, err);
+		}
+		if (r < 0) {
+			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+			goto out;
+		}
+	}
+	if ((r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
+		goto out;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		r = error_sys(err, errno, "socketpair");
+		goto out;
+	}
+	x.sync_fd = sv[1];
+	if (!o->detach)
+		wait_block_signals();
+	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	if (x.join.clone_dirfd >= 0) {
+		ca.flags |= CLONE_INTO_CGROUP;
+		ca.cgroup = x.join.clone_dirfd;
+	}
+	/* kernel facts from the host, before the container's /proc and /sys are in view */
+	process_cap_last_cap();
+	if (p->apparmor_profile)
+		attrs_probe_lsm();
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
+		/* the child writes cgroup.procs itself */
+		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+		if ((r = cgroup_join_without_clone(&cg, &x.join, err)) < 0) {
+			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+			goto out;
+		}
+		pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	}
+	if (pid == 0)
+		exec_child(&x);
+	if (pid < 0) {
+		r = error_sys(err, errno, "clone");
+		goto out;
+	}
+	close(sv[1]);
+	sv[1] = -1;
+	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
+		goto reap;
+	if (o->pid_file && (r = write_pid_file(o->pid_file, pid, err)) < 0)
+		goto kill;
+	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig);
+	goto out;
+kill:
+	kill(pid, SIGKILL);
+reap:
+	waitpid(pid, NULL, 0);
+out:
+	if (pty >= 0)
+		close(pty);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	if (x.init_pidfd >= 0)
+		close(x.init_pidfd);
+	cgroup_join_close(&x.join);
+	if (have_cg)
+		cgroup_close(&cg);
+	if (x.has_seccomp)
+		seccomp_prog_free(&x.seccomp);
+	return r;
+}

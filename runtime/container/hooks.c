@@ -1,0 +1,158 @@
+#include "runtime/container/hooks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/log.h"
+
+static const char *const kind_names[OCI_HOOK_KINDS] = {
+	"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop",
+};
+
+const char *hooks_kind_name(enum oci_hook_kind kind)
+{
+	return kind_names[kind];
+}
+
+/* createContainer and startContainer hooks run in the container. */
+static bool in_container(enum oci_hook_kind kind)
+{
+	return kind == OCI_HOOK_CREATE_CONTAINER || kind == OCI_HOOK_START_CONTAINER;
+}
+
+/* Every fd above stderr: preserved fds (--preserve-fds, LISTEN_FDS) are the
+ * container's, and nothing else of the runtime's belongs to a hook. */
+static void close_from_3(void)
+{
+	long max;
+
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+		return;
+	max = sysconf(_SC_OPEN_MAX);
+	for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+		close((int)fd);
+}
+
+/* A host hook without "env" gets the runtime's environment (runc, crun:
+ * hooks look up PATH); "env": [] means an empty one. A hook in the container
+ * without "env" gets an empty one: the caller's environment (its secrets)
+ * must not reach the image. Every hook gets only stdin (the state), stdout
+ * and stderr. */
+static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in_fd)
+{
+	static char *const no_env[] = { NULL };
+	char *const argv0[] = { h->path, NULL };
+	extern char **environ;
+
+	if (dup2(in_fd, STDIN_FILENO) < 0)
+		_exit(127);
+	close_from_3();
+	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : in_container(kind) ? no_env : environ);
+	dprintf(STDERR_FILENO, "tinyrun: hook %s: %s\n", h->path, strerror(errno));
+	_exit(127);
+}
+
+/* Feed the state and wait, killing the hook after its timeout. The pipe may
+ * be closed early by a hook that does not read stdin: ignore EPIPE. */
+static int hook_wait(pid_t pid, int pidfd, int timeout_s, int *status)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	int r;
+
+	do
+		r = poll(&p, 1, timeout_s > 0 ? timeout_s * 1000 : -1);
+	while (r < 0 && errno == EINTR);
+	if (r == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+		return -ETIMEDOUT;
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, const char *json, size_t len,
+			struct error *err)
+{
+	int pfd[2], pidfd, status = 0, r;
+	void (*old)(int);
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return error_sys(err, errno, "hook %s: pipe", h->path);
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return error_sys(err, errno, "hook %s: fork", h->path);
+	}
+	if (pid == 0)
+		hook_child(h, kind, pfd[0]);
+	close(pfd[0]);
+	old = signal(SIGPIPE, SIG_IGN);
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(pfd[1], json + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += n;
+	}
+	close(pfd[1]);
+	signal(SIGPIPE, old);
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		r = waitpid(pid, &status, 0) < 0 ? -errno : 0;
+	else {
+		r = hook_wait(pid, pidfd, h->has_timeout ? h->timeout : 0, &status);
+		close(pidfd);
+	}
+	if (r == -ETIMEDOUT)
+		return error_set(err, ETIMEDOUT, "hook %s: timed out after %d s", h->path, h->timeout);
+	if (r < 0)
+		return error_sys(err, -r, "hook %s: wait", h->path);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		return error_set(err, ECANCELED, "hook %s: killed by signal %d", h->path, WTERMSIG(status));
+	return error_set(err, ECANCELED, "hook %s: exit status %d", h->path, WEXITSTATUS(status));
+}
+
+int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind,
+	      const char *state_json, size_t len, struct error *err)
+{
+	for (size_t i = 0; i < hooks->n[kind]; i++) {
+		int r;
+
+		log_debug("running %s hook %s", kind_names[kind], hooks->list[kind][i].path);
+		r = hook_run_one(&hooks->list[kind][i], kind, state_json, len, err);
+		if (r < 0) {
+			error_prefix(err, "%s hook #%zu", kind_names[kind], i);
+			return r;
+		}
+	}
+	return 0;
+}
+
+void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,
+		    const char *state_json, size_t len)
+{
+	for (size_t i = 0; i < hooks->n[kind]; i++) {
+		struct error err;
+
+		if (hook_run_one(&hooks->list[kind][i], kind, state_json, len, &err) < 0)
+			log_warn("%s hook #%zu: %s", kind_names[kind], i, err.msg);
+	}
+}

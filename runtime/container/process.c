@@ -1,0 +1,439 @@
+#include "runtime/container/process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <linux/keyctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "runtime/log.h"
+#include "runtime/linux/procfs.h"
+#include "oci/tables.h"
+
+int process_apply_limits(const struct oci_process *p, struct error *err)
+{
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		struct rlimit rl = { .rlim_cur = p->rlimits[i].soft, .rlim_max = p->rlimits[i].hard };
+
+		if (setrlimit(p->rlimits[i].resource, &rl) < 0)
+			return error_sys(err, errno, "process.rlimits[%zu] %s (soft %llu, hard %llu)", i,
+					 oci_name_of(oci_rlimits, oci_n_rlimits, p->rlimits[i].resource),
+					 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+	}
+	return 0;
+}
+
+int process_cap_last_cap(void)
+{
+	static int last = -1;
+	char buf[16];
+
+	if (last >= 0)
+		return last;
+	/* the host's procfs, proven: the parent calls this before clone */
+	last = CAP_LAST_CAP;
+	if (procfs_read(-1, "sys/kernel/cap_last_cap", buf, sizeof(buf)) > 0 && atoi(buf) > 0 && atoi(buf) < 64)
+		last = atoi(buf);
+	return last;
+}
+
+int process_close_fds(int first, const int *keep, size_t n, struct error *err)
+{
+	int sorted[8], k = 0, from = first;
+
+	if (n > sizeof(sorted) / sizeof(sorted[0]))
+		return error_set(err, E2BIG, "internal: too many fds to keep");
+	for (size_t i = 0; i < n; i++) {
+		int j = k;
+
+		if (keep[i] < first)
+			continue;
+		while (j > 0 && sorted[j - 1] > keep[i]) {
+			sorted[j] = sorted[j - 1];
+			j--;
+		}
+		sorted[j] = keep[i];
+		k++;
+	}
+	for (int i = 0; i <= k; i++) {
+		unsigned int to = i < k ? (unsigned int)sorted[i] - 1 : ~0U;
+
+		if (i < k && sorted[i] < from) /* a duplicate */
+			continue;
+		if ((i == k || sorted[i] > from) && syscall(SYS_close_range, from, to, 0) < 0)
+			return error_sys(err, errno, "close the runtime's fds");
+		if (i < k)
+			from = sorted[i] + 1;
+	}
+	return 0;
+}
+
+int process_drop_bounding(const struct oci_process *p, struct error *err)
+{
+	int last = process_cap_last_cap();
+
+	/* as runc: a set that is not given is empty */
+	for (int cap = 0; cap <= last; cap++) {
+		if (p->caps.bounding & (1ULL << cap))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			return error_sys(err, errno, "drop capability %d from the bounding set", cap);
+	}
+	return 0;
+}
+
+static int set_groups(const struct oci_process *p, bool allow_setgroups, struct error *err)
+{
+	gid_t groups[1024];
+	size_t n = p->n_additional_gids;
+
+	if (!allow_setgroups) {
+		if (n)
+			return error_set(err, EPERM, "process.user.additionalGids: not allowed when setgroups is denied in the user namespace");
+		return 0;
+	}
+	if (n > sizeof(groups) / sizeof(groups[0]))
+		return error_set(err, E2BIG, "process.user.additionalGids: too many groups");
+	for (size_t i = 0; i < n; i++)
+		groups[i] = p->additional_gids[i];
+	if (setgroups(n, groups) < 0)
+		return error_sys(err, errno, "setgroups");
+	return 0;
+}
+
+static struct __user_cap_data_struct cur_caps[2];
+
+static uint64_t held_caps(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+
+	if (syscall(SYS_capget, &hdr, cur_caps) < 0)
+		return ~0ULL;
+	return cur_caps[0].permitted | (uint64_t)cur_caps[1].permitted << 32;
+}
+
+static uint64_t current_inheritable(void)
+{
+	return cur_caps[0].inheritable | (uint64_t)cur_caps[1].inheritable << 32;
+}
+
+static int set_caps(const struct oci_process *p, struct error *err)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	const struct oci_caps *c = &p->caps;
+	int last = process_cap_last_cap();
+	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
+	uint64_t e = c->effective & known, pm = c->permitted & known, in = c->inheritable & known;
+	uint64_t held = held_caps(), missing = (e | pm) & ~held;
+
+	/* config.md: capabilities that cannot be granted are warned about, not fatal */
+	for (int cap = 0; missing && cap <= last; cap++)
+		if (missing & (1ULL << cap))
+			log_warn("process.capabilities: %s cannot be granted (the runtime lacks it), skipped",
+				 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
+	e &= held;
+	pm &= held;
+	in &= held | current_inheritable();
+	for (int i = 0; i < 2; i++) {
+		data[i].effective = (uint32_t)(e >> (32 * i));
+		data[i].permitted = (uint32_t)(pm >> (32 * i));
+		data[i].inheritable = (uint32_t)(in >> (32 * i));
+	}
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return error_sys(err, errno, "process.capabilities: capset");
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		return error_sys(err, errno, "process.capabilities.ambient: clear");
+	for (int cap = 0; cap <= last; cap++) {
+		if (!(c->ambient & (1ULL << cap)))
+			continue;
+		/* as runc: an ambient capability missing from the inheritable or
+		 * permitted set cannot be raised; that is not an error */
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+			log_debug("process.capabilities.ambient: %s not raised: %s",
+				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(errno));
+	}
+	return 0;
+}
+
+/* Who may reopen /proc/self/fd/0..2 (a pty, pipes): the process user, as
+ * runc's fixStdioPermissions. Only the uid changes (devpts may give gid=tty);
+ * /dev/null is left alone. An owner or gid unmapped in a user namespace, or a
+ * read-only /dev, leaves the fd as it is. */
+static int own_stdio(uid_t uid, struct error *err)
+{
+	/* root reaches its stdio whoever owns it (and in a user namespace,
+	 * chown to 0 of a file it does not own fails anyway) */
+	if (uid == 0)
+		return 0;
+	for (int fd = 0; fd < 3; fd++) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0)
+			continue;   /* closed by the caller */
+		if (st.st_uid == uid || (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)))
+			continue;
+		if (fchown(fd, uid, -1) < 0 && errno != EINVAL && errno != EPERM && errno != EROFS)
+			return error_sys(err, errno, "stdio: chown fd %d to process.user.uid %u", fd, uid);
+	}
+	return 0;
+}
+
+/* As runc: chdir while still root (a cwd only the runtime may enter); when
+ * that is denied, *later: try again as the user (a root_squash NFS home). */
+static int cwd_as_root(const struct oci_process *p, bool *later, struct error *err)
+{
+	*later = false;
+	if (chdir(p->cwd) == 0)
+		return 0;
+	if (errno != EACCES && errno != EPERM)
+		return error_sys(err, errno, "process.cwd %s", p->cwd);
+	*later = true;
+	return 0;
+}
+
+static int cwd_check(const struct oci_process *p, bool later, struct error *err)
+{
+	char buf[PATH_MAX];
+
+	if (later && chdir(p->cwd) < 0)
+		return error_sys(err, errno, "process.cwd %s", p->cwd);
+	/* CVE-2024-21626: a cwd reached through an inherited fd (/proc/self/fd/N)
+	 * lies outside the container's root; getcwd() then fails */
+	if (!getcwd(buf, sizeof(buf)))
+		return error_set(err, EPERM, "process.cwd %s: outside the container", p->cwd);
+	return 0;
+}
+
+int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err)
+{
+	bool later;
+	int r;
+
+	if ((r = cwd_as_root(p, &later, err)) < 0 || (r = own_stdio(p->uid, err)) < 0 ||
+	    (r = set_groups(p, allow_setgroups, err)) < 0)
+		return r;
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return error_sys(err, errno, "prctl(PR_SET_KEEPCAPS)");
+	if (setresgid(p->gid, p->gid, p->gid) < 0)
+		return error_sys(err, errno, "process.user.gid %u", p->gid);
+	if (setresuid(p->uid, p->uid, p->uid) < 0)
+		return error_sys(err, errno, "process.user.uid %u", p->uid);
+	/* the retry runs with the user's rights only: no effective capability yet */
+	if ((r = cwd_check(p, later, err)) < 0)
+		return r;
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	if ((r = set_caps(p, err)) < 0)
+		return r;
+	/* config.md: an unspecified umask SHOULD NOT change the caller's */
+	if (p->has_umask)
+		umask(p->umask);
+	return 0;
+}
+
+static const char *env_path(const struct oci_process *p)
+{
+	for (size_t i = 0; i < p->n_env; i++)
+		if (!strncmp(p->env[i], "PATH=", 5))
+			return p->env[i] + 5;
+	return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+}
+
+static int check_exec(const char *path, struct stat *sb)
+{
+	if (stat(path, sb) < 0)
+		return -errno;
+	if (S_ISDIR(sb->st_mode))
+		return -EISDIR;
+	if (access(path, X_OK) < 0 && faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
+		return -EACCES;
+	return 0;
+}
+
+int process_find_exec(const struct oci_process *p, char *path, size_t size, struct stat *st, struct error *err)
+{
+	const char *name = p->args[0], *dirs, *end;
+	int r = -ENOENT;
+
+	if (strchr(name, '/')) {
+		if ((size_t)snprintf(path, size, "%s", name) >= size)
+			return error_set(err, ENAMETOOLONG, "process.args[0]: path too long");
+		r = check_exec(path, st);
+		return r < 0 ? error_sys(err, -r, "exec \"%s\"", name) : 0;
+	}
+	for (dirs = env_path(p); ; dirs = end + 1) {
+		size_t dl;
+
+		end = strchrnul(dirs, ':');
+		dl = end - dirs;
+		if ((size_t)snprintf(path, size, "%.*s%s%s", (int)dl, dirs, dl ? "/" : "", name) < size) {
+			int rr = check_exec(path, st);
+			if (rr == 0)
+				return 0;
+			if (rr != -ENOENT && rr != -ENOTDIR)
+				r = rr;
+		}
+		if (!*end)
+			break;
+	}
+	if (r == -ENOENT)
+		return error_set(err, ENOENT, "exec: \"%s\": executable file not found in $PATH", name);
+	return error_sys(err, -r, "exec: \"%s\"", name);
+}
+
+int process_set_oom_score(const struct oci_process *p, struct error *err)
+{
+	char buf[16];
+	int n, r;
+
+	if (!p->has_oom_score_adj)
+		return 0;
+	n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+	r = procfs_write(-1, "self/oom_score_adj", buf, n);
+	return r < 0 ? error_sys(err, -r, "process.oomScoreAdj %d", p->oom_score_adj) : 0;
+}
+
+int process_set_no_new_privs(const struct oci_process *p, struct error *err)
+{
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_sys(err, errno, "process.noNewPrivileges");
+	return 0;
+}
+
+void process_join_keyring(const char *id)
+{
+	char name[1100];
+
+	/* joins the keyring of that name when it exists and we may search it,
+	 * else makes it: exec finds the one its container's init made */
+	long key;
+
+	snprintf(name, sizeof(name), "_ses.%s", id);
+	key = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, name);
+	/* possessor: all; user: view, read, search, link (runc's 0x3f1b0000), so
+	 * that a process exec'd later finds it by name */
+	if (key > 0)
+		syscall(SYS_keyctl, KEYCTL_SETPERM, key, 0x3f1b0000);
+}
+
+/* The interpreter of a "#!" script, or "" when `path` is not one. */
+static int script_interpreter(const char *path, char *interp, size_t size)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	interp[0] = 0;
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 3 || buf[0] != '#' || buf[1] != '!')
+		return 0;
+	buf[n] = 0;
+	char *p = buf + 2, *end;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = p + strcspn(p, " \t\n");
+	*end = 0;
+	snprintf(interp, size, "%s", p);
+	return 0;
+}
+
+int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
+			      struct error *err)
+{
+	char path[PATH_MAX], interp[PATH_MAX];
+	struct stat sb = *exe_st;
+
+	snprintf(path, sizeof(path), "%s", exe);
+	for (int depth = 0; depth < 6 && path[0]; depth++) {   /* the kernel nests #! 5 deep */
+		if ((depth == 0 || stat(path, &sb) == 0) && sb.st_dev == self_dev && sb.st_ino == self_ino)
+			return error_set(err, EPERM, "exec \"%s\": refusing to run the runtime's own binary in the container", exe);
+		script_interpreter(path, interp, sizeof(interp));
+		snprintf(path, sizeof(path), "%s", interp);
+	}
+	return 0;
+}
+
+/* One passwd line: its home when its uid is `uid`. */
+static bool passwd_line_home(char *line, uid_t uid, char *home, size_t size)
+{
+	char *fld[7], *p = line;
+	int i;
+
+	for (i = 0; i < 7; i++) {   /* name:pw:uid:gid:gecos:dir:shell */
+		fld[i] = p;
+		if (!(p = strchr(p, ':')))
+			break;
+		*p++ = '\0';
+	}
+	if (i < 5 || !fld[2][0] || strtoul(fld[2], NULL, 10) != uid || !fld[5][0])
+		return false;
+	snprintf(home, size, "%s", fld[5]);
+	return true;
+}
+
+/* The home of `uid` in the container's /etc/passwd (read as root, before
+ * the uid change), "/" when there is none: runc's default for HOME. */
+static void passwd_home(uid_t uid, char *home, size_t size)
+{
+	int fd = open("/etc/passwd", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	char buf[4096];
+	size_t have = 0, total = 0;
+	ssize_t n;
+
+	snprintf(home, size, "/");
+	if (fd < 0)
+		return;
+	/* a FIFO gives EAGAIN at once (O_NONBLOCK); /dev/zero stops at 1 MiB */
+	while (total < (1 << 20) && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		char *line = buf, *nl;
+
+		have += n;
+		total += n;
+		buf[have] = '\0';
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (passwd_line_home(line, uid, home, size))
+				goto out;
+			line = nl + 1;
+		}
+		have -= line - buf;
+		if (have == sizeof(buf) - 1)
+			have = 0;              /* a line longer than the buffer: dropped */
+		memmove(buf, line, have);
+	}
+	if (total < (1 << 20) && n == 0 && have) {
+		buf[have] = '\0';
+		passwd_line_home(buf, uid, home, size);
+	}
+out:
+	close(fd);
+}
+
+char **process_env_with_home(const struct oci_process *p)
+{
+	char home[PATH_MAX], **env;
+
+	for (size_t i = 0; i < p->n_env; i++)
+		if (!strncmp(p->env[i], "HOME=", 5))
+			return p->env;
+	passwd_home(p->uid, home, sizeof(home));
+	if (!(env = calloc(p->n_env + 2, sizeof(*env))))
+		return p->env;
+	memcpy(env, p->env, p->n_env * sizeof(*env));
+	if (asprintf(&env[p->n_env], "HOME=%s", home) < 0)
+		env[p->n_env] = NULL;
+	return env;
+}

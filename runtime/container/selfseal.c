@@ -1,0 +1,176 @@
+#include "runtime/container/selfseal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <linux/magic.h>
+#include <linux/mount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
+/* set for the re-executed copy only, removed at once (hooks never see it) */
+#define MARK "_TINYRUN_SEALED"
+
+/* A detached mount of TYPE (read-only, nodev, nosuid), or -errno. */
+static int detached_mount(const char *type, const char *key, const char *val)
+{
+	int fs = (int)syscall(SYS_fsopen, type, FSOPEN_CLOEXEC), m = -1;
+
+	if (fs < 0)
+		return -errno;
+	if ((!key || syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, val, 0) == 0) &&
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+				 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID);
+	if (m < 0)
+		m = -errno;
+	close(fs);
+	return m;
+}
+
+/* The binary seen through an overlay whose layers are its directory and an
+ * empty tmpfs, with no upper layer: a read-only filesystem, on a mount that
+ * is in no namespace (as runc 1.2). No copy; needs CAP_SYS_ADMIN. */
+static int overlay_view(struct error *err)
+{
+	char exe[PATH_MAX], low[64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int dir, empty, ovl, fd = -1;
+
+	if (n <= 0 || exe[0] != '/')
+		return -ENOENT;
+	exe[n] = '\0';
+	if ((empty = detached_mount("tmpfs", "size", "4k")) < 0)
+		return empty;
+	dir = open(dirname(strdupa(exe)), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(low, sizeof(low), "/proc/self/fd/%d:/proc/self/fd/%d", dir, empty);
+	ovl = dir < 0 ? -errno : detached_mount("overlay", "lowerdir", low);
+	if (ovl >= 0 && (fd = openat(ovl, basename(exe), O_PATH | O_CLOEXEC)) < 0)
+		fd = -errno;
+	if (dir >= 0)
+		close(dir);
+	close(empty);
+	if (ovl >= 0)
+		close(ovl);
+	(void)err;
+	return ovl < 0 ? ovl : fd;
+}
+
+/* A sealed memfd copy (unprivileged callers). */
+static int sealed_copy(struct error *err)
+{
+	int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), fd, e;
+	struct stat st;
+	off_t off = 0;
+
+	if (exe < 0 || fstat(exe, &st) < 0)
+		return error_sys(err, errno, "runtime binary: open /proc/self/exe");
+	fd = memfd_create("tinyrun", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	while (fd >= 0 && off < st.st_size) {
+		ssize_t n = sendfile(fd, exe, &off, st.st_size - off);
+
+		if (n <= 0) {
+			errno = n < 0 ? errno : EIO;
+			break;
+		}
+	}
+	e = errno;
+	close(exe);
+	if (fd < 0 || off < st.st_size || fcntl(fd, F_ADD_SEALS, SEALS) < 0) {
+		e = fd < 0 || off < st.st_size ? e : errno;
+		if (fd >= 0)
+			close(fd);
+		return error_sys(err, e, "runtime binary: a sealed memfd copy");
+	}
+	return fd;
+}
+
+/* Is /proc/self/exe one of ours: a sealed memfd, or on a read-only overlay? */
+static bool running_sealed(void)
+{
+	int exe = open("/proc/self/exe", O_PATH | O_CLOEXEC), seals;
+	struct statfs sfs;
+	bool ok = false;
+
+	if (exe < 0)
+		return false;
+	if (fstatfs(exe, &sfs) == 0 && sfs.f_type == OVERLAYFS_SUPER_MAGIC && (sfs.f_flags & ST_RDONLY)) {
+		ok = true;
+	} else {
+		int rd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+		seals = rd < 0 ? -1 : fcntl(rd, F_GET_SEALS);
+		ok = seals >= 0 && (seals & SEALS) == SEALS;
+		if (rd >= 0)
+			close(rd);
+	}
+	close(exe);
+	return ok;
+}
+
+static char **main_argv;
+static bool marked;
+
+void selfseal_init(char **argv)
+{
+	main_argv = argv;
+	if (getenv(MARK)) {
+		unsetenv(MARK);
+		marked = true;
+	}
+}
+
+static bool in_map(const struct oci_idmap *m, size_t n, unsigned int id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (id >= m[i].host_id && id - m[i].host_id < m[i].size)
+			return true;
+	return false;
+}
+
+bool selfseal_needed(const struct oci_config *cfg)
+{
+	const struct oci_linux *l = &cfg->linux_;
+	struct stat st;
+
+	if (!l->ns[OCI_NS_USER].present || l->ns[OCI_NS_USER].path || stat("/proc/self/exe", &st) < 0)
+		return true;
+	return (st.st_mode & S_IWOTH) || in_map(l->uid_mappings, l->n_uid_mappings, st.st_uid) ||
+	       ((st.st_mode & S_IWGRP) && in_map(l->gid_mappings, l->n_gid_mappings, st.st_gid));
+}
+
+int selfseal_guard(const struct oci_config *cfg, struct error *err)
+{
+	extern char **environ;
+	int fd = -ENOENT, e;
+
+	if (!selfseal_needed(cfg) || (marked && running_sealed()))
+		return 0;
+	if (setenv(MARK, "1", 1) < 0)
+		return error_sys(err, errno, "runtime binary: setenv");
+	/* an ELF is mapped before close-on-exec fds close: O_CLOEXEC is fine;
+	 * where the overlay view cannot be had or run (an LSM), the memfd copy */
+	static int (*const views[])(struct error *) = { overlay_view, sealed_copy };
+
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		if ((fd = views[i](err)) < 0)
+			continue;
+		syscall(SYS_execveat, fd, "", main_argv, environ, AT_EMPTY_PATH);
+		e = errno;
+		close(fd);
+		fd = error_sys(err, e, "runtime binary: exec the sealed copy");
+	}
+	unsetenv(MARK);
+	return fd;
+}

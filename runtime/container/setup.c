@@ -1,0 +1,108 @@
+/* The process-setup tail shared by the container's init and exec: see setup.h
+ * for the steps and their order. */
+#include "runtime/container/setup.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/container/process.h"
+#include "runtime/container/sync.h"
+#include "runtime/log.h"
+
+enum setup_point setup_seccomp_point(const struct oci_process *p, bool notify)
+{
+	/* Without NoNewPrivileges the kernel takes a filter only from a task
+	 * with CAP_SYS_ADMIN: load it while still root, before the bounding
+	 * set, the uid and the capabilities change (as runc). The filter then
+	 * must allow the rest of the set-up, as in runc. */
+	if (!p->no_new_privileges)
+		return SETUP_AS_ROOT;
+	/* A notify filter hands its listener fd to the runtime, which must
+	 * still be listening: create's parent stops at SYNC_CREATED, so the
+	 * filter goes in right after NoNewPrivileges, before the start wait. */
+	if (notify)
+		return SETUP_AFTER_NNP;
+	/* Otherwise as late as possible: after the start wait (the exec fifo,
+	 * startContainer hooks), so that as little as possible of the runtime's
+	 * own code runs under the container's filter. In exec nothing lies
+	 * between NoNewPrivileges and here. */
+	return SETUP_BEFORE_EXEC;
+}
+
+/* Called at every point; loads the filter at the one the rule picks, and
+ * sends a notify listener fd to the parent (SYNC_SECCOMP_FD). */
+static int setup_seccomp(const struct setup *s, enum setup_point at, struct error *err)
+{
+	int r;
+
+	if (!s->seccomp || setup_seccomp_point(s->p, s->seccomp->notify) != at)
+		return 0;
+	r = seccomp_prog_load(s->seccomp, err);
+	if (r <= 0)
+		return r;
+	/* the notify fd: the parent hands it to linux.seccomp.listenerPath */
+	return sync_send_fd(s->sync_fd, SYNC_SECCOMP_FD, r, "seccomp: send the notify fd", err);
+}
+
+static int mkdir_cwd(const char *cwd)
+{
+	char path[4096];
+
+	if (strlen(cwd) >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcpy(path, cwd);
+	for (char *p = path + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+			*p = 0;
+			if (mkdir(path, 0755) < 0 && errno != EEXIST)
+				return -errno;
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	return 0;
+}
+
+int setup_tail(const struct setup *s, char *exe, struct error *err)
+{
+	const struct oci_process *p = s->p;
+	struct stat exe_st;
+	int r;
+
+	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
+	 * host fd may be open while they are resolved (the sync socket and the
+	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
+	if ((r = process_close_fds(s->first_fd, s->keep, 2, err)) < 0)
+		return r;
+	log_forget_file();
+	if (s->make_cwd && (r = mkdir_cwd(p->cwd)) < 0)
+		return error_sys(err, -r, "process.cwd %s", p->cwd);
+	if ((r = setup_seccomp(s, SETUP_AS_ROOT, err)) < 0)
+		return r;
+	if (s->env)
+		*s->env = process_env_with_home(p);
+	if ((r = process_drop_bounding(p, err)) < 0 ||
+	    (r = process_become_user(p, s->allow_setgroups, err)) < 0 ||
+	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||
+	    (r = process_check_not_runtime(exe, &exe_st, s->self_dev, s->self_ino, err)) < 0 ||
+	    (r = process_set_no_new_privs(p, err)) < 0)
+		return r;
+	return setup_seccomp(s, SETUP_AFTER_NNP, err);
+}
+
+int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err)
+{
+	extern char **environ;
+	int r;
+
+	if ((r = setup_seccomp(s, SETUP_BEFORE_EXEC, err)) < 0)
+		return r;
+	environ = env;
+	execve(exe, s->p->args, env);
+	return error_sys(err, errno, "exec %s", exe);
+}

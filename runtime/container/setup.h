@@ -1,0 +1,69 @@
+/* The one process-setup path: the tail both children run, the container's
+ * init (child.c) and an exec'd process (exec.c), from "no host fd left" to
+ * execve. Everything before it (namespaces, rootfs, cgroup, limits, labels)
+ * is each child's own; the order in here is a security order, keep it:
+ *
+ *   setup_tail()                                      both
+ *     1. close every fd of the runtime (CVE-2024-21626): all from first_fd
+ *        up but keep[] (the sync socket; create: the O_PATH exec fifo)
+ *     2. forget the log file (its fd is gone)
+ *     3. make_cwd (create): mkdir -p process.cwd
+ *     4. seccomp point SETUP_AS_ROOT
+ *     5. env (exec): process.env with HOME, read from the container's passwd
+ *     6. drop the bounding set (needs CAP_SETPCAP: before the uid change)
+ *     7. become the user: cwd entered as root (retried as the user), stdio
+ *        owner, groups, gid, uid, cwd inside the root, capabilities, umask
+ *     8. find the program in process.env's PATH
+ *     9. the runtime-binary check (CVE-2019-5736 class)
+ *    10. NoNewPrivileges
+ *    11. seccomp point SETUP_AFTER_NNP
+ *   [create only: SYNC_CREATED, wait for `start` (the exec fifo or
+ *    SYNC_START), startContainer hooks]
+ *   setup_exec()                                      both
+ *    12. seccomp point SETUP_BEFORE_EXEC
+ *    13. execve
+ *
+ * The filter is loaded at exactly one of the three points: setup.c's
+ * setup_seccomp owns that rule. */
+#ifndef TINYRUN_SETUP_H
+#define TINYRUN_SETUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "oci/config.h"
+#include "oci/error.h"
+#include "seccomp/seccomp.h"
+
+struct setup {
+	const struct oci_process *p;
+	int sync_fd;                        /* to the parent: the seccomp notify fd goes there */
+	int first_fd;                       /* 3 + --preserve-fds: from here up the fds are the runtime's */
+	int keep[2];                        /* of those, the ones that stay open (-1: none) */
+	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
+	bool allow_setgroups;               /* false when setgroups is denied (rootless) */
+	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */
+	char ***env;                        /* exec: set at step 5 (create reads it after pivot_root) */
+	dev_t self_dev;                     /* the runtime binary (/proc/self/exe, taken by the parent) */
+	ino_t self_ino;
+};
+
+/* The seccomp points, in the order the path reaches them. */
+enum setup_point {
+	SETUP_AS_ROOT,        /* fds closed, still root with every capability */
+	SETUP_AFTER_NNP,      /* the user, its capabilities, NoNewPrivileges set */
+	SETUP_BEFORE_EXEC,    /* after the start wait: the last step before execve */
+};
+
+/* Where a filter goes in for process p (notify: the filter has an
+ * SCMP_ACT_NOTIFY action). The rule, with its reasons, is in setup.c. */
+enum setup_point setup_seccomp_point(const struct oci_process *p, bool notify);
+
+/* Steps 1 to 11; exe (PATH_MAX bytes) gets the program's path. 0 or a
+ * negative errno with err filled. */
+int setup_tail(const struct setup *s, char *exe, struct error *err);
+/* Steps 12 and 13 with environment env: returns only on failure (err filled). */
+int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err);
+
+#endif

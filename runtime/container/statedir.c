@@ -1,0 +1,429 @@
+#include "runtime/container/statedir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/cgroup/cgroup.h"
+
+static bool id_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_' || ch == '+' || ch == '-' || ch == '.';
+}
+
+int container_id_check(const char *id, struct error *err)
+{
+	size_t n = strlen(id);
+
+	if (n == 0 || n > 1024)
+		return error_set(err, EINVAL, "invalid container id \"%.64s\": length must be 1 to 1024", id);
+	if (id[0] == '.')
+		return error_set(err, EINVAL, "invalid container id \"%s\": must not start with '.'", id);
+	for (const char *p = id; *p; p++)
+		if (!id_char(*p))
+			return error_set(err, EINVAL,
+					 "invalid container id \"%.64s\": only letters, digits and _ + - . are allowed", id);
+	return 0;
+}
+
+/* Ids may be 1024 characters; file names only 255. A long id gets a
+ * directory named '~' (never part of an id), its first 100 characters and
+ * a hash of the id. */
+#define LONG_ID 200
+#define HASHED_PREFIX 100
+#define HASHED_LEN (1 + HASHED_PREFIX + 1 + 16)
+
+static void dir_name(const char *id, char *out, size_t size)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	if (strlen(id) <= LONG_ID) {
+		snprintf(out, size, "%s", id);
+		return;
+	}
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	snprintf(out, size, "~%.*s-%016llx", HASHED_PREFIX, id, (unsigned long long)h);
+}
+
+/* Exactly what dir_name makes for a long id, nothing else. */
+static bool hashed_name(const char *s)
+{
+	if (strlen(s) != HASHED_LEN || s[0] != '~' || s[1] == '.' || s[1 + HASHED_PREFIX] != '-')
+		return false;
+	for (int i = 1; i <= HASHED_PREFIX; i++)
+		if (!id_char(s[i]))
+			return false;
+	for (int i = HASHED_LEN - 16; i < HASHED_LEN; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+int container_ref_check(const char *ref, struct error *err)
+{
+	if (hashed_name(ref))
+		return 0;
+	return container_id_check(ref, err);
+}
+
+static int set_dir(struct container *c, const char *root, const char *ref, struct error *err)
+{
+	if (hashed_name(ref))
+		snprintf(c->name, sizeof(c->name), "%s", ref);
+	else
+		dir_name(ref, c->name, sizeof(c->name));
+	if (snprintf(c->dir, sizeof(c->dir), "%s/%s", root, c->name) >= (int)sizeof(c->dir))
+		return error_set(err, ENAMETOOLONG, "--root %s: path too long", root);
+	return 0;
+}
+
+static int mkdir_root(const char *root, struct error *err)
+{
+	char path[4096];
+
+	if (mkdir(root, 0711) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT || strlen(root) >= sizeof(path))
+		return error_sys(err, errno, "--root %s", root);
+	strcpy(path, root);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return error_sys(err, errno, "--root %s: mkdir %s", root, path);
+		*p = '/';
+	}
+	if (mkdir(root, 0711) < 0 && errno != EEXIST)
+		return error_sys(err, errno, "--root %s", root);
+	return 0;
+}
+
+/* Whoever may write to --root may plant or swap a state dir, and with it the
+ * pid `kill` signals and the hooks `delete` runs: a root another user owns,
+ * or that group/others may write to, is refused. With the sticky bit (a
+ * shared /tmp-like root) only state dirs of our own euid are used. */
+static int root_open(const char *root, bool *shared, struct error *err)
+{
+	struct stat sb;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_sys(err, errno, "--root %s", root);
+	if (fstat(fd, &sb) < 0) {
+		error_sys(err, errno, "--root %s", root);
+		close(fd);
+		return -1;
+	}
+	*shared = (sb.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+	if (sb.st_uid != 0 && sb.st_uid != geteuid()) {
+		error_set(err, EPERM, "--root %s is owned by uid %u, not by the caller: refused", root,
+			  (unsigned)sb.st_uid);
+	} else if (*shared && !(sb.st_mode & S_ISVTX)) {
+		error_set(err, EPERM, "--root %s is writable by %s (mode %04o): refused (chmod go-w it)", root,
+			  sb.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(sb.st_mode & 07777));
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+/* <root>/<name>, no symlink followed, not someone else's in a shared root. */
+static int open_dir(struct container *c, bool shared, bool lock, struct error *err)
+{
+	struct stat sb;
+
+	c->dirfd = openat(c->rootfd, c->name, (lock ? O_RDONLY : O_PATH) | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->dirfd < 0) {
+		int e = errno;
+
+		if (e == ENOENT)
+			return error_set(err, ENOENT, "container \"%s\" does not exist", c->id);
+		if ((e == ELOOP || e == ENOTDIR) && fstatat(c->rootfd, c->name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(sb.st_mode))
+			return error_set(err, ELOOP, "container \"%s\": state dir %s is a symlink: refused",
+					 c->id, c->dir);
+		return error_sys(err, e, "%s", c->dir);
+	}
+	if (fstat(c->dirfd, &sb) < 0)
+		return error_sys(err, errno, "%s", c->dir);
+	if (shared && sb.st_uid != geteuid())
+		return error_set(err, EPERM, "container \"%s\": state dir %s is owned by uid %u: refused",
+				 c->id, c->dir, (unsigned)sb.st_uid);
+	if (lock && flock(c->dirfd, LOCK_EX) < 0)
+		return error_sys(err, errno, "lock %s", c->dir);
+	return 0;
+}
+
+static void container_init(struct container *c, const char *id)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->rootfd = c->dirfd = -1;
+}
+
+int container_dir_create(const char *root, const char *id, struct container *c, struct error *err)
+{
+	bool shared;
+	int r;
+
+	container_init(c, id);
+	if ((r = container_id_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
+		return r;
+	if ((r = mkdir_root(root, err)) < 0)
+		return r;
+	if ((c->rootfd = root_open(root, &shared, err)) < 0)
+		return err->code ? -err->code : -EPERM;
+	if (mkdirat(c->rootfd, c->name, 0711) < 0)
+		return errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", id)
+				       : error_sys(err, errno, "create %s", c->dir);
+	if ((r = open_dir(c, shared, true, err)) < 0) {
+		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
+		return r;
+	}
+	return 0;
+}
+
+int container_root_check(const char *root, struct error *err)
+{
+	bool shared;
+	int fd = root_open(root, &shared, err);
+
+	if (fd < 0)
+		return err->code == ENOENT ? 0 : -err->code;
+	close(fd);
+	return 0;
+}
+
+bool container_exists(const char *root, const char *id)
+{
+	struct container c;
+	struct stat sb;
+	struct error err;
+	bool shared, r;
+
+	/* a root that is missing (or refused: create says why) holds nothing */
+	container_init(&c, id);
+	if (set_dir(&c, root, id, &err) < 0 || (c.rootfd = root_open(root, &shared, &err)) < 0)
+		return false;
+	r = fstatat(c.rootfd, c.name, &sb, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+	close(c.rootfd);
+	return r;
+}
+
+static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
+{
+	struct stat sb;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || !(*buf = malloc(sb.st_size + 1))) {
+		close(fd);
+		return -EINVAL;
+	}
+	n = read(fd, *buf, sb.st_size);
+	close(fd);
+	if (n < 0) {
+		free(*buf);
+		return -EIO;
+	}
+	(*buf)[n] = 0;
+	*len = n;
+	return 0;
+}
+
+int container_read_file(const struct container *c, const char *name, char **buf, size_t *len)
+{
+	return read_file_at(c->dirfd, name, buf, len);
+}
+
+int container_load(const char *root, const char *id, bool lock, struct container *c, struct error *err)
+{
+	char *buf = NULL, name[256];
+	size_t len = 0;
+	bool shared;
+	int r;
+
+	container_init(c, id);
+	if ((r = container_ref_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
+		return r;
+	if ((c->rootfd = root_open(root, &shared, err)) < 0) {
+		if (err->code == ENOENT)   /* no root: no container */
+			return error_set(err, ENOENT, "container \"%s\" does not exist", id);
+		return -err->code;
+	}
+	if ((r = open_dir(c, shared, lock, err)) < 0)
+		return r;
+	r = read_file_at(c->dirfd, "state.json", &buf, &len);
+	if (r == -ENOENT)
+		return 0;      /* still being created */
+	if (r < 0)
+		return error_sys(err, -r, "%s/state.json", c->dir);
+	r = oci_state_parse("state.json", buf, len, &c->st, err);
+	free(buf);
+	if (r < 0) {
+		error_prefix(err, "container \"%s\"", id);
+		return r;
+	}
+	c->has_state = true;
+	/* the state must be that of the container named: a hashed name stands
+	 * for the id in it, which must be a valid id that hashes to it */
+	if (!c->st.id || container_id_check(c->st.id, err) < 0)
+		return error_set(err, EINVAL, "container \"%s\": its state holds no valid id", id);
+	dir_name(c->st.id, name, sizeof(name));
+	if (strcmp(name, c->name) || (!hashed_name(id) && strcmp(c->st.id, id)))
+		return error_set(err, EINVAL, "container \"%s\": its state is that of \"%.64s\"", id, c->st.id);
+	if (hashed_name(id))
+		c->id = c->st.id;
+	return 0;
+}
+
+int container_save_state(struct container *c, struct error *err)
+{
+	char *json;
+	size_t len;
+	int fd, r;
+
+	if ((r = oci_state_to_json(&c->st, NULL, false, &json, &len, err)) < 0)
+		return r;
+	fd = openat(c->dirfd, "state.json.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, json, len) != (ssize_t)len) {
+		r = error_sys(err, errno, "%s/state.json", c->dir);
+		free(json);
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	free(json);
+	close(fd);
+	if (renameat(c->dirfd, "state.json.tmp", c->dirfd, "state.json") < 0)
+		return error_sys(err, errno, "%s/state.json", c->dir);
+	c->has_state = true;
+	return 0;
+}
+
+void container_dir_remove(struct container *c)
+{
+	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
+					     "no-new-keyring" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		unlinkat(c->dirfd, files[i], 0);
+	if (c->rootfd >= 0)
+		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
+}
+
+void container_close(struct container *c)
+{
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	if (c->rootfd >= 0)
+		close(c->rootfd);
+	c->dirfd = c->rootfd = -1;
+	if (c->has_state && c->st.arena)   /* create fills st with borrowed strings */
+		oci_state_free(&c->st);
+	c->has_state = false;
+}
+
+uint64_t proc_start_time(pid_t pid, bool *zombie)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	int fd, field;
+	ssize_t n;
+
+	*zombie = false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');   /* comm may hold spaces and parens */
+	if (!p || p[1] != ' ')
+		return 0;
+	p += 2;
+	*zombie = (*p == 'Z' || *p == 'X');
+	for (field = 3; field < 22 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		start = strtoull(p, NULL, 10);
+	return start;
+}
+
+bool container_alive(const struct container *c)
+{
+	bool zombie;
+	uint64_t start;
+
+	if (!c->has_state || c->st.pid <= 0)
+		return false;
+	start = proc_start_time(c->st.pid, &zombie);
+	return start != 0 && !zombie && start == c->st.pid_start_time;
+}
+
+enum container_status container_status(const struct container *c)
+{
+	struct cgroup cg;
+	struct error err;
+	bool paused = false;
+
+	if (!c->has_state)
+		return STATUS_CREATING;
+	if (!container_alive(c))
+		return STATUS_STOPPED;
+	if (faccessat(c->dirfd, "exec.fifo", F_OK, 0) == 0)
+		return STATUS_CREATED;
+	if (c->st.cgroup_path && cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, &err) == 0) {
+		paused = cgroup_is_frozen(&cg);
+		cgroup_close(&cg);
+	}
+	return paused ? STATUS_PAUSED : STATUS_RUNNING;
+}
+
+const char *container_status_name(enum container_status s)
+{
+	static const char *const names[] = { "creating", "created", "running", "paused", "stopped" };
+
+	return names[s];
+}
+
+int write_pid_file(const char *path, pid_t pid, struct error *err)
+{
+	char tmp[4096], buf[32];
+	int fd, n;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return error_set(err, ENAMETOOLONG, "--pid-file %s: path too long", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error_sys(err, errno, "--pid-file %s", path);
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	if (write(fd, buf, n) != n) {
+		close(fd);
+		unlink(tmp);
+		return error_sys(err, errno, "--pid-file %s", path);
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		unlink(tmp);
+		return error_sys(err, errno, "--pid-file %s", path);
+	}
+	return 0;
+}

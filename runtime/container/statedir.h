@@ -1,0 +1,68 @@
+/* The per-container state directory under --root:
+ *   <root>/<id>/state.json   tinyrun's state (oci/state.h), replaced atomically
+ *   <root>/<id>/config.json  the config as given at create (hooks for delete)
+ *   <root>/<id>/exec.fifo    exists while the container is "created"
+ * The directory fd is flock()ed by every command that changes the container. */
+#ifndef TINYRUN_STATEDIR_H
+#define TINYRUN_STATEDIR_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "runtime/cli.h"
+#include "oci/error.h"
+#include "oci/state.h"
+
+struct container {
+	const char *id;
+	int rootfd;                 /* --root, or -1 */
+	int dirfd;                  /* <root>/<name>, opened O_NOFOLLOW below rootfd, locked, or -1 */
+	char name[256];             /* the state dir's name: the id, or '~' + a hash for a long id */
+	char dir[4096];             /* <root>/<name>, for messages */
+	bool has_state;             /* state.json was read */
+	struct container_state st;
+};
+
+enum container_status {
+	STATUS_CREATING, STATUS_CREATED, STATUS_RUNNING, STATUS_PAUSED, STATUS_STOPPED,
+};
+
+/* The one check of an id every command takes (README: 1-1024 characters
+ * from letters, digits and _ + - ., not starting with a dot). */
+int container_id_check(const char *id, struct error *err);
+/* What a command may name a container by: a valid id, or the name of the
+ * hashed state dir of a long id as `ls <root>` shows it ('~', up to 100 id
+ * characters, '-', 16 hex digits; its state must hash back to that name). */
+int container_ref_check(const char *ref, struct error *err);
+/* `list`: 0 when root is missing or fine to use, else why not. */
+int container_root_check(const char *root, struct error *err);
+/* Is there a state dir (or anything) by the name of `id` under root? */
+bool container_exists(const char *root, const char *id);
+/* Read a file of the state dir (no symlink followed); *buf is malloc'd. */
+int container_read_file(const struct container *c, const char *name, char **buf, size_t *len);
+/* Make <root>/<id> (the root too if needed) and lock it; fails when the id exists.
+ * Every state dir is opened O_NOFOLLOW relative to an fd of --root, which is
+ * refused when another user owns it or group/others may write to it without
+ * the sticky bit (with it, state dirs not owned by the caller are refused). */
+int container_dir_create(const char *root, const char *id, struct container *c, struct error *err);
+/* Open and read an existing container (`id` passes container_ref_check);
+ * lock it when `lock`. */
+int container_load(const char *root, const char *id, bool lock, struct container *c, struct error *err);
+int container_save_state(struct container *c, struct error *err);
+/* Remove the state dir and its files. */
+void container_dir_remove(struct container *c);
+void container_close(struct container *c);
+
+enum container_status container_status(const struct container *c);
+const char *container_status_name(enum container_status s);
+
+/* field 22 of /proc/<pid>/stat (start time in clock ticks), 0 when gone;
+ * *zombie set when the process is a zombie or dead. */
+uint64_t proc_start_time(pid_t pid, bool *zombie);
+/* Is the recorded init process still the one we started (and not a zombie)? */
+bool container_alive(const struct container *c);
+
+/* Write "<pid>" to path atomically (temp + rename), as runc does. */
+int write_pid_file(const char *path, pid_t pid, struct error *err);
+
+#endif

@@ -1,0 +1,111 @@
+#include "runtime/container/sync.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "runtime/container/statedir.h"
+#include "runtime/linux/terminal.h"
+#include "seccomp/seccomp.h"
+
+int sync_send(int fd, enum sync_type type, int value, const void *payload, size_t len, int pass_fd)
+{
+	struct sync_msg m = { .type = type, .value = value };
+	struct iovec iov[2] = { { &m, sizeof(m) }, { (void *)payload, len } };
+	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = payload ? 2 : 1 };
+
+	if (payload && len >= SYNC_PAYLOAD_MAX)
+		return -EMSGSIZE;
+	if (pass_fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&u, 0, sizeof(u));
+		mh.msg_control = u.buf;
+		mh.msg_controllen = sizeof(u.buf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
+	}
+	while (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *recv_fd)
+{
+	char dummy[1];
+	struct iovec iov[2] = { { msg, sizeof(*msg) }, { payload ? payload : dummy, payload ? size - 1 : sizeof(dummy) } };
+	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2, .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	ssize_t n;
+	int got = -1;
+
+	if (recv_fd)
+		*recv_fd = -1;
+	do
+		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len >= CMSG_LEN(sizeof(int)))
+			memcpy(&got, CMSG_DATA(c), sizeof(int));
+	if (n == 0 || (size_t)n < sizeof(*msg) || (mh.msg_flags & MSG_TRUNC)) {
+		if (got >= 0)
+			close(got);
+		return n == 0 ? 0 : (size_t)n < sizeof(*msg) ? -EPROTO : -EMSGSIZE;
+	}
+	if (payload)
+		payload[n - sizeof(*msg)] = 0;
+	if (recv_fd)
+		*recv_fd = got;
+	else if (got >= 0)
+		close(got);
+	return msg->type;
+}
+
+int sync_send_fd(int sync_fd, enum sync_type type, int fd, const char *what, struct error *err)
+{
+	int r = sync_send(sync_fd, type, 0, NULL, 0, fd);
+
+	close(fd);
+	return r < 0 ? error_sys(err, -r, "%s", what) : 0;
+}
+
+int sync_answer_pty(const char *console_socket, int fd, int *pty_master, struct error *err)
+{
+	int r;
+
+	if (!console_socket) {
+		*pty_master = fd;
+		return 0;
+	}
+	r = terminal_send(console_socket, fd, err);
+	close(fd);
+	return r;
+}
+
+int sync_answer_seccomp_fd(const struct container *c, const struct oci_seccomp *s, const char *status, pid_t pid,
+			   int fd, struct error *err)
+{
+	char *json;
+	size_t len;
+	int r;
+
+	if (fd < 0)
+		return error_set(err, EPROTO, "seccomp: no notify fd from the container");
+	r = oci_state_to_json(&c->st, status, true, &json, &len, err);
+	if (r == 0) {
+		r = seccomp_send_listener(s->listener_path, s->listener_metadata, json, pid, fd, err);
+		free(json);
+	}
+	close(fd);
+	return r;
+}

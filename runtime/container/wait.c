@@ -1,0 +1,131 @@
+/* `run` in the foreground: the runtime stays the container init's parent,
+ * forwards the signals it gets and reports the exit status. */
+#include "runtime/container/wait.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+static sigset_t forwarded;
+
+void wait_block_signals(void)
+{
+	sigfillset(&forwarded);
+	sigdelset(&forwarded, SIGSEGV);
+	sigdelset(&forwarded, SIGBUS);
+	sigdelset(&forwarded, SIGILL);
+	sigdelset(&forwarded, SIGFPE);
+	sigdelset(&forwarded, SIGKILL);
+	sigdelset(&forwarded, SIGSTOP);
+	sigprocmask(SIG_BLOCK, &forwarded, NULL);
+}
+
+static int status_code(int status, int *term_sig)
+{
+	*term_sig = 0;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status)) {
+		*term_sig = WTERMSIG(status);
+		return 128 + WTERMSIG(status);
+	}
+	return 255;
+}
+
+/* Reap: our child directly, or (subreaper) any orphan until `pid` shows up. */
+static bool reap(pid_t pid, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(-1, status, WNOHANG | __WALL);
+		if (r == pid)
+			return true;
+		if (r <= 0)
+			return false;
+	}
+}
+
+static void on_signal(int sfd, pid_t pid, int pty_master)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			continue;
+		if (si.ssi_signo == SIGWINCH && pty_master >= 0) {
+			struct winsize ws;
+			if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+				ioctl(pty_master, TIOCSWINSZ, &ws);
+			continue;
+		}
+		kill(pid, si.ssi_signo);
+	}
+}
+
+static bool copy(int from, int to)
+{
+	char buf[8192];
+	ssize_t n = read(from, buf, sizeof(buf));
+
+	if (n <= 0)
+		return n < 0 && errno == EAGAIN;
+	for (ssize_t off = 0; off < n;) {
+		ssize_t w = write(to, buf + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		off += w;
+	}
+	return true;
+}
+
+int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
+{
+	int sfd = signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK), status = 0;
+	struct termios saved, raw;
+	bool tty = pty_master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0;
+	struct pollfd p[4] = {
+		{ .fd = sfd, .events = POLLIN },
+		{ .fd = pidfd, .events = POLLIN },
+		{ .fd = pty_master >= 0 ? STDIN_FILENO : -1, .events = POLLIN },
+		{ .fd = pty_master, .events = POLLIN },
+	};
+
+	if (tty) {
+		struct winsize ws;
+		raw = saved;
+		cfmakeraw(&raw);
+		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+		if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+			ioctl(pty_master, TIOCSWINSZ, &ws);
+	}
+	for (;;) {
+		if (reap(pid, &status))
+			break;
+		if (poll(p, 4, -1) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			on_signal(sfd, pid, pty_master);
+		if (p[2].revents && !copy(STDIN_FILENO, pty_master))
+			p[2].fd = -1;
+		if (p[3].revents && !copy(pty_master, STDOUT_FILENO))
+			p[3].fd = -1;
+	}
+	/* drain what the container wrote before it exited */
+	while (pty_master >= 0 && p[3].fd >= 0 && poll(&p[3], 1, 0) > 0 && (p[3].revents & POLLIN) &&
+	       copy(pty_master, STDOUT_FILENO))
+		;
+	if (tty)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	if (sfd >= 0)
+		close(sfd);
+	return status_code(status, term_sig);
+}

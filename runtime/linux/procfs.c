@@ -1,0 +1,84 @@
+#include "runtime/linux/procfs.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static bool is_procfs(int fd)
+{
+	struct statfs sfs;
+
+	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+}
+
+int procfs_dir(const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+
+	if (fd < 0)
+		return -errno;
+	if (!is_procfs(fd)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int procfs_openat(int dir, const char *rel, int flags)
+{
+	/* openat2 takes no other flag with O_PATH */
+	struct open_how how = { .flags = (unsigned)flags | O_CLOEXEC | (flags & O_PATH ? 0 : O_NOCTTY),
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS };
+	int own = -1, fd, e;
+
+	if (dir < 0 && (dir = own = procfs_dir("/proc")) < 0)
+		return dir;
+	fd = (int)syscall(SYS_openat2, dir, rel, &how, sizeof(how));
+	e = errno;
+	if (own >= 0)
+		close(own);
+	if (fd < 0)
+		return -e;
+	/* same mount as a verified procfs dir, but keep the proof local */
+	if (!is_procfs(fd)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int procfs_write(int dir, const char *rel, const void *buf, size_t len)
+{
+	int fd = procfs_openat(dir, rel, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = write(fd, buf, len);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? (int)n : (size_t)n == len ? 0 : -EIO;
+}
+
+ssize_t procfs_read(int dir, const char *rel, char *buf, size_t size)
+{
+	int fd = procfs_openat(dir, rel, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}

@@ -171,14 +171,45 @@ static const char *fs_data(struct rootfs_ctx *c, const struct oci_mount *m, char
 	return buf;
 }
 
+/* Does the comma-separated mount data hold an option "key..." (e.g. "mode=")? */
+static bool data_has(const char *data, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *o = data; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+		if (strncmp(o, key, n) == 0)
+			return true;
+	return false;
+}
+
+/* The root of a new tmpfs, as runc: on a directory the image already had it
+ * takes that directory's mode (and with tmpcopyup its owner too); on a
+ * directory the runtime made it keeps the kernel's 1777. mode=/uid=/gid=
+ * in the data win (runc 1.1 chmods over mode= too). */
+static int tmpfs_root(const struct oci_mount *m, int top, const struct stat *under)
+{
+	if (!data_has(m->data, "mode=") && fchmod(top, under->st_mode & 07777) < 0)
+		return -errno;
+	if (m->tmpcopyup && !data_has(m->data, "uid=") && !data_has(m->data, "gid=") &&
+	    fchown(top, under->st_uid, under->st_gid) < 0)
+		return -errno;
+	return 0;
+}
+
 static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
 {
 	char data[4096];
 	unsigned long flags = p->ms_flags;
 	char path[FD_PATH_MAX];
 	int dst, under = -1, top = -1, r = 0;
-	bool host_sysfs = false;
+	bool host_sysfs = false, existed = false;
+	struct stat under_st;
 
+	if (type_is(m, "tmpfs") && !p->remount &&
+	    (dst = open_in_root_flags(c->root_fd, m->destination, O_PATH, false)) >= 0) {
+		existed = fstat(dst, &under_st) == 0 && S_ISDIR(under_st.st_mode);
+		close(dst);
+	}
 	if ((dst = dest_open(c, m, DEST_DIR, !p->remount)) < 0)
 		return dst;
 	if (type_is(m, "cgroup") || type_is(m, "cgroup2")) {
@@ -204,14 +235,16 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 		if (r < 0)
 			goto out;
 	}
-	if (!m->tmpcopyup && !p->top.propagation)
+	if (!m->tmpcopyup && !p->top.propagation && !existed)
 		goto out;
 	top = open_in_root_flags(c->root_fd, m->destination, O_RDONLY | O_DIRECTORY, false);
 	if (top < 0) {
 		r = fail(c, m, top, "reopen");
 		goto out;
 	}
-	if (m->tmpcopyup && !host_sysfs && (r = copy_tree(under, top, 0)) < 0)
+	if (existed && (r = tmpfs_root(m, top, &under_st)) < 0)
+		r = fail(c, m, r, "mode of the tmpfs root");
+	else if (m->tmpcopyup && !host_sysfs && (r = copy_tree(under, top, 0)) < 0)
 		r = fail(c, m, r, "tmpcopyup");
 	else if ((r = setattr_fd(top, 0, &p->top)) < 0)
 		r = fail(c, m, r, "propagation");

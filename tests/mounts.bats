@@ -333,3 +333,27 @@ add_mount() {
 	wait_for_state "$CID" stopped
 	runtime delete "$CID"
 }
+
+# podman's --tmpfs /mnt/t:size=1m is a tmpfs with tmpcopyup and no mode=.
+# As runc: on a directory the runtime makes, the tmpfs root keeps the
+# kernel's 1777; on one the image has, it takes that directory's mode;
+# mode= always wins.
+@test "mounts: a tmpfs without mode= is 1777 on a new directory, the image's mode on an existing one" {
+	mkdir -p "$BUNDLE/rootfs/old" "$BUNDLE/rootfs/oldc"
+	chmod 750 "$BUNDLE/rootfs/old" "$BUNDLE/rootfs/oldc"
+	add_mount '{"destination": "/mnt/t", "type": "tmpfs", "source": "tmpfs", "options": ["rw", "noexec", "nosuid", "nodev", "tmpcopyup", "size=1m"]}'
+	add_mount '{"destination": "/new", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/old", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/oldc", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m", "tmpcopyup"]}'
+	add_mount '{"destination": "/oldm", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m", "tmpcopyup", "mode=1700"]}'
+	mkdir -p "$BUNDLE/rootfs/oldm"
+	set_cmd 'stat -c "%n %a" /mnt/t /new /old /oldc /oldm'
+	run_ctr
+	assert_success
+	assert_line "/mnt/t 1777"
+	assert_line "/new 1777"
+	assert_line "/old 750"
+	assert_line "/oldc 750"
+	assert_line "/oldm 1700"
+	rm -rf "$BUNDLE/rootfs/mnt/t" "$BUNDLE/rootfs/new"
+}

@@ -22,6 +22,7 @@
 #include "hooks.h"
 #include "log.h"
 #include "namespaces.h"
+#include "netdev.h"
 #include "process.h"
 #include "procfs.h"
 #include "rootfs/rootfs.h"
@@ -248,6 +249,9 @@ static int prepare(struct child_ctx *ctx, char *state, char *start_state, char *
 	if (ctx->late_cgroupns && !ctx->unshare_ns && unshare(CLONE_NEWCGROUP) < 0)
 		return error_sys(err, errno, "linux.namespaces: cgroup namespace");
 	if ((r = set_names(cfg, err)) < 0)
+		return r;
+	if (cfg->linux_.ns[OCI_NS_NET].present && !cfg->linux_.ns[OCI_NS_NET].path &&
+	    (r = netdev_loopback_up(err)) < 0)
 		return r;
 	join_keyring(ctx);
 	if ((r = rootfs_prepare(cfg, &ro, err)) < 0)

@@ -224,3 +224,12 @@ map_userns() {
 	assert_failure
 	is_runc || assert_output --partial "process.cwd /mine: Permission denied"
 }
+
+@test "userns: lo is up in the new network namespace (owned by the container's user namespace)" {
+	map_userns
+	set_cmd 'cat /sys/class/net/lo/operstate; ip -o link show lo'
+	run_ctr
+	assert_success
+	assert_line unknown
+	assert_output --regexp 'lo: <LOOPBACK,UP,LOWER_UP>'
+}

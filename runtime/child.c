@@ -346,7 +346,7 @@ void child_main(struct child_ctx *ctx)
 		goto fail;
 	environ = container_env;
 	execve(exe, p->args, container_env);
-	error_sys(&err, errno, "exec %s", exe);
+	error_sys_lc(&err, errno, "exec %s", exe);
 fail:
 	/* before `created` the parent reports it; after, in `run` too (the socket is
 	 * still open) but not after `start`, whose process is gone: say it here. */

@@ -126,7 +126,7 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 	if (exec_prepare(x, exe, &err) == 0) {
 		environ = x->env;
 		execve(exe, x->p->args, x->env);
-		error_sys(&err, errno, "exec %s", exe);
+		error_sys_lc(&err, errno, "exec %s", exe);
 	}
 fail:
 	sync_send(x->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1);

@@ -296,3 +296,67 @@ C
 	assert_output --partial "SCMP_ACT_NOTIFY cannot be used for the write syscall"
 	[[ ! -e "$ROOT/$CID" ]]
 }
+
+# dockerd gives every runc-compatible runtime one --root: a root holds
+# container state only. Compiled filters go to a cache of their own
+# (/run/tinyrun-cache for root, $XDG_RUNTIME_DIR/tinyrun-cache otherwise),
+# reused by the same build, and a cache another user could write is not used.
+@test "the compiled seccomp cache lives outside --root: the root is empty after delete, runc list sees nothing" {
+	is_runc && skip "tinyrun's cache"
+	local cache=/run/tinyrun-cache marker="$BATS_TEST_TMPDIR/marker" errno=$((1000 + RANDOM % 2000))
+	# a profile of this test's own (errnoRet), so its cache file is new
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": '"$errno"'}]'
+	set_cmd 'mkdir /tmp/d 2>/dev/null; echo rc=$?'
+	touch "$marker"
+	run_ctr
+	assert_success
+	assert_line rc=1
+	[ -z "$(ls -A "$ROOT")" ] || fail "left in --root: $(ls -A "$ROOT")"
+	run /usr/sbin/runc --root "$ROOT" list -q
+	assert_success
+	assert_output ""
+	[ "$(stat -c '%a %u' "$cache")" = "700 0" ]
+	local files
+	files="$(find "$cache" -maxdepth 1 -name '*.bpf' -newer "$marker")"
+	[ -n "$files" ] || fail "no cache file written in $cache"
+	# the second run of the same profile reads it (nothing new written)
+	touch "$marker"
+	sleep 0.01
+	run_ctr
+	assert_success
+	assert_line rc=1
+	[ -z "$(find "$cache" -maxdepth 1 -name '*.bpf' -newer "$marker")" ] || fail "compiled again"
+	[ -z "$(ls -A "$ROOT")" ]
+}
+
+@test "rootless: the seccomp cache is \$XDG_RUNTIME_DIR/tinyrun-cache, unused when others can write it" {
+	local uid=4242 xdg="$BATS_TEST_TMPDIR/xdg" state="$BATS_TEST_TMPDIR/rootless-state"
+	rm "$BUNDLE/config.json"
+	runtime spec --rootless --bundle "$BUNDLE"
+	update_config '.process.terminal = false | .process.args = ["sh", "-c", "mkdir /tmp/d 2>/dev/null; echo rc=$?"]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]'
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO"}]'
+	chown -R "$uid:$uid" "$BUNDLE"
+	local d="$BUNDLE"
+	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+	mkdir -p "$state" "$xdg"
+	chown "$uid:$uid" "$state" "$xdg"
+	chmod 700 "$xdg"
+	rootless_run() {
+		run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups env XDG_RUNTIME_DIR="$xdg" \
+			"$RUNTIME" --debug --root "$state" run --bundle "$BUNDLE" "$CID"
+	}
+	rootless_run
+	assert_success
+	assert_line rc=1
+	[ "$(stat -c '%a %u' "$xdg/tinyrun-cache")" = "700 $uid" ]
+	[ -n "$(find "$xdg/tinyrun-cache" -name '*.bpf')" ]
+	[ -z "$(ls -A "$state")" ] || fail "left in --root: $(ls -A "$state")"
+	chmod 777 "$xdg/tinyrun-cache"
+	rootless_run
+	assert_success
+	assert_line rc=1
+	assert_output --partial "tinyrun-cache not used: writable by group or others"
+	[ -z "$(ls -A "$state")" ]
+}

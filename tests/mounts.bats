@@ -357,3 +357,29 @@ add_mount() {
 	assert_line "/oldm 1700"
 	rm -rf "$BUNDLE/rootfs/mnt/t" "$BUNDLE/rootfs/new"
 }
+
+# runc and crun resolve a destination that is a dangling symlink inside the
+# rootfs (securejoin) and create its target there; nothing is made outside.
+@test "mounts: a destination that is a dangling symlink is created where it points, inside the rootfs" {
+	mkdir -p "$OUT/vol"
+	echo inside >"$OUT/vol/marker"
+	echo file >"$OUT/f"
+	local far="/far-$TOKEN"
+	ln -s "$far/data" "$BUNDLE/rootfs/dl-abs"
+	ln -s "../../../../..$far/rel" "$BUNDLE/rootfs/dl-rel"
+	ln -s "$far/file" "$BUNDLE/rootfs/dl-file"
+	add_mount '{"destination": "/dl-abs", "type": "bind", "source": "'"$OUT/vol"'", "options": ["bind"]}'
+	add_mount '{"destination": "/dl-rel/sub", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/dl-file", "type": "bind", "source": "'"$OUT/f"'", "options": ["bind"]}'
+	set_cmd "cat /dl-abs/marker $far/data/marker /dl-file; grep -E ' $far/(data|rel/sub|file) ' /proc/self/mountinfo | cut -d' ' -f5"
+	run_ctr
+	assert_success
+	assert_equal "${lines[0]}" inside
+	assert_equal "${lines[1]}" inside
+	assert_equal "${lines[2]}" file
+	assert_line "$far/data"
+	assert_line "$far/rel/sub"
+	assert_line "$far/file"
+	[ ! -e "$far" ]
+	[ -d "$BUNDLE/rootfs$far/data" ] && [ -d "$BUNDLE/rootfs$far/rel/sub" ] && [ -f "$BUNDLE/rootfs$far/file" ]
+}

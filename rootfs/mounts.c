@@ -86,21 +86,25 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
  * clone of the path, as the container's root (the kernel then locks the
  * flags of host mounts); where that path is refused, the runtime's clone
  * made with the host's credentials (hostfds.c). Ours to move and close. */
-static int bind_source(const struct oci_mount *m, const struct mount_plan *p, int idmapped, int host_clone)
+static int bind_source(const struct oci_mount *m, const struct mount_plan *p, int idmapped, int host_clone,
+		       int early)
 {
 	unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (p->recursive ? AT_RECURSIVE : 0);
 	int src;
 
 	if (idmapped >= 0)
 		return dup(idmapped);
-	src = open_tree(AT_FDCWD, m->source, clone);
+	if (early >= 0)
+		src = open_tree(early, "", clone | AT_EMPTY_PATH);
+	else
+		src = open_tree(AT_FDCWD, m->source, clone);
 	if (src < 0 && (errno == EACCES || errno == EPERM) && host_clone >= 0)
 		return dup(host_clone);
 	return src;
 }
 
 static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p,
-		      int idmapped, int host_clone)
+		      int idmapped, int host_clone, int early)
 {
 	struct stat st;
 	int src, dst, r;
@@ -113,7 +117,7 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 	} else {
 		if (!m->source)
 			return error_set(c->err, EINVAL, "mount bind on %s: no source", m->destination);
-		if ((src = bind_source(m, p, idmapped, host_clone)) < 0)
+		if ((src = bind_source(m, p, idmapped, host_clone, early)) < 0)
 			return error_sys(c->err, errno, "mount bind %s on %s", m->source, m->destination);
 		if (fstat(src, &st) < 0) {
 			r = fail(c, m, -errno, "stat source");
@@ -266,7 +270,8 @@ int mount_entry(struct rootfs_ctx *c, size_t i)
 	mount_plan_make(m, &p);
 	if (!p.bind)
 		return new_fs_entry(c, m, &p);
-	return bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1);
+	return bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1,
+			  c->src_fds ? c->src_fds[i] : -1);
 }
 
 /* tmpfs (and /dev) asked read-only became read-only only now, after the

@@ -383,3 +383,21 @@ add_mount() {
 	[ ! -e "$far" ]
 	[ -d "$BUNDLE/rootfs$far/data" ] && [ -d "$BUNDLE/rootfs$far/rel/sub" ] && [ -f "$BUNDLE/rootfs$far/file" ]
 }
+
+# runc resolves relative bind sources against the bundle before any mount:
+# an earlier mounts[] entry over a path inside the bundle (here a tmpfs on
+# the rootfs' /data) must not change what a later relative source names.
+@test "mounts: relative bind sources name the bundle's files as they were before any mount" {
+	mkdir -p "$BUNDLE/rootfs/data" "$BUNDLE/vol"
+	echo image >"$BUNDLE/rootfs/data/marker"
+	echo vol >"$BUNDLE/vol/marker"
+	add_mount '{"destination": "/data", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/seen", "type": "bind", "source": "rootfs/data", "options": ["bind", "ro"]}'
+	add_mount '{"destination": "/vol", "type": "bind", "source": "./vol", "options": ["rbind"]}'
+	set_cmd 'cat /seen/marker /vol/marker; ls -A /data | wc -l'
+	(cd / && run_nohang "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	 assert_success
+	 assert_equal "${lines[0]}" image
+	 assert_equal "${lines[1]}" vol
+	 assert_equal "${lines[2]}" 0)
+}

@@ -339,10 +339,11 @@ void child_main(struct child_ctx *ctx)
 	created = true;
 	if (wait_for_start(ctx, &err) < 0)
 		goto fail;
+	/* as runc: startContainer hooks run under the container's filter */
+	if (p->no_new_privileges && !(ctx->has_seccomp && ctx->seccomp.notify) && load_seccomp(ctx, &err) < 0)
+		goto fail;
 	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
 	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, start_state, strlen(start_state), &err) < 0)
-		goto fail;
-	if (p->no_new_privileges && !(ctx->has_seccomp && ctx->seccomp.notify) && load_seccomp(ctx, &err) < 0)
 		goto fail;
 	environ = container_env;
 	execve(exe, p->args, container_env);

@@ -18,6 +18,15 @@ int error_set(struct error *err, int errnum, const char *fmt, ...)
 int error_sys(struct error *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Like error_sys, with runc's (Go's) lower-case errno text ("no such file or
+ * directory", "permission denied", "exec format error"): podman, conmon,
+ * the containerd shims and dockerd match these case-sensitively to tell
+ * 127 from 126. For the exec failures of process.args. */
+int error_sys_lc(struct error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The text error_sys_lc appends. */
+const char *error_text_lc(int errnum);
+
 /* Prefix the existing message with "prefix: ". */
 void error_prefix(struct error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

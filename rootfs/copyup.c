@@ -106,16 +106,10 @@ static int copy_entry(int from, int to, const char *name, int depth)
 int copy_tree(int from, int to, int depth)
 {
 	char buf[4096] __attribute__((aligned(8)));
-	struct stat st;
 	long n;
 
 	if (depth > MAX_COPY_DEPTH)
 		return -ELOOP;
-	if (depth == 0) {          /* the tmpfs root takes the directory's mode and owner */
-		if (fstat(from, &st) < 0 || fchmod(to, st.st_mode & 07777) < 0 ||
-		    fchown(to, st.st_uid, st.st_gid) < 0)
-			return -errno;
-	}
 	while ((n = syscall(SYS_getdents64, from, buf, sizeof(buf))) > 0) {
 		for (long off = 0; off < n;) {
 			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);

@@ -91,12 +91,20 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 	if (!(m->is_bind || (m->flags & MS_BIND)) || !m->source)
 		return error_set(err, EINVAL, "mount on %s: idmapped mounts need a bind mount with a source",
 				 m->destination);
-	if (!nu || !ng)
+	if ((!nu || !ng) && !m->n_uid_mappings && !m->n_gid_mappings && l->ns[OCI_NS_USER].path) {
+		/* the container joins a user namespace: its mappings are that one's */
+		if (*userns >= 0)
+			close(*userns);
+		*userns_of = NULL;
+		if ((*userns = open(l->ns[OCI_NS_USER].path, O_RDONLY | O_CLOEXEC)) < 0)
+			return error_sys(err, errno, "mount on %s: idmap: user namespace %s", m->destination,
+					 l->ns[OCI_NS_USER].path);
+	} else if (!nu || !ng) {
 		return error_set(err, EINVAL, "mount on %s: idmap needs uidMappings and gidMappings "
 				 "(of the mount or of linux)", m->destination);
-	/* entries with the same mappings share one namespace */
-	if (*userns < 0 || !*userns_of || (*userns_of)->uid_mappings != m->uid_mappings ||
-	    (*userns_of)->gid_mappings != m->gid_mappings) {
+	} else if (*userns < 0 || !*userns_of || (*userns_of)->uid_mappings != m->uid_mappings ||
+		   (*userns_of)->gid_mappings != m->gid_mappings) {
+		/* entries with the same mappings share one namespace */
 		if (*userns >= 0)
 			close(*userns);
 		if ((*userns = userns_with(u, nu, g, ng)) < 0)

@@ -14,6 +14,8 @@ struct rootfs_ctx {
 	const struct oci_config *cfg;
 	const struct rootfs_opts *o;
 	int root_fd;              /* O_PATH of <rootfs>, the bind made by rootfs_prepare */
+	int *src_fds;             /* [n_mounts]: O_PATH of each relative bind source, opened
+	                           * against the bundle before any mount; -1 = by path */
 	struct error *err;
 };
 

@@ -86,21 +86,25 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
  * clone of the path, as the container's root (the kernel then locks the
  * flags of host mounts); where that path is refused, the runtime's clone
  * made with the host's credentials (hostfds.c). Ours to move and close. */
-static int bind_source(const struct oci_mount *m, const struct mount_plan *p, int idmapped, int host_clone)
+static int bind_source(const struct oci_mount *m, const struct mount_plan *p, int idmapped, int host_clone,
+		       int early)
 {
 	unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (p->recursive ? AT_RECURSIVE : 0);
 	int src;
 
 	if (idmapped >= 0)
 		return dup(idmapped);
-	src = open_tree(AT_FDCWD, m->source, clone);
+	if (early >= 0)
+		src = open_tree(early, "", clone | AT_EMPTY_PATH);
+	else
+		src = open_tree(AT_FDCWD, m->source, clone);
 	if (src < 0 && (errno == EACCES || errno == EPERM) && host_clone >= 0)
 		return dup(host_clone);
 	return src;
 }
 
 static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p,
-		      int idmapped, int host_clone)
+		      int idmapped, int host_clone, int early)
 {
 	struct stat st;
 	int src, dst, r;
@@ -113,7 +117,7 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 	} else {
 		if (!m->source)
 			return error_set(c->err, EINVAL, "mount bind on %s: no source", m->destination);
-		if ((src = bind_source(m, p, idmapped, host_clone)) < 0)
+		if ((src = bind_source(m, p, idmapped, host_clone, early)) < 0)
 			return error_sys(c->err, errno, "mount bind %s on %s", m->source, m->destination);
 		if (fstat(src, &st) < 0) {
 			r = fail(c, m, -errno, "stat source");
@@ -171,14 +175,45 @@ static const char *fs_data(struct rootfs_ctx *c, const struct oci_mount *m, char
 	return buf;
 }
 
+/* Does the comma-separated mount data hold an option "key..." (e.g. "mode=")? */
+static bool data_has(const char *data, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *o = data; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+		if (strncmp(o, key, n) == 0)
+			return true;
+	return false;
+}
+
+/* The root of a new tmpfs, as runc: on a directory the image already had it
+ * takes that directory's mode (and with tmpcopyup its owner too); on a
+ * directory the runtime made it keeps the kernel's 1777. mode=/uid=/gid=
+ * in the data win (runc 1.1 chmods over mode= too). */
+static int tmpfs_root(const struct oci_mount *m, int top, const struct stat *under)
+{
+	if (!data_has(m->data, "mode=") && fchmod(top, under->st_mode & 07777) < 0)
+		return -errno;
+	if (m->tmpcopyup && !data_has(m->data, "uid=") && !data_has(m->data, "gid=") &&
+	    fchown(top, under->st_uid, under->st_gid) < 0)
+		return -errno;
+	return 0;
+}
+
 static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
 {
 	char data[4096];
 	unsigned long flags = p->ms_flags;
 	char path[FD_PATH_MAX];
 	int dst, under = -1, top = -1, r = 0;
-	bool host_sysfs = false;
+	bool host_sysfs = false, existed = false;
+	struct stat under_st;
 
+	if (type_is(m, "tmpfs") && !p->remount &&
+	    (dst = open_in_root_flags(c->root_fd, m->destination, O_PATH, false)) >= 0) {
+		existed = fstat(dst, &under_st) == 0 && S_ISDIR(under_st.st_mode);
+		close(dst);
+	}
 	if ((dst = dest_open(c, m, DEST_DIR, !p->remount)) < 0)
 		return dst;
 	if (type_is(m, "cgroup") || type_is(m, "cgroup2")) {
@@ -204,14 +239,16 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 		if (r < 0)
 			goto out;
 	}
-	if (!m->tmpcopyup && !p->top.propagation)
+	if (!m->tmpcopyup && !p->top.propagation && !existed)
 		goto out;
 	top = open_in_root_flags(c->root_fd, m->destination, O_RDONLY | O_DIRECTORY, false);
 	if (top < 0) {
 		r = fail(c, m, top, "reopen");
 		goto out;
 	}
-	if (m->tmpcopyup && !host_sysfs && (r = copy_tree(under, top, 0)) < 0)
+	if (existed && (r = tmpfs_root(m, top, &under_st)) < 0)
+		r = fail(c, m, r, "mode of the tmpfs root");
+	else if (m->tmpcopyup && !host_sysfs && (r = copy_tree(under, top, 0)) < 0)
 		r = fail(c, m, r, "tmpcopyup");
 	else if ((r = setattr_fd(top, 0, &p->top)) < 0)
 		r = fail(c, m, r, "propagation");
@@ -233,7 +270,8 @@ int mount_entry(struct rootfs_ctx *c, size_t i)
 	mount_plan_make(m, &p);
 	if (!p.bind)
 		return new_fs_entry(c, m, &p);
-	return bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1);
+	return bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1,
+			  c->src_fds ? c->src_fds[i] : -1);
 }
 
 /* tmpfs (and /dev) asked read-only became read-only only now, after the

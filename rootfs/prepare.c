@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,12 +49,45 @@ static int set_propagation(const struct oci_config *cfg, const char *rootfs, str
 	return 0;
 }
 
+/* Relative bind sources name files of the bundle (our cwd) as they are
+ * before any mounts[] entry is made, as runc resolves them against the
+ * bundle first: opened here (O_PATH), so an earlier entry mounted over a
+ * path inside the bundle (the rootfs) cannot change what a later source
+ * names. Where one cannot be opened (missing, unreachable, out of fds) the
+ * entry binds by path as before and reports its own error. */
+static int *open_relative_sources(const struct oci_config *cfg)
+{
+	struct rlimit rl;
+	size_t budget = 512;
+	int *fds = NULL;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		budget = rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) / 2 : 0;  /* the rest for the mounts */
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		const struct oci_mount *m = &cfg->mounts[i];
+
+		if (!(m->is_bind || (m->flags & MS_BIND)) || (m->flags & MS_REMOUNT) || !m->source ||
+		    m->source[0] == '/' || wants_idmap(m) || !budget)
+			continue;
+		if (!fds) {
+			if (!(fds = malloc(cfg->n_mounts * sizeof(int))))
+				return NULL;
+			for (size_t j = 0; j < cfg->n_mounts; j++)
+				fds[j] = -1;
+		}
+		if ((fds[i] = open(m->source, O_PATH | O_CLOEXEC)) >= 0)
+			budget--;
+	}
+	return fds;
+}
+
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err)
 {
 	struct rootfs_ctx c = { .cfg = cfg, .o = o, .root_fd = -1, .err = err };
 	mode_t old_umask = umask(0);   /* device and directory modes exactly as asked */
 	int r;
 
+	c.src_fds = open_relative_sources(cfg);
 	if ((r = set_propagation(cfg, o->rootfs, err)) < 0)
 		goto out;
 	/* a mount of its own, so that pivot_root can move it */
@@ -72,6 +107,10 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 out:
 	if (c.root_fd >= 0)
 		close(c.root_fd);
+	for (size_t i = 0; c.src_fds && i < cfg->n_mounts; i++)
+		if (c.src_fds[i] >= 0)
+			close(c.src_fds[i]);
+	free(c.src_fds);
 	/* the runtime's trees: moved into place or unused, not needed past here */
 	for (size_t i = 0; o->mount_fds && i < 2 * cfg->n_mounts; i++)
 		if (o->mount_fds[i] >= 0)

@@ -16,6 +16,7 @@
 #define MAX_LINKS 40
 
 static int walk(int root_fd, const char *path, int flags, mode_t mode, bool no_links);
+static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
 
 const char *fd_path(char buf[FD_PATH_MAX], int fd)
 {
@@ -192,7 +193,102 @@ static int create_at(int dir_fd, const char *name, enum dest_kind kind)
 	return 0;
 }
 
+/* runc's securejoin for a destination whose links lead nowhere yet: the
+ * path, resolved component by component inside the root (".." stops at
+ * "/", an absolute link target starts again at the root, a relative one at
+ * the link's directory), the part that does not exist kept as written.
+ * The result names no symlink: open_or_create makes what is missing. */
+static int secure_join(int root_fd, const char *path, char *out, size_t size)
+{
+	char rest[PATH_MAX], target[PATH_MAX];
+	size_t len = 0;
+	int links = 0;
+	bool missing = false;
+
+	if (strlen(path) >= sizeof(rest) || size < 2)
+		return -ENAMETOOLONG;
+	strcpy(rest, path);
+	out[0] = '\0';
+	for (char *p = rest; *p;) {
+		char *comp = p + strspn(p, "/"), *end;
+		size_t cl;
+		struct stat st;
+		int fd;
+
+		if (!*comp)
+			break;
+		end = comp + strcspn(comp, "/");
+		cl = (size_t)(end - comp);
+		p = *end ? end + 1 : end;
+		if (cl == 1 && comp[0] == '.')
+			continue;
+		if (cl == 2 && comp[0] == '.' && comp[1] == '.') {
+			while (len > 0 && out[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--;
+			out[len] = '\0';
+			continue;
+		}
+		if (len + 1 + cl >= size)
+			return -ENAMETOOLONG;
+		out[len] = '/';
+		memcpy(out + len + 1, comp, cl);
+		out[len + 1 + cl] = '\0';
+		if (missing) {
+			len += 1 + cl;
+			continue;
+		}
+		fd = open_in(root_fd, out, O_PATH | O_NOFOLLOW, 0, RESOLVE_NO_SYMLINKS);
+		if (fd == -ENOENT) {
+			missing = true;
+			len += 1 + cl;
+			continue;
+		}
+		if (fd < 0)
+			return fd;
+		if (fstat(fd, &st) < 0 || !S_ISLNK(st.st_mode)) {
+			close(fd);
+			len += 1 + cl;
+			continue;
+		}
+		ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
+		close(fd);
+		if (n < 0)
+			return -errno;
+		if (++links > MAX_LINKS)
+			return -ELOOP;
+		target[n] = '\0';
+		out[len] = '\0';                 /* the link's directory */
+		if (target[0] == '/')
+			len = 0, out[0] = '\0';
+		{
+			char tmp[PATH_MAX];
+			int w = snprintf(tmp, sizeof(tmp), "%s/%s", target, p);
+
+			if (w < 0 || (size_t)w >= sizeof(tmp))
+				return -ENAMETOOLONG;
+			strcpy(rest, tmp);
+			p = rest;
+		}
+	}
+	if (len == 0)
+		strcpy(out, "/");
+	return 0;
+}
+
 int open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks)
+{
+	char joined[PATH_MAX];
+	int fd = open_or_create_walk(root_fd, path, kind, no_symlinks);
+
+	/* a link that leads nowhere (yet): made where it points, inside the root */
+	if (fd != -ENOENT || no_symlinks || secure_join(root_fd, path, joined, sizeof(joined)) < 0)
+		return fd;
+	return open_or_create_walk(root_fd, joined, kind, true);
+}
+
+static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks)
 {
 	unsigned long long res = no_symlinks ? RESOLVE_NO_SYMLINKS : 0;
 	char buf[PATH_MAX];
@@ -253,6 +349,14 @@ int open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_s
 		nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC | (last && kind == DEST_FILE ? 0 : O_DIRECTORY));
 		r = -errno;
 		close(fd);
+		if (nfd >= 0 && last && kind == DEST_FILE) {
+			struct stat st;
+
+			if (fstat(nfd, &st) < 0 || S_ISLNK(st.st_mode)) {
+				close(nfd);
+				return -ENOENT;      /* a dangling link, not a file to mount on */
+			}
+		}
 		if (nfd < 0)
 			return r == -ELOOP || r == -ENOTDIR ? -ENOENT : r;  /* a dangling link */
 		fd = nfd;

@@ -331,8 +331,7 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	}
 	{
 		char cache[4200];
-		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
-		a.o.seccomp_cache = cache;
+		a.o.seccomp_cache = cfg.linux_.has_seccomp ? seccomp_cache_dir(cache, sizeof(cache), log_debug_msg) : NULL;
 		a.o.join_keyring = faccessat(c.dirfd, "no-new-keyring", F_OK, 0) < 0;
 		r = exec_process(&c, &cfg, &proc, &a.o, &err);
 	}

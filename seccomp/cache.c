@@ -10,8 +10,10 @@
  * FNV-1a 64 over all of it (a torn or corrupted file is a miss). */
 #include "seccomp.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +79,41 @@ uint64_t seccomp_fnv1a64(const void *data, size_t n)
 
 /* ---- key ---------------------------------------------------------------- */
 
+/* This program's GNU build id (the linker's hash of the binary), from its
+ * PT_NOTE segments in memory: no file is read. */
+static struct { const unsigned char *p; size_t n; } build_id;
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p, *end;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		end = p + ph->p_memsz;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *nh = (const void *)p;
+			const char *name = p + sizeof(*nh);
+			const char *desc = name + ((nh->n_namesz + 3) & ~3u);
+
+			if (desc + nh->n_descsz > end)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0 &&
+			    nh->n_descsz) {
+				build_id.p = (const unsigned char *)desc;
+				build_id.n = nh->n_descsz;
+				return 1;
+			}
+			p = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+	return 1;   /* the first object is the program itself: stop there */
+}
+
 static void put_rule(struct sbuf *b, const struct oci_seccomp_rule *r)
 {
 	put_u64(b, r->n_names);
@@ -104,7 +141,16 @@ int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool noti
 
 	if (uname(&u) < 0)
 		return -errno;
-	put_str(&b, "tinyrun seccomp cache 2");   /* 2: -ENOSYS stub */
+	/* the cache outlives this binary (a directory of its own, shared by
+	 * every tinyrun build on the host): a filter is only reused by the
+	 * build that compiled it */
+	if (!build_id.n)
+		dl_iterate_phdr(find_build_id, &build_id);
+	if (!build_id.n)
+		return -ENOENT;     /* no build id: no cache */
+	put_str(&b, "tinyrun seccomp cache 3");   /* 2: -ENOSYS stub; 3: build id */
+	put_u32(&b, (uint32_t)build_id.n);
+	put(&b, build_id.p, build_id.n);
 	put_u32(&b, v->major);
 	put_u32(&b, v->minor);
 	put_u32(&b, v->micro);
@@ -308,4 +354,41 @@ int seccomp_cache_put(const char *dir, const unsigned char *key, size_t key_len,
 out:
 	free(b.p);
 	return r;
+}
+
+/* ---- where ---------------------------------------------------------------- */
+
+const char *seccomp_cache_dir(char *buf, size_t size, void (*debug)(const char *msg))
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR"), *why = NULL;
+	char msg[4200];
+	struct stat st;
+	int fd;
+
+	if (geteuid() == 0)
+		snprintf(buf, size, "/run/tinyrun-cache");
+	else if (xdg && xdg[0] == '/' && (size_t)snprintf(buf, size, "%s/tinyrun-cache", xdg) < size)
+		;
+	else
+		return NULL;
+	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+		why = strerror(errno);
+	else if ((fd = open(buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		why = strerror(errno);
+	else {
+		if (fstat(fd, &st) < 0)
+			why = strerror(errno);
+		else if (st.st_uid != geteuid())
+			why = "owned by another user";
+		else if (st.st_mode & 022)
+			why = "writable by group or others";
+		close(fd);
+	}
+	if (!why)
+		return buf;
+	if (debug) {
+		snprintf(msg, sizeof(msg), "seccomp: cache %s not used: %s", buf, why);
+		debug(msg);
+	}
+	return NULL;
 }

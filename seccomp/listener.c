@@ -28,7 +28,8 @@ static int connect_to(const char *path, struct error *err)
 			continue;
 		int e = errno;
 		close(fd);
-		return error_sys(err, e, "seccomp: connecting to listenerPath %s", path);
+		/* runc's words (its suite and its users grep for them) */
+		return error_sys(err, e, "seccomp: failed to connect with seccomp agent specified in the seccomp profile (listenerPath %s)", path);
 	}
 	return fd;
 }

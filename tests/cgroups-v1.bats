@@ -340,3 +340,27 @@ wait_sleeps() {
 	assert_equal "$(cg memory cgroup.procs)" "$pid"
 	kill -0 "$pid"
 }
+
+# runc (ErrV1NoUnified): linux.resources.unified is an invalid configuration
+# on cgroup v1, hybrid hosts included (the container's controllers are v1);
+# create and update refuse it, nothing is left, nothing is written.
+@test "cgroups v1: linux.resources.unified is refused (create and update), nothing left" {
+	update_config '.linux.resources.unified = {"pids.max": "7"}'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "linux.resources.unified"
+	assert_output --partial "cannot use unified on cgroup v1"
+	assert_equal "$(cg_dirs)" ""
+	run runtime state "$CID"
+	assert_failure
+
+	update_config 'del(.linux.resources.unified)'
+	run_detached "$CID"
+	echo '{"unified": {"pids.max": "7"}}' >"$BATS_TEST_TMPDIR/res.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/res.json" "$CID"
+	assert_failure
+	assert_output --partial "cannot use unified on cgroup v1"
+	[ ! -e "/sys/fs/cgroup/unified$CGPATH/pids.max" ] || [ "$(cat "/sys/fs/cgroup/unified$CGPATH/pids.max")" != 7 ]
+	runtime delete --force "$CID"
+	assert_equal "$(cg_dirs)" ""
+}

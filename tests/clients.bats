@@ -268,6 +268,23 @@ pm_cmdline() { # ARGS: the podman command line as one shell string
 	assert_output --partial TERM=xterm
 }
 
+# issue 15: podman's --tmpfs (tmpcopyup, no mode=) is 1777 as with runc,
+# --network none (a netns the runtime makes) has lo up, and podman maps
+# tinyrun's exec failures to 127 (missing) and 126 (not executable).
+@test "podman run: --tmpfs without mode is 1777, --network none has lo up, exit 127/126 for bad commands" {
+	pm run --rm --cgroup-parent "/$CGPARENT" --tmpfs /mnt/t:size=1m --network none "$IMG" \
+		sh -c 'stat -c %a /mnt/t; cat /sys/class/net/lo/operstate'
+	assert_success
+	assert_line 1777
+	assert_line unknown
+	pm run --rm --cgroup-parent "/$CGPARENT" "$IMG" /nonexistent
+	assert_equal "$status" 127
+	pm run --rm --cgroup-parent "/$CGPARENT" "$IMG" /etc/passwd
+	assert_equal "$status" 126
+	assert_output --partial "permission denied"
+	[[ -z "$(pm_raw ps -a -q)" ]]
+}
+
 @test "podman run -d, ps, exec, top, stop, rm" {
 	pm_run_d d1 "$IMG" sh -c 'trap "echo got-term; exit 0" TERM; echo started; while :; do sleep 0.1; done'
 	assert_equal "$(pm_inspect d1 '{{.State.Status}}')" running

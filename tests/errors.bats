@@ -260,3 +260,50 @@ run_fails() {
 	mkfifo "$BUNDLE/config.json"
 	create_fails "config.json" "not a regular file"
 }
+
+# ---- exec failures in runc's wording -------------------------------------
+
+# said TEXT: $output holds TEXT (runc's logrus line escapes the quotes).
+said() {
+	[[ "${output//\\\"/\"}" == *"$1"* ]] || fail "no '$1' in: $output"
+}
+
+# podman/conmon, containerd's shims and dockerd turn runc's texts into 127
+# (`executable file not found`, `no such file or directory`) and 126
+# (`permission denied`), case-sensitively (dockerd 20.10): the same words,
+# lower-case as Go prints them, for create/run and exec.
+@test "exec failures of process.args use runc's lower-case wording (run and exec)" {
+	printf 'garbage\n' >"$BUNDLE/rootfs/junk"
+	chmod 755 "$BUNDLE/rootfs/junk"
+	touch "$BUNDLE/rootfs/noexec"
+	chmod 644 "$BUNDLE/rootfs/noexec"
+	local args want
+	while IFS='|' read -r args want; do
+		set_args "$args"
+		run_nohang runtime run --bundle "$BUNDLE" "$CID"
+		assert_failure
+		said "$want"
+		refute_output --partial "No such"
+		refute_output --partial "Permission"
+	done <<-'EOF2'
+		nosuch|exec: "nosuch": executable file not found in $PATH
+		/nosuch|exec: "/nosuch": stat /nosuch: no such file or directory
+		/noexec|exec: "/noexec": permission denied
+		/bin|exec: "/bin": permission denied
+		/junk|exec /junk: exec format error
+	EOF2
+	assert_no_leftovers
+	set_args sleep 3600
+	run_detached "$CID"
+	run_nohang runtime exec "$CID" /nosuch
+	assert_failure 255
+	said 'exec: "/nosuch": stat /nosuch: no such file or directory'
+	run_nohang runtime exec "$CID" /noexec
+	assert_failure 255
+	said 'exec: "/noexec": permission denied'
+	run_nohang runtime exec "$CID" nosuch
+	said 'exec: "nosuch": executable file not found in $PATH'
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+}

@@ -314,3 +314,28 @@ hooks_log() {
 		! grep -qx 3 "$OUT/$kind-fds-listen" || fail "$kind hook inherited the LISTEN_FDS fd 3"
 	done
 }
+
+# runc: startContainer hooks run in the container under its seccomp filter
+# (loaded before them with noNewPrivileges true or false); a hook that makes
+# a killed syscall fails start with the hook named; the program never runs.
+@test "startContainer hooks run under the container's seccomp filter (noNewPrivileges true and false)" {
+	local nnp
+	for nnp in true false; do
+		: >"$OUT/hooks.log"
+		update_config '.process.noNewPrivileges = ($nnp == "true") | del(.hooks)
+			| .linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
+				"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_KILL_PROCESS"}]}' --arg nnp "$nnp"
+		add_hook startContainer mkdir-hook 0 'mkdir /out/hook-dir-$$ || exit 3; '
+		create_container "$CID"
+		run runtime start "$CID"
+		assert_failure 1
+		assert_output --partial startContainer
+		run runtime state "$CID"
+		assert_failure
+		run grep -c -x -e mkdir-hook -e program "$OUT/hooks.log"
+		assert_output 0
+		[ -z "$(find "$OUT" -maxdepth 1 -name 'hook-dir-*')" ] || fail "the hook's mkdir ran"
+		run runtime delete --force "$CID"
+	done
+	assert_no_leftovers
+}

@@ -333,3 +333,71 @@ add_mount() {
 	wait_for_state "$CID" stopped
 	runtime delete "$CID"
 }
+
+# podman's --tmpfs /mnt/t:size=1m is a tmpfs with tmpcopyup and no mode=.
+# As runc: on a directory the runtime makes, the tmpfs root keeps the
+# kernel's 1777; on one the image has, it takes that directory's mode;
+# mode= always wins.
+@test "mounts: a tmpfs without mode= is 1777 on a new directory, the image's mode on an existing one" {
+	mkdir -p "$BUNDLE/rootfs/old" "$BUNDLE/rootfs/oldc"
+	chmod 750 "$BUNDLE/rootfs/old" "$BUNDLE/rootfs/oldc"
+	add_mount '{"destination": "/mnt/t", "type": "tmpfs", "source": "tmpfs", "options": ["rw", "noexec", "nosuid", "nodev", "tmpcopyup", "size=1m"]}'
+	add_mount '{"destination": "/new", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/old", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/oldc", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m", "tmpcopyup"]}'
+	add_mount '{"destination": "/oldm", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m", "tmpcopyup", "mode=1700"]}'
+	mkdir -p "$BUNDLE/rootfs/oldm"
+	set_cmd 'stat -c "%n %a" /mnt/t /new /old /oldc /oldm'
+	run_ctr
+	assert_success
+	assert_line "/mnt/t 1777"
+	assert_line "/new 1777"
+	assert_line "/old 750"
+	assert_line "/oldc 750"
+	assert_line "/oldm 1700"
+	rm -rf "$BUNDLE/rootfs/mnt/t" "$BUNDLE/rootfs/new"
+}
+
+# runc and crun resolve a destination that is a dangling symlink inside the
+# rootfs (securejoin) and create its target there; nothing is made outside.
+@test "mounts: a destination that is a dangling symlink is created where it points, inside the rootfs" {
+	mkdir -p "$OUT/vol"
+	echo inside >"$OUT/vol/marker"
+	echo file >"$OUT/f"
+	local far="/far-$TOKEN"
+	ln -s "$far/data" "$BUNDLE/rootfs/dl-abs"
+	ln -s "../../../../..$far/rel" "$BUNDLE/rootfs/dl-rel"
+	ln -s "$far/file" "$BUNDLE/rootfs/dl-file"
+	add_mount '{"destination": "/dl-abs", "type": "bind", "source": "'"$OUT/vol"'", "options": ["bind"]}'
+	add_mount '{"destination": "/dl-rel/sub", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/dl-file", "type": "bind", "source": "'"$OUT/f"'", "options": ["bind"]}'
+	set_cmd "cat /dl-abs/marker $far/data/marker /dl-file; grep -E ' $far/(data|rel/sub|file) ' /proc/self/mountinfo | cut -d' ' -f5"
+	run_ctr
+	assert_success
+	assert_equal "${lines[0]}" inside
+	assert_equal "${lines[1]}" inside
+	assert_equal "${lines[2]}" file
+	assert_line "$far/data"
+	assert_line "$far/rel/sub"
+	assert_line "$far/file"
+	[ ! -e "$far" ]
+	[ -d "$BUNDLE/rootfs$far/data" ] && [ -d "$BUNDLE/rootfs$far/rel/sub" ] && [ -f "$BUNDLE/rootfs$far/file" ]
+}
+
+# runc resolves relative bind sources against the bundle before any mount:
+# an earlier mounts[] entry over a path inside the bundle (here a tmpfs on
+# the rootfs' /data) must not change what a later relative source names.
+@test "mounts: relative bind sources name the bundle's files as they were before any mount" {
+	mkdir -p "$BUNDLE/rootfs/data" "$BUNDLE/vol"
+	echo image >"$BUNDLE/rootfs/data/marker"
+	echo vol >"$BUNDLE/vol/marker"
+	add_mount '{"destination": "/data", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m"]}'
+	add_mount '{"destination": "/seen", "type": "bind", "source": "rootfs/data", "options": ["bind", "ro"]}'
+	add_mount '{"destination": "/vol", "type": "bind", "source": "./vol", "options": ["rbind"]}'
+	set_cmd 'cat /seen/marker /vol/marker; ls -A /data | wc -l'
+	(cd / && run_nohang "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	 assert_success
+	 assert_equal "${lines[0]}" image
+	 assert_equal "${lines[1]}" vol
+	 assert_equal "${lines[2]}" 0)
+}

@@ -184,3 +184,16 @@ run_fg() {
 	record_container_pid "$CID"
 	assert_equal "$(state_field "$CID" status)" running
 }
+
+# podman --network none: the runtime's new network namespace. As runc and
+# crun, `lo` is up in it, so a server on 127.0.0.1 can be reached.
+@test "run: lo is up in a network namespace the runtime creates; a loopback server answers" {
+	set_cmd 'cat /sys/class/net/lo/operstate; ip -o link show lo; ip -o addr show lo
+		nc -l -p 8123 -e echo served & sleep 0.3; nc 127.0.0.1 8123 </dev/null; kill $! 2>/dev/null; wait'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line unknown
+	assert_output --regexp 'lo: <LOOPBACK,UP,LOWER_UP>'
+	assert_output --partial 'inet 127.0.0.1/8'
+	assert_line served
+}

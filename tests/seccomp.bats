@@ -296,3 +296,177 @@ C
 	assert_output --partial "SCMP_ACT_NOTIFY cannot be used for the write syscall"
 	[[ ! -e "$ROOT/$CID" ]]
 }
+
+# dockerd gives every runc-compatible runtime one --root: a root holds
+# container state only. Compiled filters go to a cache of their own
+# (/run/tinyrun-cache for root, $XDG_RUNTIME_DIR/tinyrun-cache otherwise),
+# reused by the same build, and a cache another user could write is not used.
+@test "the compiled seccomp cache lives outside --root: the root is empty after delete, runc list sees nothing" {
+	is_runc && skip "tinyrun's cache"
+	local cache=/run/tinyrun-cache marker="$BATS_TEST_TMPDIR/marker" errno=$((1000 + RANDOM % 2000))
+	# a profile of this test's own (errnoRet), so its cache file is new
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": '"$errno"'}]'
+	set_cmd 'mkdir /tmp/d 2>/dev/null; echo rc=$?'
+	touch "$marker"
+	run_ctr
+	assert_success
+	assert_line rc=1
+	[ -z "$(ls -A "$ROOT")" ] || fail "left in --root: $(ls -A "$ROOT")"
+	run /usr/sbin/runc --root "$ROOT" list -q
+	assert_success
+	assert_output ""
+	[ "$(stat -c '%a %u' "$cache")" = "700 0" ]
+	local files
+	files="$(find "$cache" -maxdepth 1 -name '*.bpf' -newer "$marker")"
+	[ -n "$files" ] || fail "no cache file written in $cache"
+	# the second run of the same profile reads it (nothing new written)
+	touch "$marker"
+	sleep 0.01
+	run_ctr
+	assert_success
+	assert_line rc=1
+	[ -z "$(find "$cache" -maxdepth 1 -name '*.bpf' -newer "$marker")" ] || fail "compiled again"
+	[ -z "$(ls -A "$ROOT")" ]
+}
+
+@test "rootless: the seccomp cache is \$XDG_RUNTIME_DIR/tinyrun-cache, unused when others can write it" {
+	local uid=4242 xdg="$BATS_TEST_TMPDIR/xdg" state="$BATS_TEST_TMPDIR/rootless-state"
+	rm "$BUNDLE/config.json"
+	runtime spec --rootless --bundle "$BUNDLE"
+	update_config '.process.terminal = false | .process.args = ["sh", "-c", "mkdir /tmp/d 2>/dev/null; echo rc=$?"]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]'
+	seccomp_rules '[{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO"}]'
+	chown -R "$uid:$uid" "$BUNDLE"
+	local d="$BUNDLE"
+	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+	mkdir -p "$state" "$xdg"
+	chown "$uid:$uid" "$state" "$xdg"
+	chmod 700 "$xdg"
+	rootless_run() {
+		run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups env XDG_RUNTIME_DIR="$xdg" \
+			"$RUNTIME" --debug --root "$state" run --bundle "$BUNDLE" "$CID"
+	}
+	rootless_run
+	assert_success
+	assert_line rc=1
+	[ "$(stat -c '%a %u' "$xdg/tinyrun-cache")" = "700 $uid" ]
+	[ -n "$(find "$xdg/tinyrun-cache" -name '*.bpf')" ]
+	[ -z "$(ls -A "$state")" ] || fail "left in --root: $(ls -A "$state")"
+	chmod 777 "$xdg/tinyrun-cache"
+	rootless_run
+	assert_success
+	assert_line rc=1
+	assert_output --partial "tinyrun-cache not used: writable by group or others"
+	[ -z "$(ls -A "$state")" ]
+}
+
+# An agent that lets every notified syscall go on (SECCOMP_USER_NOTIF_FLAG_CONTINUE),
+# as runc's seccompagent does for the syscalls it does not handle.
+build_continue_agent() {
+	CAGENT="$BATS_TEST_TMPDIR/cagent"
+	cat >"$CAGENT.c" <<'EOF2'
+#include <linux/seccomp.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char buf[65536], ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), c, fd = -1;
+	if (argc != 2) return 2;
+	strncpy(a.sun_path, argv[1], sizeof(a.sun_path) - 1);
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) || listen(s, 1) || (c = accept(s, NULL, NULL)) < 0) return 3;
+	if (recvmsg(c, &m, 0) <= 0 || !CMSG_FIRSTHDR(&m)) return 4;
+	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+		memset(&req, 0, sizeof(req));
+		if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) return 0;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+}
+EOF2
+	gcc -O2 -o "$CAGENT" "$CAGENT.c"
+}
+
+# notify_profile SOCK NNP NAMES-JSON: runc's scmp_act_notify_template.
+notify_profile() {
+	update_config '.process.noNewPrivileges = ($nnp == "true")
+		| .linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": $sock,
+			"listenerMetadata": "bar", "syscalls": [{"names": $names, "action": "SCMP_ACT_NOTIFY"}]}' \
+		--arg sock "$1" --arg nnp "$2" --argjson names "$3"
+}
+
+# runc's seccomp-notify.bats: with the agent answering, syscalls the runtime
+# itself makes after the filter is in (close, read, openat, execve) go on
+# and the run ends, with noNewPrivileges false (filter loaded early) and true.
+@test "SCMP_ACT_NOTIFY on close/read/openat/execve with an answering agent: the run ends (both noNewPrivileges)" {
+	build_continue_agent
+	local nnp sock
+	for nnp in false true; do
+		sock="$BATS_TEST_TMPDIR/cagent-$nnp.sock"
+		"$CAGENT" "$sock" &
+		local agent_pid=$!
+		record_pid "$agent_pid"
+		wait_for_file "$sock"
+		notify_profile "$sock" "$nnp" '["execve", "openat", "open", "read", "close"]'
+		set_cmd 'echo ran-$((6*7))'
+		run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+		kill "$agent_pid" 2>/dev/null || true
+		wait "$agent_pid" 2>/dev/null || true
+		assert_success
+		assert_line ran-42
+	done
+}
+
+# With no agent listening (no socket; a socket nobody accepts on), run fails
+# at once, in runc's words, and leaves nothing.
+@test "SCMP_ACT_NOTIFY with no agent listening: run fails at once naming the seccomp agent" {
+	local sock="$BATS_TEST_TMPDIR/none.sock"
+	notify_profile "$sock" false '["mkdir", "mkdirat"]'
+	set_args true
+	run_nohang timeout -k 2 10 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "failed to connect with seccomp agent"
+	assert_output --partial "$sock"
+	assert_no_leftovers
+	# a socket file whose listener is gone: ECONNREFUSED, not a wait
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$sock"
+	run_nohang timeout -k 2 10 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "failed to connect with seccomp agent"
+	assert_output --partial "Connection refused"
+	assert_no_leftovers
+}
+
+# runc: killing the agent does not block the container's notified syscalls
+# (no copy of the notify fd stays in the runtime): they fail with ENOSYS.
+@test "SCMP_ACT_NOTIFY: once the agent is gone, notified syscalls fail with ENOSYS instead of hanging" {
+	build_continue_agent
+	local sock="$BATS_TEST_TMPDIR/cagent.sock"
+	"$CAGENT" "$sock" &
+	local agent_pid=$!
+	record_pid "$agent_pid"
+	wait_for_file "$sock"
+	notify_profile "$sock" false '["mkdir", "mkdirat"]'
+	set_cmd 'while [ ! -e /tmp/go ]; do sleep 0.1; done 2>/dev/null; mkdir /tmp/d; echo rc=$?'
+	run_detached "$CID"
+	kill "$agent_pid"
+	wait "$agent_pid" 2>/dev/null || true
+	touch "$BUNDLE/rootfs/tmp/go"
+	wait_for_state "$CID" stopped
+	run cat "$(container_log "$CID")"
+	assert_output --partial "Function not implemented"
+	assert_output --partial "rc=1"
+	runtime delete "$CID"
+}

@@ -240,3 +240,59 @@ run_ctr() {
 	assert_failure
 	is_runc || assert_output --partial "process.cwd /mine: Permission denied"
 }
+
+@test "userns: lo is up in the new network namespace (owned by the container's user namespace)" {
+	map_userns
+	set_cmd 'cat /sys/class/net/lo/operstate; ip -o link show lo'
+	run_ctr
+	assert_success
+	assert_line unknown
+	assert_output --regexp 'lo: <LOOPBACK,UP,LOWER_UP>'
+}
+
+# runc and crun: "idmap" without mounts[].uidMappings/gidMappings takes the
+# container's user namespace mappings, so host root's files are root's inside.
+@test "idmapped bind mount without explicit mappings uses the container's userns mappings" {
+	map_userns
+	local vol="$BATS_TEST_TMPDIR/vol"
+	mkdir -p "$vol/d" "$BUNDLE/rootfs/idm" "$BUNDLE/rootfs/ridm"
+	echo data >"$vol/d/host-file"
+	open_path "$vol"
+	update_config '.mounts += [{"destination": "/idm", "type": "bind", "source": $src, "options": ["rbind", "idmap"]},
+		{"destination": "/ridm", "type": "bind", "source": $src, "options": ["rbind", "ridmap"]}]' --arg src "$vol"
+	set_cmd 'stat -c "%n %u:%g" /idm/d/host-file /ridm/d/host-file; touch /idm/made-inside'
+	run_ctr
+	assert_success
+	assert_line "/idm/d/host-file 0:0"
+	assert_line "/ridm/d/host-file 0:0"
+	assert_equal "$(stat -c %u:%g "$vol/made-inside")" "0:0"
+}
+
+# Joining a user namespace by path: no linux.uidMappings; "idmap" takes the
+# mappings of the namespace the container joins.
+@test "idmapped bind mount in a user namespace joined by path: that namespace's mappings" {
+	local vol="$BATS_TEST_TMPDIR/vol"
+	mkdir -p "$vol/d" "$BUNDLE/rootfs/idm"
+	echo data >"$vol/d/host-file"
+	open_path "$vol"
+	open_path "$BUNDLE"
+	unshare --user sleep 3600 &
+	local holder=$! i
+	record_pid "$holder"
+	for i in $(seq 50); do
+		[[ "$(readlink /proc/$holder/ns/user)" != "$(readlink /proc/self/ns/user)" ]] && break
+		sleep 0.1
+	done
+	echo "0 100000 65536" >"/proc/$holder/uid_map"
+	echo "0 100000 65536" >"/proc/$holder/gid_map"
+	update_config '.linux.namespaces += [{"type": "user", "path": $ns}] | del(.linux.uidMappings, .linux.gidMappings)
+		| .mounts += [{"destination": "/idm", "type": "bind", "source": $src, "options": ["rbind", "idmap"]}]' \
+		--arg src "$vol" --arg ns "/proc/$holder/ns/user"
+	set_cmd 'stat -c "%n %u:%g" /idm/d/host-file; cat /proc/self/uid_map | tr -s " "'
+	run_ctr
+	kill "$holder"
+	wait "$holder" 2>/dev/null || true
+	assert_success
+	assert_line "/idm/d/host-file 0:0"
+	assert_line " 0 100000 65536"
+}

@@ -345,12 +345,12 @@ int cg1_apply(const int *fds, const struct oci_resources *res, bool update, stru
 	if ((r = apply_hugetlb(fds, res, err)) < 0 || (r = apply_network(fds, res, err)) < 0 ||
 	    (r = apply_rdma(fds, res, err)) < 0)
 		return r;
-	if (res->n_unified) {
-		/* hybrid: the keys go to the cgroup2 hierarchy, as far as it has them */
-		if (fds[CG1_UNIFIED] < 0)
-			return error_set(err, EOPNOTSUPP, "linux.resources.unified: needs cgroup v2 (this host has v1 only)");
-		return cg_apply_unified(fds[CG1_UNIFIED], res, err);
-	}
+	/* as runc (ErrV1NoUnified): the container's controllers are v1 ones, on
+	 * a hybrid host too, whose cgroup2 hierarchy holds no controller */
+	if (res->n_unified)
+		return error_set(err, EINVAL, "linux.resources.unified (\"%s\"%s): invalid configuration: "
+				 "cannot use unified on cgroup v1%s", res->unified[0].key,
+				 res->n_unified > 1 ? ", ..." : "", fds[CG1_UNIFIED] >= 0 ? " (a hybrid host)" : "");
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "runtime/container/hooks.h"
 #include "runtime/log.h"
 #include "runtime/linux/namespaces.h"
+#include "runtime/linux/netdev.h"
 #include "runtime/container/process.h"
 #include "runtime/container/setup.h"
 #include "runtime/linux/procfs.h"
@@ -224,6 +225,9 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		return error_sys(err, errno, "linux.namespaces: cgroup namespace");
 	if ((r = set_names(cfg, err)) < 0)
 		return r;
+	if (cfg->linux_.ns[OCI_NS_NET].present && !cfg->linux_.ns[OCI_NS_NET].path &&
+	    (r = netdev_loopback_up(err)) < 0)
+		return r;
 	join_keyring(ctx);
 	if ((r = rootfs_prepare(cfg, &ro, err)) < 0)
 		return r;
@@ -292,6 +296,9 @@ void child_main(struct child_ctx *ctx)
 		_exit(1);
 	created = true;
 	if (wait_for_start(ctx, &err) < 0)
+		goto fail;
+	/* as runc: startContainer hooks run under the container's filter */
+	if (setup_start(&s, &err) < 0)
 		goto fail;
 	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
 	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, start_state, strlen(start_state), &err) < 0)

@@ -346,7 +346,7 @@ static bool any_create_hooks(const struct oci_hooks *h)
 }
 
 /* Everything the child needs that can be computed before the state exists. */
-static int prepare_child_ctx(const struct global_opts *g, const struct create_opts *o,
+static int prepare_child_ctx(const struct create_opts *o,
 			     const struct oci_config *cfg, struct child_ctx *ctx, struct error *err)
 {
 	int r;
@@ -368,8 +368,8 @@ static int prepare_child_ctx(const struct global_opts *g, const struct create_op
 	if (cfg->linux_.has_seccomp) {
 		char cache[4200];
 
-		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
-		if ((r = seccomp_compile(&cfg->linux_.seccomp, cache, log_debug_msg, &ctx->seccomp, err)) < 0)
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, seccomp_cache_dir(cache, sizeof(cache), log_debug_msg),
+					 log_debug_msg, &ctx->seccomp, err)) < 0)
 			return r;
 		ctx->has_seccomp = true;
 	}
@@ -543,7 +543,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		return r;
 	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
-	if ((r = prepare_child_ctx(g, o, cfg, &ctx, err)) < 0)
+	if ((r = prepare_child_ctx(o, cfg, &ctx, err)) < 0)
 		goto out;
 	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
 		goto out;

@@ -106,7 +106,7 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	syscall(SYS_close_range, 3 + x->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	signal(SIGPIPE, SIG_DFL);
-	if (exec_prepare(x, &s, exe, &err) == 0)
+	if (exec_prepare(x, &s, exe, &err) == 0 && setup_start(&s, &err) == 0)
 		setup_exec(&s, exe, x->env, &err);
 fail:
 	sync_send(x->sync_fd, SYNC_ERROR, 0, err.msg, strlen(err.msg), -1);

@@ -268,8 +268,15 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 	if (strchr(name, '/')) {
 		if ((size_t)snprintf(path, size, "%s", name) >= size)
 			return error_set(err, ENAMETOOLONG, "process.args[0]: path too long");
+		/* runc's (Go's exec.LookPath) wording: a missing file is "stat
+		 * PATH: no such file or directory", a directory or a file without
+		 * x "permission denied" */
 		r = check_exec(path, st);
-		return r < 0 ? error_sys(err, -r, "exec \"%s\"", name) : 0;
+		if (r == -EISDIR)
+			r = -EACCES;
+		if (r == -ENOENT || r == -ENOTDIR)
+			return error_sys_lc(err, -r, "exec: \"%s\": stat %s", name, name);
+		return r < 0 ? error_sys_lc(err, -r, "exec: \"%s\"", name) : 0;
 	}
 	for (dirs = env_path(p); ; dirs = end + 1) {
 		size_t dl;
@@ -288,7 +295,7 @@ int process_find_exec(const struct oci_process *p, char *path, size_t size, stru
 	}
 	if (r == -ENOENT)
 		return error_set(err, ENOENT, "exec: \"%s\": executable file not found in $PATH", name);
-	return error_sys(err, -r, "exec: \"%s\"", name);
+	return error_sys_lc(err, -r == EISDIR ? EACCES : -r, "exec: \"%s\"", name);
 }
 
 int process_set_oom_score(const struct oci_process *p, struct error *err)

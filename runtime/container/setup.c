@@ -25,11 +25,11 @@ enum setup_point setup_seccomp_point(const struct oci_process *p, bool notify)
 	 * filter goes in right after NoNewPrivileges, before the start wait. */
 	if (notify)
 		return SETUP_AFTER_NNP;
-	/* Otherwise as late as possible: after the start wait (the exec fifo,
-	 * startContainer hooks), so that as little as possible of the runtime's
-	 * own code runs under the container's filter. In exec nothing lies
-	 * between NoNewPrivileges and here. */
-	return SETUP_BEFORE_EXEC;
+	/* Otherwise as late as possible: after the start wait (the exec fifo),
+	 * so that as little as possible of the runtime's own code runs under the
+	 * container's filter; startContainer hooks do run under it, as in runc.
+	 * In exec nothing lies between NoNewPrivileges and here. */
+	return SETUP_AFTER_START;
 }
 
 /* Called at every point; loads the filter at the one the rule picks, and
@@ -95,14 +95,16 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	return setup_seccomp(s, SETUP_AFTER_NNP, err);
 }
 
+int setup_start(const struct setup *s, struct error *err)
+{
+	return setup_seccomp(s, SETUP_AFTER_START, err);
+}
+
 int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err)
 {
 	extern char **environ;
-	int r;
 
-	if ((r = setup_seccomp(s, SETUP_BEFORE_EXEC, err)) < 0)
-		return r;
 	environ = env;
 	execve(exe, s->p->args, env);
-	return error_sys(err, errno, "exec %s", exe);
+	return error_sys_lc(err, errno, "exec %s", exe);
 }

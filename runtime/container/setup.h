@@ -18,9 +18,11 @@
  *    10. NoNewPrivileges
  *    11. seccomp point SETUP_AFTER_NNP
  *   [create only: SYNC_CREATED, wait for `start` (the exec fifo or
- *    SYNC_START), startContainer hooks]
+ *    SYNC_START)]
+ *   setup_start()                                     both
+ *    12. seccomp point SETUP_AFTER_START
+ *   [create only: startContainer hooks, under the filter as in runc]
  *   setup_exec()                                      both
- *    12. seccomp point SETUP_BEFORE_EXEC
  *    13. execve
  *
  * The filter is loaded at exactly one of the three points: setup.c's
@@ -53,7 +55,7 @@ struct setup {
 enum setup_point {
 	SETUP_AS_ROOT,        /* fds closed, still root with every capability */
 	SETUP_AFTER_NNP,      /* the user, its capabilities, NoNewPrivileges set */
-	SETUP_BEFORE_EXEC,    /* after the start wait: the last step before execve */
+	SETUP_AFTER_START,    /* after the start wait, before startContainer hooks and execve */
 };
 
 /* Where a filter goes in for process p (notify: the filter has an
@@ -63,7 +65,10 @@ enum setup_point setup_seccomp_point(const struct oci_process *p, bool notify);
 /* Steps 1 to 11; exe (PATH_MAX bytes) gets the program's path. 0 or a
  * negative errno with err filled. */
 int setup_tail(const struct setup *s, char *exe, struct error *err);
-/* Steps 12 and 13 with environment env: returns only on failure (err filled). */
+/* Step 12: 0 or a negative errno with err filled. */
+int setup_start(const struct setup *s, struct error *err);
+/* Step 13 with environment env: returns only on failure (err filled, in
+ * runc's lower-case wording, which clients match). */
 int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err);
 
 #endif

@@ -59,6 +59,35 @@ static int move_one(int sock, const struct oci_net_device *d, pid_t pid, struct 
 	return error_sys(err, n < 0 ? errno : EPROTO, "linux.netDevices[\"%s\"]: netlink reply", d->host_name);
 }
 
+int netdev_loopback_up(struct error *err)
+{
+	struct nl_req req = {
+		.h = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)), .nlmsg_type = RTM_NEWLINK,
+		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = 1 },
+		.ifi = { .ifi_family = AF_UNSPEC, .ifi_flags = IFF_UP, .ifi_change = IFF_UP },
+	};
+	char reply[512];
+	ssize_t n;
+	int sock, e = EPROTO;
+
+	add_attr(&req, IFLA_IFNAME, "lo", sizeof("lo"));
+	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (sock < 0)
+		return error_sys(err, errno, "network namespace: bring lo up: netlink socket");
+	if (send(sock, &req, req.h.nlmsg_len, 0) < 0) {
+		e = errno;
+	} else if ((n = recv(sock, reply, sizeof(reply), 0)) < 0) {
+		e = errno;
+	} else if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr))) {
+		struct nlmsghdr *h = (struct nlmsghdr *)reply;
+		struct nlmsgerr *ne = NLMSG_DATA(h);
+
+		e = h->nlmsg_type == NLMSG_ERROR ? -ne->error : EPROTO;
+	}
+	close(sock);
+	return e ? error_sys(err, e, "network namespace: bring lo up") : 0;
+}
+
 int netdev_move_all(const struct oci_linux *l, pid_t pid, struct error *err)
 {
 	int sock, r = 0;

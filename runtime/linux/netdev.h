@@ -11,4 +11,8 @@
 /* Parent, once the container's network namespace exists (pid is in it). */
 int netdev_move_all(const struct oci_linux *l, pid_t pid, struct error *err);
 
+/* Child, in a network namespace it created: bring `lo` up (runc's and
+ * crun's "loopback" network), one RTM_NEWLINK. */
+int netdev_loopback_up(struct error *err);
+
 #endif

@@ -16,8 +16,8 @@ int main(void)
 	p.no_new_privileges = true;
 	CHECK(setup_seccomp_point(&p, true) == SETUP_AFTER_NNP);
 	/* NNP otherwise: last, after the start wait */
-	CHECK(setup_seccomp_point(&p, false) == SETUP_BEFORE_EXEC);
+	CHECK(setup_seccomp_point(&p, false) == SETUP_AFTER_START);
 	/* the points are in the order the path reaches them */
-	CHECK(SETUP_AS_ROOT < SETUP_AFTER_NNP && SETUP_AFTER_NNP < SETUP_BEFORE_EXEC);
+	CHECK(SETUP_AS_ROOT < SETUP_AFTER_NNP && SETUP_AFTER_NNP < SETUP_AFTER_START);
 	return unit_report("test_container_setup");
 }

@@ -15,6 +15,11 @@ void cg_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- files (cgroup-file.c) ---------------------------------------------- */
 
+/* The one write() of every cgroup file value: write(fd, val, len), fd being
+ * dirfd/file opened for writing. Unit tests watch the writes (which file of
+ * which dir, which value, in which order) with an observer; NULL: none. */
+ssize_t cg_file_write(int dirfd, const char *file, int fd, const char *val, size_t len);
+void cg_set_write_observer(void (*fn)(int dirfd, const char *file, const char *val, size_t len));
 /* One write() of `val` to dirfd/file. Fills err ("memory.max: write \"1\": ...")
  * and returns -errno; -ENOENT when the file does not exist. */
 int cg_write(int dirfd, const char *file, const char *val, struct error *err);

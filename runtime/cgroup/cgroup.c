@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "runtime/cgroup/internal.h"
-#include "runtime/cgroup/systemd.h"
+#include "runtime/cgroup/systemd-dbus.h"
 
 static void (*debug_fn)(const char *msg);
 

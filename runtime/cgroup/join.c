@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "runtime/cgroup/internal.h"
-#include "runtime/cgroup/systemd.h"
+#include "runtime/cgroup/systemd-dbus.h"
 
 static void join_init(struct cgroup_join *j)
 {

@@ -5,8 +5,8 @@
  *
  * Errors read "--systemd-cgroup: StartTransientUnit tinyrun-x.scope: <the
  * bus error's message>". */
-#ifndef TINYRUN_CGROUP_SYSTEMD_H
-#define TINYRUN_CGROUP_SYSTEMD_H
+#ifndef TINYRUN_CGROUP_SYSTEMD_DBUS_H
+#define TINYRUN_CGROUP_SYSTEMD_DBUS_H
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -1,5 +1,5 @@
 /* Transient systemd units over D-Bus, with libsystemd's sd-bus loaded lazily. */
-#include "runtime/cgroup/systemd.h"
+#include "runtime/cgroup/systemd-dbus.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -376,19 +376,6 @@ int cg1_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *er
 
 /* ---- OOM ---------------------------------------------------------------- */
 
-/* The memory dir and the file holding oom_kill. */
-static int oom_file(const struct cgroup *cg, int *dirfd, const char **file, struct error *err)
-{
-	if (cg->mode == CGROUP_MODE_V2) {
-		*dirfd = cg->v2_dirfd;
-		*file = "memory.events";
-		return 0;
-	}
-	*file = "memory.oom_control";
-	*dirfd = cg1_open(cg, CG1_MEMORY, err);
-	return *dirfd < 0 ? *dirfd : 0;
-}
-
 static int read_oom_kill(int fd, uint64_t *v)
 {
 	char buf[512];
@@ -401,45 +388,57 @@ static int read_oom_kill(int fd, uint64_t *v)
 	return 0;
 }
 
-int cgroup_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)
+static int oom_kill_at(const struct cgroup *cg, int dirfd, const char *file, uint64_t *count, struct error *err)
 {
-	const char *file;
-	int dirfd, fd, r;
+	int fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC), r;
 
-	if ((r = oom_file(cg, &dirfd, &file, err)) < 0)
-		return r;
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
 	r = fd < 0 ? -errno : read_oom_kill(fd, count);
 	if (fd >= 0)
 		close(fd);
-	if (dirfd != cg->v2_dirfd)
-		close(dirfd);
 	if (r < 0)
 		return error_sys(err, -r, "cgroup %s: %s", cg->path, file);
 	return 0;
 }
 
-int cgroup_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err)
+int cg2_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)
 {
-	const char *file;
-	int dirfd, r;
+	return oom_kill_at(cg, cg->v2_dirfd, "memory.events", count, err);
+}
 
-	w->fd = w->ctl_fd = -1;
-	w->cg = cg;
-	w->last = 0;
-	if ((r = oom_file(cg, &dirfd, &file, err)) < 0)
-		return r;
-	w->ctl_fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+int cg1_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)
+{
+	int dirfd = cg1_open(cg, CG1_MEMORY, err), r;
+
+	if (dirfd < 0)
+		return dirfd;
+	r = oom_kill_at(cg, dirfd, "memory.oom_control", count, err);
+	close(dirfd);
+	return r;
+}
+
+/* v2: memory.events itself, kernfs signals POLLPRI on change. */
+int cg2_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err)
+{
+	w->fd = openat(cg->v2_dirfd, "memory.events", O_RDONLY | O_CLOEXEC);
+	if (w->fd < 0)
+		return error_sys(err, errno, "cgroup %s: %s", cg->path, "memory.events");
+	read_oom_kill(w->fd, &w->last);
+	return 0;
+}
+
+/* v1: an eventfd registered for memory.oom_control in cgroup.event_control. */
+int cg1_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err)
+{
+	int dirfd = cg1_open(cg, CG1_MEMORY, err), r = 0;
+
+	if (dirfd < 0)
+		return dirfd;
+	w->ctl_fd = openat(dirfd, "memory.oom_control", O_RDONLY | O_CLOEXEC);
 	if (w->ctl_fd < 0) {
-		r = error_sys(err, errno, "cgroup %s: %s", cg->path, file);
+		r = error_sys(err, errno, "cgroup %s: %s", cg->path, "memory.oom_control");
 		goto out;
 	}
 	read_oom_kill(w->ctl_fd, &w->last);
-	if (cg->mode == CGROUP_MODE_V2) {
-		w->fd = w->ctl_fd;   /* kernfs: POLLPRI on change */
-		w->ctl_fd = -1;
-		goto out;
-	}
 	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->fd < 0 || (r = cg_writef(dirfd, "cgroup.event_control", err, "%d %d", w->fd, w->ctl_fd)) < 0) {
 		r = w->fd < 0 ? error_sys(err, errno, "eventfd") : r;
@@ -447,8 +446,7 @@ int cgroup_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, s
 		cgroup_oom_watch_close(w);
 	}
 out:
-	if (dirfd != cg->v2_dirfd)
-		close(dirfd);
+	close(dirfd);
 	return r;
 }
 

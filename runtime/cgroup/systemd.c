@@ -1,0 +1,261 @@
+/* The systemd backend: path mapping, the unit's plan, and cg_systemd_ops,
+ * which makes the unit once the pid exists and delegates the rest to the
+ * host's cgroupfs backend (cg->fs). */
+#include "runtime/cgroup/systemd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/cgroup/internal.h"
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* systemd's slice expansion: "a-b-c.slice" -> "/a.slice/a-b.slice/a-b-c.slice". */
+static int expand_slice(const char *slice, char *out, size_t size, struct error *err)
+{
+	size_t len = strlen(slice), n, i;
+	const char *suffix = ".slice";
+
+	out[0] = '\0';
+	if (!strcmp(slice, "-.slice"))
+		return 0;
+	if (len <= 6 || strcmp(slice + len - 6, suffix) || strchr(slice, '/'))
+		return error_set(err, EINVAL, "invalid slice name \"%s\"", slice);
+	n = len - 6;
+	if (slice[0] == '-' || slice[n - 1] == '-' || strstr(slice, "--"))
+		return error_set(err, EINVAL, "invalid slice name \"%s\"", slice);
+	for (i = 0; i <= n; i++) {
+		if (i < n && slice[i] != '-')
+			continue;
+		size_t used = strlen(out);
+		if ((size_t)snprintf(out + used, size - used, "/%.*s.slice", (int)i, slice) >= size - used)
+			return error_set(err, ENAMETOOLONG, "slice name too long");
+	}
+	return 0;
+}
+
+int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
+	      struct error *err)
+{
+	char slice[256], prefix[256], name[256];
+	const char *c1, *c2;
+	int r;
+
+	if (!spec || !*spec) {
+		snprintf(slice, sizeof(slice), "system.slice");
+		snprintf(prefix, sizeof(prefix), "tinyrun");
+		snprintf(name, sizeof(name), "%s", id);
+	} else {
+		c1 = strchr(spec, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2 || strchr(c2 + 1, ':') || (size_t)(c1 - spec) >= sizeof(slice) ||
+		    (size_t)(c2 - c1 - 1) >= sizeof(prefix) || strlen(c2 + 1) >= sizeof(name) || !c2[1])
+			return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": expected \"slice:prefix:name\" with --systemd-cgroup",
+					 spec);
+		snprintf(slice, sizeof(slice), "%.*s", (int)(c1 - spec), spec);
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+		snprintf(name, sizeof(name), "%s", c2 + 1);
+		if (!slice[0])
+			snprintf(slice, sizeof(slice), "system.slice");
+	}
+	if (strchr(prefix, '/') || strchr(name, '/'))
+		return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": '/' in a unit name", spec);
+	size_t nl = strlen(name);
+	snprintf(u->slice, sizeof(u->slice), "%s", slice);
+	if (nl > 6 && !strcmp(name + nl - 6, ".slice")) {
+		snprintf(u->name, sizeof(u->name), "%s", name);
+		r = expand_slice(name, out, size, err);   /* a slice lives at its own path */
+	} else {
+		if ((size_t)snprintf(u->name, sizeof(u->name), "%s%s%s.scope", prefix, prefix[0] ? "-" : "", name) >=
+		    sizeof(u->name))
+			return error_set(err, ENAMETOOLONG, "linux.cgroupsPath \"%s\": unit name longer than %zu characters",
+					 spec, sizeof(u->name) - 1);
+		r = expand_slice(slice, out, size, err);
+		if (r == 0 && strlen(out) + 1 + strlen(u->name) + 1 > size)
+			r = error_set(err, ENAMETOOLONG, "linux.cgroupsPath: too long");
+		if (r == 0) {
+			strcat(out, "/");
+			strcat(out, u->name);
+		}
+	}
+	if (r < 0) {
+		error_prefix(err, "linux.cgroupsPath");
+		return r;
+	}
+	return 0;
+}
+
+/* ---- choosing the backend ---------------------------------------------- */
+
+int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err)
+{
+	if (!systemd_booted()) {
+		cg_debug("cgroup: systemd is not running: the unit %s is only its cgroupfs path %s", u->name, cg->path);
+		return 0;
+	}
+	if (!(cg->unit = malloc(sizeof(*u))))
+		return error_set(err, ENOMEM, "out of memory");
+	*cg->unit = *u;
+	snprintf(cg->unit->description, sizeof(cg->unit->description), "tinyrun container %s", id);
+	cg->unit->pending = true;
+	cg->unit->started = false;
+	cg->ops = &cg_systemd_ops;
+	cg_debug("cgroup: systemd is running: %s will be the transient unit %s", cg->path, u->name);
+	return 0;
+}
+
+int cgsd_open_unit(struct cgroup *cg, struct error *err)
+{
+	const char *base = strrchr(cg->path, '/') + 1;
+	size_t n = strlen(base);
+
+	if (n >= sizeof(cg->unit->name) || n < 7 || (strcmp(base + n - 6, ".scope") && strcmp(base + n - 6, ".slice")) ||
+	    !systemd_booted())
+		return 0;
+	if (!(cg->unit = calloc(1, sizeof(*cg->unit))))
+		return error_set(err, ENOMEM, "out of memory");
+	memcpy(cg->unit->name, base, n + 1);
+	cg->unit->started = true;
+	cg->ops = &cg_systemd_ops;
+	return 0;
+}
+
+/* ---- the ops ------------------------------------------------------------ */
+
+/* The unit needs the pid: nothing is made before cgroup_enter_systemd_unit. */
+static int sd_create(struct cgroup *cg, const struct oci_config *cfg, struct error *err)
+{
+	(void)cg, (void)cfg, (void)err;
+	return 0;
+}
+
+static int sd_open(struct cgroup *cg, struct error *err)
+{
+	return cg->fs->open(cg, err);
+}
+
+/* A unit still to make: the child waits on a pipe until the parent has put
+ * it in (sd_enter). */
+static int sd_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	if (!cg->unit || !cg->unit->pending)
+		return cg->fs->join_prepare(cg, j, err);
+	if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
+		return error_sys(err, errno, "pipe");
+	j->wait_parent = true;
+	return 0;
+}
+
+static int sd_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	return cg->fs->join_without_clone(cg, j, err);
+}
+
+static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, struct cgroup_join *j,
+		    struct error *err)
+{
+	int r;
+
+	if (!cg->unit || !cg->unit->pending)
+		return 0;
+	cg->unit->pending = false;
+	if ((r = systemd_start_unit(cg->unit, pid, err)) < 0)
+		return r;
+	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
+	 * in it: the rest is as without systemd, at the same path */
+	cg->created = true;
+	if ((r = cg_at(cg, cg->fs->create(cg, cfg, err), err)) < 0)
+		return r;
+	if ((r = cgroup_attach(cg, pid, err)) < 0)
+		return r;
+	return cgroup_join_release(j, err);
+}
+
+static int sd_attach(const struct cgroup *cg, pid_t pid, struct error *err)
+{
+	return cg->fs->attach(cg, pid, err);
+}
+
+static int sd_apply(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
+{
+	return cg->fs->apply(cg, res, err);
+}
+
+static int sd_freeze(const struct cgroup *cg, bool frozen, struct error *err)
+{
+	return cg->fs->freeze(cg, frozen, err);
+}
+
+static bool sd_is_frozen(const struct cgroup *cg)
+{
+	return cg->fs->is_frozen(cg);
+}
+
+static int sd_kill_all(const struct cgroup *cg, int sig, struct error *err)
+{
+	return cg->fs->kill_all(cg, sig, err);
+}
+
+static int sd_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err)
+{
+	return cg->fs->pids(cg, pids, n, err);
+}
+
+static int sd_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err)
+{
+	return cg->fs->stats(cg, st, err);
+}
+
+static int sd_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)
+{
+	return cg->fs->oom_kill_count(cg, count, err);
+}
+
+static int sd_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err)
+{
+	return cg->fs->oom_watch_open(cg, w, err);
+}
+
+/* StopUnit first, then what systemd leaves (the hierarchies it does not manage). */
+static int sd_destroy(struct cgroup *cg, struct error *err)
+{
+	struct error stop_err;
+	int stop_r = 0, r;
+
+	if (cg->unit && !cg->unit->started)
+		return 0;                     /* a unit not (yet) ours: nothing made */
+	if (cg->unit) {
+		stop_r = systemd_stop_unit(cg->unit->name, &stop_err);
+		free(cg->unit);
+		cg->unit = NULL;
+	}
+	r = cg->fs->destroy(cg, err);
+	if (r == 0 && stop_r < 0) {
+		*err = stop_err;
+		r = stop_r;
+	}
+	return r;
+}
+
+const struct cgroup_ops cg_systemd_ops = {
+	.name = "systemd",
+	.create = sd_create,
+	.open = sd_open,
+	.join_prepare = sd_join_prepare,
+	.join_without_clone = sd_join_without_clone,
+	.enter = sd_enter,
+	.attach = sd_attach,
+	.apply = sd_apply,
+	.freeze = sd_freeze,
+	.is_frozen = sd_is_frozen,
+	.kill_all = sd_kill_all,
+	.pids = sd_pids,
+	.stats = sd_stats,
+	.oom_kill_count = sd_oom_kill_count,
+	.oom_watch_open = sd_oom_watch_open,
+	.destroy = sd_destroy,
+};

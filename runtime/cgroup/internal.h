@@ -121,6 +121,7 @@ int cg2_freeze(int dirfd, bool frozen, struct error *err);
 bool cg2_is_frozen(int dirfd);
 int cg2_kill_all(int dirfd, int sig, struct error *err);
 int cg2_destroy(struct cgroup *cg, struct error *err);
+/* stats-v2.c */
 int cg2_stats(int dirfd, struct cgroup_stats *st, struct error *err);
 int cg2_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err);
 int cg2_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err);
@@ -154,12 +155,32 @@ bool cg1_is_frozen(const struct cgroup *cg);
 int cg1_kill_all(const struct cgroup *cg, int sig, struct error *err);
 int cg1_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err);
 int cg1_destroy(struct cgroup *cg, struct error *err);
+/* stats-v1.c; cg1_stats_at reads fds[h], the container's dir in each
+ * hierarchy (-1: none), as cg1_apply writes them. */
 int cg1_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err);
+int cg1_stats_at(const int *fds, struct cgroup_stats *st, struct error *err);
 int cg1_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err);
 int cg1_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err);
 
-/* Stats parsing shared by v1 and v2 (stats.c). */
+/* ---- stats shared by v1 and v2 (stats.c) -------------------------------- */
+
+/* The value of `key` in "key value" lines, 0 when text is NULL or has none. */
+uint64_t cg_stats_kv(const char *text, const char *key);
+/* A number file, 0 when unreadable. */
+uint64_t cg_stats_u64(int fd, const char *file);
+/* A whole file, malloc'd, or NULL (fd < 0 or unreadable). */
+char *cg_stats_slurp(int fd, const char *file);
+/* Append one entry to a blkio list (-ENOMEM). */
+int cg_stats_add_blkio(struct cgroup_blkio_entry **list, size_t *n, uint32_t major, uint32_t minor,
+		       const char *op, uint64_t value);
+/* memory.stat "key value" lines into st->memory.raw. */
 int cg_stats_memory_raw(const char *text, struct cgroup_stats *st);
+/* The hugepage sizes of this machine, named as in hugetlb.<size>.* files. */
 int cg_stats_hugetlb_sizes(char names[][16], size_t max);
+/* oom_kill of the "key value" file at fd (read from offset 0). */
+int cg_stats_read_oom_kill(int fd, uint64_t *v);
+/* oom_kill of dirfd/file; messages name cg and file. */
+int cg_stats_oom_kill_at(const struct cgroup *cg, int dirfd, const char *file, uint64_t *count,
+			 struct error *err);
 
 #endif

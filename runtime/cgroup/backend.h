@@ -9,7 +9,7 @@
  *                   over D-Bus, around the cgroupfs backend of the host
  *                   (cg->fs) that it delegates everything else to (systemd.c)
  *   cg_none_ops     no cgroup (rootless without a delegated one): a zeroed
- *                   struct cgroup (ops NULL) is this backend (cgroup.c)
+ *                   struct cgroup (ops NULL) is this backend (backend.c)
  *
  * The ops fill *err without naming the cgroup: the entry points in cgroup.c
  * prefix "cgroup <path>: ". Exceptions, whose messages are complete: the two

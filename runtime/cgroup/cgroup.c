@@ -151,8 +151,6 @@ static void cg_init(struct cgroup *cg)
 	cg->hybrid = cg->fs == &cg1_ops && hybrid;
 }
 
-/* ---- public entry points ------------------------------------------------ */
-
 int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
 		  struct cgroup *cg, struct error *err)
 {

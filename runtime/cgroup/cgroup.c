@@ -1,4 +1,5 @@
-/* cgroup layout detection, path resolution, and the dispatch to v1/v2. */
+/* cgroup layout detection, path resolution, the choice of the backend, and
+ * the entry points of cgroup.h, each a call through cg->ops (backend.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -90,82 +91,6 @@ static int clean_append(char *out, size_t size, const char *p)
 	return 0;
 }
 
-/* systemd's slice expansion: "a-b-c.slice" -> "/a.slice/a-b.slice/a-b-c.slice". */
-static int expand_slice(const char *slice, char *out, size_t size, struct error *err)
-{
-	size_t len = strlen(slice), n, i;
-	const char *suffix = ".slice";
-
-	out[0] = '\0';
-	if (!strcmp(slice, "-.slice"))
-		return 0;
-	if (len <= 6 || strcmp(slice + len - 6, suffix) || strchr(slice, '/'))
-		return error_set(err, EINVAL, "invalid slice name \"%s\"", slice);
-	n = len - 6;
-	if (slice[0] == '-' || slice[n - 1] == '-' || strstr(slice, "--"))
-		return error_set(err, EINVAL, "invalid slice name \"%s\"", slice);
-	for (i = 0; i <= n; i++) {
-		if (i < n && slice[i] != '-')
-			continue;
-		size_t used = strlen(out);
-		if ((size_t)snprintf(out + used, size - used, "/%.*s.slice", (int)i, slice) >= size - used)
-			return error_set(err, ENAMETOOLONG, "slice name too long");
-	}
-	return 0;
-}
-
-/* "slice:prefix:name" -> the cgroupfs path systemd uses and the unit behind it. */
-static int systemd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
-			struct error *err)
-{
-	char slice[256], prefix[256], name[256];
-	const char *c1, *c2;
-	int r;
-
-	if (!spec || !*spec) {
-		snprintf(slice, sizeof(slice), "system.slice");
-		snprintf(prefix, sizeof(prefix), "tinyrun");
-		snprintf(name, sizeof(name), "%s", id);
-	} else {
-		c1 = strchr(spec, ':');
-		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (!c2 || strchr(c2 + 1, ':') || (size_t)(c1 - spec) >= sizeof(slice) ||
-		    (size_t)(c2 - c1 - 1) >= sizeof(prefix) || strlen(c2 + 1) >= sizeof(name) || !c2[1])
-			return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": expected \"slice:prefix:name\" with --systemd-cgroup",
-					 spec);
-		snprintf(slice, sizeof(slice), "%.*s", (int)(c1 - spec), spec);
-		snprintf(prefix, sizeof(prefix), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
-		snprintf(name, sizeof(name), "%s", c2 + 1);
-		if (!slice[0])
-			snprintf(slice, sizeof(slice), "system.slice");
-	}
-	if (strchr(prefix, '/') || strchr(name, '/'))
-		return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": '/' in a unit name", spec);
-	size_t nl = strlen(name);
-	snprintf(u->slice, sizeof(u->slice), "%s", slice);
-	if (nl > 6 && !strcmp(name + nl - 6, ".slice")) {
-		snprintf(u->name, sizeof(u->name), "%s", name);
-		r = expand_slice(name, out, size, err);   /* a slice lives at its own path */
-	} else {
-		if ((size_t)snprintf(u->name, sizeof(u->name), "%s%s%s.scope", prefix, prefix[0] ? "-" : "", name) >=
-		    sizeof(u->name))
-			return error_set(err, ENAMETOOLONG, "linux.cgroupsPath \"%s\": unit name longer than %zu characters",
-					 spec, sizeof(u->name) - 1);
-		r = expand_slice(slice, out, size, err);
-		if (r == 0 && strlen(out) + 1 + strlen(u->name) + 1 > size)
-			r = error_set(err, ENAMETOOLONG, "linux.cgroupsPath: too long");
-		if (r == 0) {
-			strcat(out, "/");
-			strcat(out, u->name);
-		}
-	}
-	if (r < 0) {
-		error_prefix(err, "linux.cgroupsPath");
-		return r;
-	}
-	return 0;
-}
-
 static int resolve_path(const char *id, const char *cgroups_path, bool systemd, char **out,
 			struct systemd_unit *u, struct error *err)
 {
@@ -173,7 +98,7 @@ static int resolve_path(const char *id, const char *cgroups_path, bool systemd, 
 	int r;
 
 	if (systemd) {
-		if ((r = systemd_path(id, cgroups_path, buf, sizeof(buf), u, err)) < 0)
+		if ((r = cgsd_path(id, cgroups_path, buf, sizeof(buf), u, err)) < 0)
 			return r;
 	} else if (!cgroups_path || !*cgroups_path) {
 		char name[256];
@@ -215,32 +140,15 @@ int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
 	return resolve_path(id, cgroups_path, systemd, out, &u, err);
 }
 
-/* --systemd-cgroup: with systemd running, the unit to ask for once the pid exists. */
-static int plan_systemd_unit(const char *id, const char *path, struct systemd_unit *u, struct cgroup *cg,
-			     struct error *err)
-{
-	if (!systemd_booted()) {
-		cg_debug("cgroup: systemd is not running: the unit %s is only its cgroupfs path %s", u->name, path);
-		return 0;
-	}
-	snprintf(u->description, sizeof(u->description), "tinyrun container %s", id);
-	u->pending = true;
-	u->started = false;
-	if (!(cg->unit = malloc(sizeof(*u))))
-		return error_set(err, ENOMEM, "out of memory");
-	*cg->unit = *u;
-	cg_debug("cgroup: systemd is running: %s will be the transient unit %s", path, u->name);
-	return 0;
-}
-
 /* ---- public entry points ------------------------------------------------ */
 
+/* The host's cgroupfs backend; cgroup_create/open may switch to systemd's. */
 static void cg_init(struct cgroup *cg)
 {
 	memset(cg, 0, sizeof(*cg));
 	cg->v2_dirfd = -1;
-	cg->mode = cgroup_detect();
-	cg->hybrid = cg->mode == CGROUP_MODE_V1 && hybrid;
+	cg->ops = cg->fs = cg_fs_ops();
+	cg->hybrid = cg->fs == &cg1_ops && hybrid;
 }
 
 int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
@@ -255,34 +163,13 @@ int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
 		return r;
 	cg_debug("cgroup: %s, container cgroup %s", cgroup_mode_name(), path);
 	cg->path = path;
-	if (systemd) {
-		if ((r = plan_systemd_unit(id, path, &u, cg, err)) < 0)
-			cgroup_close(cg);
-		if (r < 0 || cg->unit)
-			return r;   /* the rest waits for the pid: cgroup_enter_systemd_unit */
-	}
-	r = cg->mode == CGROUP_MODE_V2 ? cg2_create(path, cfg, cg, err) : cg1_create(path, cfg, cg, err);
-	if (r < 0) {
-		error_prefix(err, "cgroup %s", path);
+	if (systemd && (r = cgsd_plan(id, &u, cg, err)) < 0) {
 		cgroup_close(cg);
+		return r;
 	}
+	if ((r = cg_at(cg, cg->ops->create(cg, cfg, err), err)) < 0)
+		cgroup_close(cg);
 	return r;
-}
-
-/* The unit a --systemd-cgroup path was made as: its last component. */
-static int open_systemd_unit(struct cgroup *cg, struct error *err)
-{
-	const char *base = strrchr(cg->path, '/') + 1;
-	size_t n = strlen(base);
-
-	if (n >= sizeof(cg->unit->name) || n < 7 || (strcmp(base + n - 6, ".scope") && strcmp(base + n - 6, ".slice")) ||
-	    !systemd_booted())
-		return 0;
-	if (!(cg->unit = calloc(1, sizeof(*cg->unit))))
-		return error_set(err, ENOMEM, "out of memory");
-	memcpy(cg->unit->name, base, n + 1);
-	cg->unit->started = true;
-	return 0;
 }
 
 int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err)
@@ -293,99 +180,52 @@ int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error 
 	if (!(cg->path = strdup(path)))
 		return error_set(err, ENOMEM, "out of memory");
 	cg->created = true;
-	if (systemd && (r = open_systemd_unit(cg, err)) < 0) {
+	if (systemd && (r = cgsd_open_unit(cg, err)) < 0) {
 		cgroup_close(cg);
 		return r;
 	}
-	r = cg->mode == CGROUP_MODE_V2 ? cg2_open(cg, err) : cg1_open_existing(cg, err);
-	if (r < 0) {
-		error_prefix(err, "cgroup %s", path);
+	if ((r = cg_at(cg, cg->ops->open(cg, err), err)) < 0)
 		cgroup_close(cg);
-	}
 	return r;
 }
 
-#define PREFIXED(cg, call) ({ \
-	int _r = (call); \
-	if (_r < 0) \
-		error_prefix(err, "cgroup %s", (cg)->path); \
-	_r; \
-})
-
 int cgroup_attach(const struct cgroup *cg, pid_t pid, struct error *err)
 {
-	if (cg->mode == CGROUP_MODE_V2)
-		return PREFIXED(cg, cg_writef(cg->v2_dirfd, "cgroup.procs", err, "%d", (int)pid));
-	return PREFIXED(cg, cg1_attach(cg, pid, err));
+	return cg_at(cg, cg_ops(cg)->attach(cg, pid, err), err);
 }
 
 int cgroup_update(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
 {
-	if (cg->mode == CGROUP_MODE_V2)
-		return PREFIXED(cg, cg2_apply(cg->v2_dirfd, res, true, err));
-	return PREFIXED(cg, cg1_update(cg, res, err));
+	return cg_at(cg, cg_ops(cg)->apply(cg, res, err), err);
 }
 
 int cgroup_freeze(const struct cgroup *cg, bool frozen, struct error *err)
 {
-	if (cg->mode == CGROUP_MODE_V2)
-		return PREFIXED(cg, cg2_freeze(cg->v2_dirfd, frozen, err));
-	return PREFIXED(cg, cg1_freeze(cg, frozen, err));
+	return cg_at(cg, cg_ops(cg)->freeze(cg, frozen, err), err);
 }
 
 bool cgroup_is_frozen(const struct cgroup *cg)
 {
-	return cg->mode == CGROUP_MODE_V2 ? cg2_is_frozen(cg->v2_dirfd) : cg1_is_frozen(cg);
+	return cg_ops(cg)->is_frozen(cg);
 }
 
 int cgroup_kill_all(const struct cgroup *cg, int sig, struct error *err)
 {
-	if (cg->mode == CGROUP_MODE_V2)
-		return PREFIXED(cg, cg2_kill_all(cg->v2_dirfd, sig, err));
-	return PREFIXED(cg, cg1_kill_all(cg, sig, err));
+	return cg_at(cg, cg_ops(cg)->kill_all(cg, sig, err), err);
 }
 
 int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err)
 {
-	size_t cap = 0;
-	int r;
-
 	*pids = NULL;
 	*n = 0;
-	if (cg->mode == CGROUP_MODE_V1)
-		return PREFIXED(cg, cg1_pids(cg, pids, n, err));
-	r = cg_read_pids(cg->v2_dirfd, true, pids, n, &cap);
-	if (r < 0) {
-		free(*pids);
-		*pids = NULL;
-		*n = 0;
-		return error_sys(err, -r, "cgroup %s: cgroup.procs", cg->path);
-	}
-	return 0;
+	return cg_at(cg, cg_ops(cg)->pids(cg, pids, n, err), err);
 }
 
 int cgroup_destroy(struct cgroup *cg, struct error *err)
 {
-	struct error stop_err;
-	int stop_r = 0, r;
-
-	if (!cg->path || (cg->unit && !cg->unit->started))
-		return 0;                     /* a unit not (yet) ours: nothing made */
-	if (cg->unit) {
-		stop_r = systemd_stop_unit(cg->unit->name, &stop_err);
-		free(cg->unit);
-		cg->unit = NULL;
-	}
-	/* what systemd leaves (the hierarchies it does not manage) */
-	if (cg->mode == CGROUP_MODE_V2)
-		r = PREFIXED(cg, cg2_destroy(cg, err));
-	else
-		r = PREFIXED(cg, cg1_destroy(cg, err));
-	if (r == 0 && stop_r < 0) {
-		*err = stop_err;
-		r = stop_r;
-	}
-	return r;
+	if (!cg->path)
+		return 0;
+	return cg_ops(cg)->destroy(cg, err);
 }
 
 void cgroup_close(struct cgroup *cg)
@@ -397,6 +237,7 @@ void cgroup_close(struct cgroup *cg)
 	cg->path = NULL;
 	free(cg->unit);
 	cg->unit = NULL;
+	cg->ops = NULL;
 }
 
 int cgroup_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err)
@@ -404,10 +245,20 @@ int cgroup_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error 
 	int r;
 
 	memset(st, 0, sizeof(*st));
-	r = cg->mode == CGROUP_MODE_V2 ? cg2_stats(cg->v2_dirfd, st, err) : cg1_stats(cg, st, err);
-	if (r < 0) {
-		error_prefix(err, "cgroup %s", cg->path);
+	if ((r = cg_at(cg, cg_ops(cg)->stats(cg, st, err), err)) < 0)
 		cgroup_stats_free(st);
-	}
 	return r;
+}
+
+int cgroup_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)
+{
+	return cg_ops(cg)->oom_kill_count(cg, count, err);
+}
+
+int cgroup_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err)
+{
+	w->fd = w->ctl_fd = -1;
+	w->cg = cg;
+	w->last = 0;
+	return cg_ops(cg)->oom_watch_open(cg, w, err);
 }

@@ -1,6 +1,8 @@
-/* One small interface over cgroup v2 (unified) and v1 (hybrid hosts).
- * runtime/cgroup.c detects the layout and dispatches to cgroup-v2.c or
- * cgroup-v1.c. No JSON here: resources come as struct oci_resources.
+/* One small interface over cgroup v2 (unified) and v1 (hybrid hosts), and
+ * systemd units. cgroup_create / cgroup_open choose the backend once
+ * (runtime/cgroup/backend.h: v1, v2, systemd, none) and keep it in cg->ops;
+ * the other calls go through it. No JSON here: resources come as struct
+ * oci_resources.
  *
  * Placement (cgroup_resolve_path):
  *  - no linux.cgroupsPath: "/tinyrun/<id>";
@@ -12,8 +14,8 @@
  *    "system.slice:tinyrun:<id>") mapped to the cgroupfs path systemd uses,
  *    "/system.slice/prefix-name.scope" (a name ending in ".slice" is that
  *    slice itself). With systemd as PID 1 (sd_booted) the cgroup is a
- *    transient unit made over D-Bus (cgroup-systemd.h): cgroup_create only
- *    resolves the path, and cgroup_enter_systemd_unit (cgroup-join.h) makes
+ *    transient unit made over D-Bus (systemd.h): cgroup_create only
+ *    resolves the path, and cgroup_enter_systemd_unit (join.h) makes
  *    the unit once the init pid exists. Without systemd, the path is used as
  *    a plain cgroupfs path (with a debug note).
  * Paths are cleaned lexically ("..", "//") so they never leave the hierarchy.
@@ -53,17 +55,22 @@
 enum cgroup_mode { CGROUP_MODE_V2 = 2, CGROUP_MODE_V1 = 1 /* v1 or hybrid */ };
 
 struct systemd_unit;
+struct cgroup_ops;
 
+/* A zeroed struct cgroup with v2_dirfd = -1 is "no cgroup" (rootless without
+ * a delegated one): every call on it does nothing, or fails with ENODEV. */
 struct cgroup {
-	enum cgroup_mode mode;
+	const struct cgroup_ops *ops;    /* the backend, chosen by cgroup_create/open; NULL: none */
+	const struct cgroup_ops *fs;     /* the cgroupfs backend (v1 or v2) of the host; systemd
+	                                  * delegates to it, else == ops */
 	char *path;          /* relative to each hierarchy's root, e.g. "/tinyrun/abc" */
 	int v2_dirfd;        /* the container's v2 cgroup dir (for CLONE_INTO_CGROUP), or -1;
 	                      * only on pure v2 hosts: on v1/hybrid use cgroup_attach */
 	bool created;        /* we made it (so delete removes it) */
 	bool hybrid;         /* v1 with a cgroup2 at /sys/fs/cgroup/unified */
-	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (cgroup-v1.c) */
+	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (v1.c) */
 	struct systemd_unit *unit;   /* the transient systemd unit (--systemd-cgroup with
-	                              * systemd as PID 1), or NULL */
+	                              * systemd as PID 1: the systemd backend), or NULL */
 };
 
 enum cgroup_mode cgroup_detect(void);
@@ -106,6 +113,7 @@ int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *
  * sub-cgroups first. Parents are left alone. A cgroup already gone is fine.
  * A systemd unit is stopped first (StopUnit). */
 int cgroup_destroy(struct cgroup *cg, struct error *err);
+/* Free what cg holds; it is then the "no cgroup" one. */
 void cgroup_close(struct cgroup *cg);
 
 /* ---- stats, for `events`: struct cgroup_stats is in oci/stats.h ---- */

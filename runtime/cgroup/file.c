@@ -11,6 +11,20 @@
 
 #include "runtime/cgroup/internal.h"
 
+static void (*write_observer)(int dirfd, const char *file, const char *val, size_t len);
+
+void cg_set_write_observer(void (*fn)(int dirfd, const char *file, const char *val, size_t len))
+{
+	write_observer = fn;
+}
+
+ssize_t cg_file_write(int dirfd, const char *file, int fd, const char *val, size_t len)
+{
+	if (write_observer)
+		write_observer(dirfd, file, val, len);
+	return write(fd, val, len);
+}
+
 int cg_write(int dirfd, const char *file, const char *val, struct error *err)
 {
 	size_t len = strlen(val);
@@ -22,7 +36,7 @@ int cg_write(int dirfd, const char *file, const char *val, struct error *err)
 		e = errno;
 		return error_sys(err, e, "%s", file);
 	}
-	n = write(fd, val, len);
+	n = cg_file_write(dirfd, file, fd, val, len);
 	e = errno;
 	close(fd);
 	if (n != (ssize_t)len)

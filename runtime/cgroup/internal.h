@@ -1,10 +1,11 @@
-/* Shared by runtime/cgroup*.c only. */
+/* Shared by the files of runtime/cgroup/ only (and tests/unit). */
 #ifndef TINYRUN_CGROUP_INTERNAL_H
 #define TINYRUN_CGROUP_INTERNAL_H
 
 #include <linux/bpf.h>
 #include <stdarg.h>
 
+#include "runtime/cgroup/backend.h"
 #include "runtime/cgroup/cgroup.h"
 
 #define CG_ROOT "/sys/fs/cgroup"
@@ -13,8 +14,13 @@
 
 void cg_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- files (cgroup-file.c) ---------------------------------------------- */
+/* ---- files (file.c) ----------------------------------------------------- */
 
+/* The one write() of every cgroup file value: write(fd, val, len), fd being
+ * dirfd/file opened for writing. Unit tests watch the writes (which file of
+ * which dir, which value, in which order) with an observer; NULL: none. */
+ssize_t cg_file_write(int dirfd, const char *file, int fd, const char *val, size_t len);
+void cg_set_write_observer(void (*fn)(int dirfd, const char *file, const char *val, size_t len));
 /* One write() of `val` to dirfd/file. Fills err ("memory.max: write \"1\": ...")
  * and returns -errno; -ENOENT when the file does not exist. */
 int cg_write(int dirfd, const char *file, const char *val, struct error *err);
@@ -45,7 +51,7 @@ int cg_read_pids(int dirfd, bool recursive, pid_t **pids, size_t *n, size_t *cap
 /* Sleep for a backoff step: 1, 2, 4 ... up to 32 ms; returns ms slept. */
 unsigned cg_backoff(unsigned step);
 
-/* ---- pure conversions (cgroup-convert.c) -------------------------------- */
+/* ---- pure conversions (convert.c) --------------------------------------- */
 
 /* v1 cpu.shares [2, 262144] -> v2 cpu.weight [1, 10000], as runc/crun. 0 -> 0. */
 uint64_t cg_shares_to_weight(uint64_t shares);
@@ -91,16 +97,16 @@ int cg_v1_device_writes(const struct cg_dev_rule *rules, size_t n,
 /* hugepage size in kB -> "2MB", "1GB", "64KB" (names of hugetlb.<size>.*). */
 void cg_hugepage_name(unsigned long kb, char *buf, size_t size);
 
-/* ---- device filter for v2 (cgroup-devices-bpf.c) ------------------------- */
+/* ---- device filter for v2 (devices-bpf.c) ------------------------------- */
 
 /* The BPF_PROG_TYPE_CGROUP_DEVICE program for rules. *insns malloc'd. */
 int cg_bpf_build(const struct cg_dev_rule *rules, size_t n, struct bpf_insn **insns, size_t *n_insns);
 /* Load it and attach it to the cgroup dir (BPF_F_ALLOW_MULTI). */
 int cg_bpf_attach(int dirfd, const struct bpf_insn *insns, size_t n, struct error *err);
 
-/* ---- v2 (cgroup-v2.c, cgroup-v2-resources.c) ---------------------------- */
+/* ---- v2 (v2.c, v2-resources.c) ------------------------------------------ */
 
-int cg2_create(const char *path, const struct oci_config *cfg, struct cgroup *cg, struct error *err);
+int cg2_create(struct cgroup *cg, const struct oci_config *cfg, struct error *err);
 int cg2_open(struct cgroup *cg, struct error *err);
 int cg2_apply(int dirfd, const struct oci_resources *res, bool update, struct error *err);
 /* Shared with v1: "mlx4_0 hca_handle=2 hca_object=3" (0: nothing to write),
@@ -115,9 +121,12 @@ int cg2_freeze(int dirfd, bool frozen, struct error *err);
 bool cg2_is_frozen(int dirfd);
 int cg2_kill_all(int dirfd, int sig, struct error *err);
 int cg2_destroy(struct cgroup *cg, struct error *err);
+/* stats-v2.c */
 int cg2_stats(int dirfd, struct cgroup_stats *st, struct error *err);
+int cg2_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err);
+int cg2_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err);
 
-/* ---- v1 (cgroup-v1.c, cgroup-v1-resources.c) ---------------------------- */
+/* ---- v1 (v1.c, v1-resources.c) ------------------------------------------ */
 
 enum cg1_hier {
 	CG1_CPUSET, CG1_CPU, CG1_CPUACCT, CG1_MEMORY, CG1_DEVICES, CG1_FREEZER,
@@ -130,7 +139,7 @@ uint32_t cg1_mounted(void);
 /* Open the container's dir in hierarchy h: fd, or -errno with err filled. */
 int cg1_open(const struct cgroup *cg, enum cg1_hier h, struct error *err);
 
-int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg, struct error *err);
+int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *err);
 int cg1_open_existing(struct cgroup *cg, struct error *err);
 int cg1_attach(const struct cgroup *cg, pid_t pid, struct error *err);
 int cg1_update(const struct cgroup *cg, const struct oci_resources *res, struct error *err);
@@ -146,10 +155,32 @@ bool cg1_is_frozen(const struct cgroup *cg);
 int cg1_kill_all(const struct cgroup *cg, int sig, struct error *err);
 int cg1_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err);
 int cg1_destroy(struct cgroup *cg, struct error *err);
+/* stats-v1.c; cg1_stats_at reads fds[h], the container's dir in each
+ * hierarchy (-1: none), as cg1_apply writes them. */
 int cg1_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err);
+int cg1_stats_at(const int *fds, struct cgroup_stats *st, struct error *err);
+int cg1_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err);
+int cg1_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err);
 
-/* Stats parsing shared by v1 and v2 (cgroup-stats.c). */
+/* ---- stats shared by v1 and v2 (stats.c) -------------------------------- */
+
+/* The value of `key` in "key value" lines, 0 when text is NULL or has none. */
+uint64_t cg_stats_kv(const char *text, const char *key);
+/* A number file, 0 when unreadable. */
+uint64_t cg_stats_u64(int fd, const char *file);
+/* A whole file, malloc'd, or NULL (fd < 0 or unreadable). */
+char *cg_stats_slurp(int fd, const char *file);
+/* Append one entry to a blkio list (-ENOMEM). */
+int cg_stats_add_blkio(struct cgroup_blkio_entry **list, size_t *n, uint32_t major, uint32_t minor,
+		       const char *op, uint64_t value);
+/* memory.stat "key value" lines into st->memory.raw. */
 int cg_stats_memory_raw(const char *text, struct cgroup_stats *st);
+/* The hugepage sizes of this machine, named as in hugetlb.<size>.* files. */
 int cg_stats_hugetlb_sizes(char names[][16], size_t max);
+/* oom_kill of the "key value" file at fd (read from offset 0). */
+int cg_stats_read_oom_kill(int fd, uint64_t *v);
+/* oom_kill of dirfd/file; messages name cg and file. */
+int cg_stats_oom_kill_at(const struct cgroup *cg, int dirfd, const char *file, uint64_t *count,
+			 struct error *err);
 
 #endif

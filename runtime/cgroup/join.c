@@ -1,3 +1,5 @@
+/* Joining the container's cgroup: the backend fills struct cgroup_join
+ * (backend.h), the child uses it here. */
 #include "runtime/cgroup/join.h"
 
 #include <errno.h>
@@ -6,7 +8,6 @@
 #include <unistd.h>
 
 #include "runtime/cgroup/internal.h"
-#include "runtime/cgroup/systemd.h"
 
 static void join_init(struct cgroup_join *j)
 {
@@ -16,73 +17,18 @@ static void join_init(struct cgroup_join *j)
 	j->wait_pipe[0] = j->wait_pipe[1] = -1;
 }
 
-static int open_at_hier(const struct cgroup *cg, int h, const char *file, int flags, struct error *err)
-{
-	char p[4200];
-	int fd;
-
-	if ((size_t)snprintf(p, sizeof(p), CG_ROOT "/%s%s%s", cg1_names[h], cg->path, file) >= sizeof(p))
-		return error_set(err, ENAMETOOLONG, "cgroup path too long");
-	fd = open(p, flags | O_CLOEXEC);
-	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
-}
-
 int cgroup_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
-	int fd;
-
 	join_init(j);
-	if (cg->unit && cg->unit->pending) {
-		if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
-			return error_sys(err, errno, "pipe");
-		j->wait_parent = true;
-		return 0;
-	}
-	if (cg->mode == CGROUP_MODE_V2) {
-		if (cg->v2_dirfd >= 0 && (j->clone_dirfd = dup(cg->v2_dirfd)) < 0)
-			return error_sys(err, errno, "cgroup: dup");
-		return 0;
-	}
-	for (int h = 0; h < CG1_N; h++) {
-		if (!(cg->v1_mask & (1u << h)))
-			continue;
-		if (h == CG1_UNIFIED)
-			fd = open_at_hier(cg, h, "", O_RDONLY | O_DIRECTORY, err);
-		else
-			fd = open_at_hier(cg, h, "/tasks", O_WRONLY, err);
-		if (fd < 0) {
-			cgroup_join_close(j);
-			return fd;
-		}
-		if (h == CG1_UNIFIED)
-			j->clone_dirfd = fd;
-		else if (j->n < CGROUP_JOIN_MAX)
-			j->tasks_fds[j->n++] = fd;
-		else
-			close(fd);
-	}
-	return 0;
+	return cg_ops(cg)->join_prepare(cg, j, err);
 }
 
 int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
-	int fd;
-
-	if (cg->mode == CGROUP_MODE_V2) {
-		fd = openat(cg->v2_dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
-		if (fd < 0)
-			return error_sys(err, errno, "cgroup %s: cgroup.procs", cg->path);
-	} else {
-		fd = open_at_hier(cg, CG1_UNIFIED, "/cgroup.procs", O_WRONLY, err);
-		if (fd < 0)
-			return fd;
-	}
-	j->procs_fd = fd;
-	return 0;
+	return cg_ops(cg)->join_without_clone(cg, j, err);
 }
 
-/* Parent: the child may go on. */
-static int release_child(struct cgroup_join *j, struct error *err)
+int cgroup_join_release(struct cgroup_join *j, struct error *err)
 {
 	int r = 0;
 
@@ -116,24 +62,9 @@ static int wait_for_parent(struct cgroup_join *j, struct error *err)
 int cgroup_enter_systemd_unit(struct cgroup *cg, const struct oci_config *cfg, pid_t pid,
 			      struct cgroup_join *j, struct error *err)
 {
-	int r;
-
-	if (!cg->unit || !cg->unit->pending)
+	if (!cg_ops(cg)->enter)
 		return 0;
-	cg->unit->pending = false;
-	if ((r = systemd_start_unit(cg->unit, pid, err)) < 0)
-		return r;
-	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
-	 * in it: the rest is as without systemd, at the same path */
-	cg->created = true;
-	r = cg->mode == CGROUP_MODE_V2 ? cg2_create(cg->path, cfg, cg, err) : cg1_create(cg->path, cfg, cg, err);
-	if (r < 0) {
-		error_prefix(err, "cgroup %s", cg->path);
-		return r;
-	}
-	if ((r = cgroup_attach(cg, pid, err)) < 0)
-		return r;
-	return release_child(j, err);
+	return cg_ops(cg)->enter(cg, cfg, pid, j, err);
 }
 
 int cgroup_join_self(struct cgroup_join *j, struct error *err)

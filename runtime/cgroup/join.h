@@ -38,6 +38,8 @@ int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, st
  * refused, maybe another container's, is left alone). */
 int cgroup_enter_systemd_unit(struct cgroup *cg, const struct oci_config *cfg, pid_t pid,
 			      struct cgroup_join *j, struct error *err);
+/* Parent: the child waiting on j->wait_pipe may go on (a no-op when it is not waiting). */
+int cgroup_join_release(struct cgroup_join *j, struct error *err);
 /* Child: join every v1 hierarchy (and the cgroup2 when procs_fd is set), or
  * wait until the parent has put it in its systemd unit. No allocation. */
 int cgroup_join_self(struct cgroup_join *j, struct error *err);

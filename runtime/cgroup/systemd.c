@@ -1,261 +1,261 @@
-/* Transient systemd units over D-Bus, with libsystemd's sd-bus loaded lazily. */
+/* The systemd backend: path mapping, the unit's plan, and cg_systemd_ops,
+ * which makes the unit once the pid exists and delegates the rest to the
+ * host's cgroupfs backend (cg->fs). */
 #include "runtime/cgroup/systemd.h"
 
-#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
+#include <unistd.h>
 
-#include <systemd/sd-bus.h>
+#include "runtime/cgroup/internal.h"
 
-#define SD_SERVICE "org.freedesktop.systemd1"
-#define SD_OBJECT "/org/freedesktop/systemd1"
-#define SD_MANAGER "org.freedesktop.systemd1.Manager"
-#define CALL_TIMEOUT_USEC (10 * 1000000ULL)
-#define JOB_TIMEOUT_SEC 5
+/* ---- paths -------------------------------------------------------------- */
 
-/* The sd-bus functions used, resolved from libsystemd.so.0 on first use. */
-#define SD_FUNCS(X) \
-	X(sd_bus_open_system) X(sd_bus_flush_close_unref) X(sd_bus_match_signal) \
-	X(sd_bus_slot_unref) X(sd_bus_message_new_method_call) X(sd_bus_message_append) \
-	X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
-	X(sd_bus_message_unref) X(sd_bus_message_read) X(sd_bus_call) X(sd_bus_call_method) \
-	X(sd_bus_process) X(sd_bus_wait) X(sd_bus_error_free) X(sd_bus_error_has_name)
-
-static struct {
-#define MEMBER(f) __typeof__(f) *f;
-	SD_FUNCS(MEMBER)
-#undef MEMBER
-} sd;
-
-bool systemd_booted(void)
+/* systemd's slice expansion: "a-b-c.slice" -> "/a.slice/a-b.slice/a-b-c.slice". */
+static int expand_slice(const char *slice, char *out, size_t size, struct error *err)
 {
-	struct stat st;
+	size_t len = strlen(slice), n, i;
+	const char *suffix = ".slice";
 
-	return lstat("/run/systemd/system", &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int load_libsystemd(struct error *err)
-{
-	static void *lib;
-	void *h;
-
-	if (lib)
+	out[0] = '\0';
+	if (!strcmp(slice, "-.slice"))
 		return 0;
-	h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return error_set(err, ENOSYS, "--systemd-cgroup: systemd is running, but libsystemd.so.0 cannot be loaded: %s",
-				 dlerror());
-#define RESOLVE(f) \
-	if (!(sd.f = (__typeof__(f) *)dlsym(h, #f))) { \
-		dlclose(h); \
-		return error_set(err, ENOSYS, "--systemd-cgroup: libsystemd.so.0 has no %s", #f); \
-	}
-	SD_FUNCS(RESOLVE)
-#undef RESOLVE
-	lib = h;
-	return 0;
-}
-
-/* "--systemd-cgroup: METHOD UNIT: <bus error message>" */
-static int bus_fail(struct error *err, int r, const sd_bus_error *e, const char *method, const char *unit)
-{
-	if (e && e->message)
-		return error_set(err, -r, "--systemd-cgroup: %s %s: %s", method, unit, e->message);
-	return error_sys(err, -r, "--systemd-cgroup: %s %s", method, unit);
-}
-
-static uint64_t now_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
-/* ---- jobs: a JobRemoved match set up before the call that makes the job -- */
-
-struct job_watch {
-	sd_bus_slot *slot;
-	char job[256];          /* the object path to wait for ("" until known) */
-	char result[32];        /* "done", "failed", "canceled", ... */
-	bool removed;
-};
-
-static int on_job_removed(sd_bus_message *m, void *data, sd_bus_error *ret)
-{
-	struct job_watch *w = data;
-	const char *path, *unit, *result;
-	uint32_t id;
-
-	(void)ret;
-	if (sd.sd_bus_message_read(m, "uoss", &id, &path, &unit, &result) < 0)
-		return 0;
-	if (w->job[0] && !strcmp(path, w->job)) {
-		snprintf(w->result, sizeof(w->result), "%s", result);
-		w->removed = true;
-	}
-	return 0;
-}
-
-static int watch_jobs(sd_bus *bus, struct job_watch *w, const char *method, const char *unit, struct error *err)
-{
-	int r = sd.sd_bus_match_signal(bus, &w->slot, SD_SERVICE, SD_OBJECT, SD_MANAGER, "JobRemoved",
-				       on_job_removed, w);
-
-	return r < 0 ? bus_fail(err, r, NULL, method, unit) : 0;
-}
-
-/* Read the job path from the reply, then dispatch until its JobRemoved. */
-static int wait_job(sd_bus *bus, sd_bus_message *reply, struct job_watch *w, const char *method,
-		    const char *unit, struct error *err)
-{
-	uint64_t deadline = now_usec() + JOB_TIMEOUT_SEC * 1000000ULL, now;
-	const char *job;
-	int r;
-
-	if ((r = sd.sd_bus_message_read(reply, "o", &job)) < 0)
-		return bus_fail(err, r, NULL, method, unit);
-	snprintf(w->job, sizeof(w->job), "%s", job);
-	for (;;) {
-		if ((r = sd.sd_bus_process(bus, NULL)) < 0)
-			return bus_fail(err, r, NULL, method, unit);
-		if (w->removed)
-			return 0;
-		if (r > 0)
+	if (len <= 6 || strcmp(slice + len - 6, suffix) || strchr(slice, '/'))
+		return error_set(err, EINVAL, "invalid slice name \"%s\"", slice);
+	n = len - 6;
+	if (slice[0] == '-' || slice[n - 1] == '-' || strstr(slice, "--"))
+		return error_set(err, EINVAL, "invalid slice name \"%s\"", slice);
+	for (i = 0; i <= n; i++) {
+		if (i < n && slice[i] != '-')
 			continue;
-		if ((now = now_usec()) >= deadline)
-			return error_set(err, ETIMEDOUT, "--systemd-cgroup: %s %s: job %s not finished after %d s",
-					 method, unit, w->job, JOB_TIMEOUT_SEC);
-		if ((r = sd.sd_bus_wait(bus, deadline - now)) < 0)
-			return bus_fail(err, r, NULL, method, unit);
+		size_t used = strlen(out);
+		if ((size_t)snprintf(out + used, size - used, "/%.*s.slice", (int)i, slice) >= size - used)
+			return error_set(err, ENAMETOOLONG, "slice name too long");
 	}
-}
-
-static int open_bus(sd_bus **bus, struct error *err)
-{
-	int r;
-
-	if ((r = load_libsystemd(err)) < 0)
-		return r;
-	if ((r = sd.sd_bus_open_system(bus)) < 0)
-		return error_sys(err, -r, "--systemd-cgroup: connecting to the system bus");
 	return 0;
 }
 
-static void close_bus(sd_bus *bus, struct job_watch *w)
+int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
+	      struct error *err)
 {
-	if (w->slot)
-		sd.sd_bus_slot_unref(w->slot);
-	if (bus)
-		sd.sd_bus_flush_close_unref(bus);
-}
-
-/* ---- StartTransientUnit --------------------------------------------------- */
-
-static bool is_slice(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 6 && !strcmp(name + n - 6, ".slice");
-}
-
-/* The a(sv) properties, as runc sets them. */
-static int append_properties(sd_bus_message *m, const struct systemd_unit *u, pid_t pid)
-{
-	int r = sd.sd_bus_message_append(m, "(sv)", "Description", "s", u->description);
-
-	if (r >= 0 && is_slice(u->name))
-		r = sd.sd_bus_message_append(m, "(sv)", "Wants", "as", 1, u->slice);
-	if (r >= 0 && !is_slice(u->name))
-		r = sd.sd_bus_message_append(m, "(sv)(sv)(sv)", "Slice", "s", u->slice, "Delegate", "b", 1,
-					     "PIDs", "au", 1, (uint32_t)pid);
-	if (r >= 0)
-		r = sd.sd_bus_message_append(m, "(sv)(sv)(sv)(sv)", "DefaultDependencies", "b", 0,
-					     "MemoryAccounting", "b", 1, "CPUAccounting", "b", 1,
-					     "TasksAccounting", "b", 1);
-	return r;
-}
-
-static int new_start_call(sd_bus *bus, const struct systemd_unit *u, pid_t pid, sd_bus_message **m)
-{
-	int r = sd.sd_bus_message_new_method_call(bus, m, SD_SERVICE, SD_OBJECT, SD_MANAGER, "StartTransientUnit");
-
-	if (r >= 0)
-		r = sd.sd_bus_message_append(*m, "ss", u->name, "fail");
-	if (r >= 0)
-		r = sd.sd_bus_message_open_container(*m, 'a', "(sv)");
-	if (r >= 0)
-		r = append_properties(*m, u, pid);
-	if (r >= 0)
-		r = sd.sd_bus_message_close_container(*m);
-	if (r >= 0)
-		r = sd.sd_bus_message_append(*m, "a(sa(sv))", 0);   /* no auxiliary units */
-	return r;
-}
-
-int systemd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
-{
-	static const char method[] = "StartTransientUnit";
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL, *reply = NULL;
-	struct job_watch w = { 0 };
-	sd_bus *bus = NULL;
+	char slice[256], prefix[256], name[256];
+	const char *c1, *c2;
 	int r;
 
-	if ((r = open_bus(&bus, err)) < 0)
-		return r;
-	if ((r = watch_jobs(bus, &w, method, u->name, err)) < 0)
-		goto out;
-	if ((r = new_start_call(bus, u, pid, &m)) < 0) {
-		r = bus_fail(err, r, NULL, method, u->name);
-		goto out;
+	if (!spec || !*spec) {
+		snprintf(slice, sizeof(slice), "system.slice");
+		snprintf(prefix, sizeof(prefix), "tinyrun");
+		snprintf(name, sizeof(name), "%s", id);
+	} else {
+		c1 = strchr(spec, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2 || strchr(c2 + 1, ':') || (size_t)(c1 - spec) >= sizeof(slice) ||
+		    (size_t)(c2 - c1 - 1) >= sizeof(prefix) || strlen(c2 + 1) >= sizeof(name) || !c2[1])
+			return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": expected \"slice:prefix:name\" with --systemd-cgroup",
+					 spec);
+		snprintf(slice, sizeof(slice), "%.*s", (int)(c1 - spec), spec);
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+		snprintf(name, sizeof(name), "%s", c2 + 1);
+		if (!slice[0])
+			snprintf(slice, sizeof(slice), "system.slice");
 	}
-	if ((r = sd.sd_bus_call(bus, m, CALL_TIMEOUT_USEC, &e, &reply)) < 0) {
-		r = bus_fail(err, r, &e, method, u->name);
-		goto out;
+	if (strchr(prefix, '/') || strchr(name, '/'))
+		return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": '/' in a unit name", spec);
+	size_t nl = strlen(name);
+	snprintf(u->slice, sizeof(u->slice), "%s", slice);
+	if (nl > 6 && !strcmp(name + nl - 6, ".slice")) {
+		snprintf(u->name, sizeof(u->name), "%s", name);
+		r = expand_slice(name, out, size, err);   /* a slice lives at its own path */
+	} else {
+		if ((size_t)snprintf(u->name, sizeof(u->name), "%s%s%s.scope", prefix, prefix[0] ? "-" : "", name) >=
+		    sizeof(u->name))
+			return error_set(err, ENAMETOOLONG, "linux.cgroupsPath \"%s\": unit name longer than %zu characters",
+					 spec, sizeof(u->name) - 1);
+		r = expand_slice(slice, out, size, err);
+		if (r == 0 && strlen(out) + 1 + strlen(u->name) + 1 > size)
+			r = error_set(err, ENAMETOOLONG, "linux.cgroupsPath: too long");
+		if (r == 0) {
+			strcat(out, "/");
+			strcat(out, u->name);
+		}
 	}
-	u->started = true;
-	if ((r = wait_job(bus, reply, &w, method, u->name, err)) == 0 && strcmp(w.result, "done"))
-		r = error_set(err, EIO, "--systemd-cgroup: %s %s: the job ended \"%s\" (see journalctl -u %s)",
-			      method, u->name, w.result, u->name);
-out:
-	sd.sd_bus_error_free(&e);
-	if (reply)
-		sd.sd_bus_message_unref(reply);
-	if (m)
-		sd.sd_bus_message_unref(m);
-	close_bus(bus, &w);
-	return r;
-}
-
-/* ---- StopUnit ------------------------------------------------------------- */
-
-int systemd_stop_unit(const char *name, struct error *err)
-{
-	static const char method[] = "StopUnit";
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
-	struct job_watch w = { 0 };
-	sd_bus *bus = NULL;
-	int r;
-
-	if ((r = open_bus(&bus, err)) < 0)
-		return r;
-	if ((r = watch_jobs(bus, &w, method, name, err)) < 0)
-		goto out;
-	r = sd.sd_bus_call_method(bus, SD_SERVICE, SD_OBJECT, SD_MANAGER, method, &e, &reply, "ss", name, "replace");
 	if (r < 0) {
-		r = sd.sd_bus_error_has_name(&e, "org.freedesktop.systemd1.NoSuchUnit") ? 0 : bus_fail(err, r, &e, method, name);
-		goto out;
+		error_prefix(err, "linux.cgroupsPath");
+		return r;
 	}
-	r = wait_job(bus, reply, &w, method, name, err);
-out:
-	sd.sd_bus_error_free(&e);
-	if (reply)
-		sd.sd_bus_message_unref(reply);
-	close_bus(bus, &w);
+	return 0;
+}
+
+/* ---- choosing the backend ---------------------------------------------- */
+
+int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err)
+{
+	if (!systemd_booted()) {
+		cg_debug("cgroup: systemd is not running: the unit %s is only its cgroupfs path %s", u->name, cg->path);
+		return 0;
+	}
+	if (!(cg->unit = malloc(sizeof(*u))))
+		return error_set(err, ENOMEM, "out of memory");
+	*cg->unit = *u;
+	snprintf(cg->unit->description, sizeof(cg->unit->description), "tinyrun container %s", id);
+	cg->unit->pending = true;
+	cg->unit->started = false;
+	cg->ops = &cg_systemd_ops;
+	cg_debug("cgroup: systemd is running: %s will be the transient unit %s", cg->path, u->name);
+	return 0;
+}
+
+int cgsd_open_unit(struct cgroup *cg, struct error *err)
+{
+	const char *base = strrchr(cg->path, '/') + 1;
+	size_t n = strlen(base);
+
+	if (n >= sizeof(cg->unit->name) || n < 7 || (strcmp(base + n - 6, ".scope") && strcmp(base + n - 6, ".slice")) ||
+	    !systemd_booted())
+		return 0;
+	if (!(cg->unit = calloc(1, sizeof(*cg->unit))))
+		return error_set(err, ENOMEM, "out of memory");
+	memcpy(cg->unit->name, base, n + 1);
+	cg->unit->started = true;
+	cg->ops = &cg_systemd_ops;
+	return 0;
+}
+
+/* ---- the ops ------------------------------------------------------------ */
+
+/* The unit needs the pid: nothing is made before cgroup_enter_systemd_unit. */
+static int sd_create(struct cgroup *cg, const struct oci_config *cfg, struct error *err)
+{
+	(void)cg, (void)cfg, (void)err;
+	return 0;
+}
+
+static int sd_open(struct cgroup *cg, struct error *err)
+{
+	return cg->fs->open(cg, err);
+}
+
+/* A unit still to make: the child waits on a pipe until the parent has put
+ * it in (sd_enter). */
+static int sd_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	if (!cg->unit || !cg->unit->pending)
+		return cg->fs->join_prepare(cg, j, err);
+	if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
+		return error_sys(err, errno, "pipe");
+	j->wait_parent = true;
+	return 0;
+}
+
+static int sd_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	return cg->fs->join_without_clone(cg, j, err);
+}
+
+static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, struct cgroup_join *j,
+		    struct error *err)
+{
+	int r;
+
+	if (!cg->unit || !cg->unit->pending)
+		return 0;
+	cg->unit->pending = false;
+	if ((r = systemd_start_unit(cg->unit, pid, err)) < 0)
+		return r;
+	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
+	 * in it: the rest is as without systemd, at the same path */
+	cg->created = true;
+	if ((r = cg_at(cg, cg->fs->create(cg, cfg, err), err)) < 0)
+		return r;
+	if ((r = cgroup_attach(cg, pid, err)) < 0)
+		return r;
+	return cgroup_join_release(j, err);
+}
+
+static int sd_attach(const struct cgroup *cg, pid_t pid, struct error *err)
+{
+	return cg->fs->attach(cg, pid, err);
+}
+
+static int sd_apply(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
+{
+	return cg->fs->apply(cg, res, err);
+}
+
+static int sd_freeze(const struct cgroup *cg, bool frozen, struct error *err)
+{
+	return cg->fs->freeze(cg, frozen, err);
+}
+
+static bool sd_is_frozen(const struct cgroup *cg)
+{
+	return cg->fs->is_frozen(cg);
+}
+
+static int sd_kill_all(const struct cgroup *cg, int sig, struct error *err)
+{
+	return cg->fs->kill_all(cg, sig, err);
+}
+
+static int sd_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err)
+{
+	return cg->fs->pids(cg, pids, n, err);
+}
+
+static int sd_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err)
+{
+	return cg->fs->stats(cg, st, err);
+}
+
+static int sd_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)
+{
+	return cg->fs->oom_kill_count(cg, count, err);
+}
+
+static int sd_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, struct error *err)
+{
+	return cg->fs->oom_watch_open(cg, w, err);
+}
+
+/* StopUnit first, then what systemd leaves (the hierarchies it does not manage). */
+static int sd_destroy(struct cgroup *cg, struct error *err)
+{
+	struct error stop_err;
+	int stop_r = 0, r;
+
+	if (cg->unit && !cg->unit->started)
+		return 0;                     /* a unit not (yet) ours: nothing made */
+	if (cg->unit) {
+		stop_r = systemd_stop_unit(cg->unit->name, &stop_err);
+		free(cg->unit);
+		cg->unit = NULL;
+	}
+	r = cg->fs->destroy(cg, err);
+	if (r == 0 && stop_r < 0) {
+		*err = stop_err;
+		r = stop_r;
+	}
 	return r;
 }
+
+const struct cgroup_ops cg_systemd_ops = {
+	.name = "systemd",
+	.create = sd_create,
+	.open = sd_open,
+	.join_prepare = sd_join_prepare,
+	.join_without_clone = sd_join_without_clone,
+	.enter = sd_enter,
+	.attach = sd_attach,
+	.apply = sd_apply,
+	.freeze = sd_freeze,
+	.is_frozen = sd_is_frozen,
+	.kill_all = sd_kill_all,
+	.pids = sd_pids,
+	.stats = sd_stats,
+	.oom_kill_count = sd_oom_kill_count,
+	.oom_watch_open = sd_oom_watch_open,
+	.destroy = sd_destroy,
+};

@@ -1,37 +1,26 @@
-/* --systemd-cgroup with systemd as PID 1: the container's cgroup is a
- * transient systemd unit, asked for over D-Bus (org.freedesktop.systemd1
- * Manager), as runc's and crun's systemd drivers do. libsystemd.so.0 (sd-bus)
- * is dlopen'd on first use, so no other command loads it.
- *
- * Errors read "--systemd-cgroup: StartTransientUnit tinyrun-x.scope: <the
- * bus error's message>". */
+/* The systemd backend (--systemd-cgroup): the cgroup path systemd uses for
+ * "slice:prefix:name", and, with systemd as PID 1, the container's cgroup as
+ * a transient unit asked for over D-Bus (systemd-dbus.h) once the init pid
+ * exists; everything else goes to the host's cgroupfs backend (cg->fs), at
+ * the unit's path. Without systemd running the path is a plain cgroupfs one
+ * and the backend stays cg->fs. */
 #ifndef TINYRUN_CGROUP_SYSTEMD_H
 #define TINYRUN_CGROUP_SYSTEMD_H
 
-#include <stdbool.h>
-#include <sys/types.h>
+#include <stddef.h>
 
-#include "oci/error.h"
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/cgroup/systemd-dbus.h"
 
-struct systemd_unit {
-	char name[256];         /* "tinyrun-abc.scope", or "a-b.slice" */
-	char slice[256];        /* a scope's Slice=, a slice's Wants= */
-	char description[320];
-	bool pending;           /* resolved, not asked for yet (the init pid does not exist yet) */
-	bool started;           /* StartTransientUnit returned a job: ours to stop */
-};
-
-/* sd_booted(): /run/systemd/system is a directory. */
-bool systemd_booted(void);
-
-/* StartTransientUnit(u->name, "fail") and wait for its job. A scope gets
- * Slice=u->slice, Delegate=yes, PIDs=[pid]; a slice gets Wants=u->slice and
- * no pid. Both DefaultDependencies=no and Memory/CPU/TasksAccounting=yes.
- * u->started is set once systemd has the unit (even if its job then fails). */
-int systemd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
-
-/* StopUnit(name, "replace") and wait a few seconds for its job. A unit
- * systemd does not know (NoSuchUnit) is already stopped: 0. */
-int systemd_stop_unit(const char *name, struct error *err);
+/* "slice:prefix:name" (NULL or "": "system.slice:tinyrun:<id>") -> the
+ * cgroupfs path systemd uses in out, and the unit's name and slice in u. */
+int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
+	      struct error *err);
+/* cgroup_create: with systemd running, cg becomes a systemd cgroup whose
+ * unit u (from cgsd_path) is made once the pid exists (cgroup_enter_systemd_unit). */
+int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err);
+/* cgroup_open: the unit a --systemd-cgroup path was made as (its last
+ * component), when systemd is running. */
+int cgsd_open_unit(struct cgroup *cg, struct error *err);
 
 #endif

@@ -375,7 +375,7 @@ int cg1_apply_devices(int fd, const struct oci_config *cfg, struct error *err)
 	for (i = 0; i < nw && r == 0; i++) {
 		size_t len = strlen(w[i].value);
 		int wfd = w[i].file[8] == 'a' ? allow : deny;   /* "devices.allow" */
-		if (write(wfd, w[i].value, len) != (ssize_t)len)
+		if (cg_file_write(fd, w[i].file, wfd, w[i].value, len) != (ssize_t)len)
 			r = error_sys(err, errno, "%s: write \"%s\"", w[i].file, w[i].value);
 	}
 	if (allow >= 0)

@@ -1,4 +1,4 @@
-/* cgroup v1 and hybrid: one dir per mounted hierarchy, found with a stat of
+/* The cgroup v1 backend (cg1_ops), for v1 and hybrid hosts: one dir per mounted hierarchy, found with a stat of
  * /sys/fs/cgroup/<name> each (no mountinfo parsing). Co-mounted controllers
  * ("cpu,cpuacct" with cpu and cpuacct symlinks) share one hierarchy. */
 #include <errno.h>
@@ -254,9 +254,9 @@ static uint32_t cg1_wanted(const struct oci_config *cfg, bool created)
 	return want;
 }
 
-int cg1_create(const char *path, const struct oci_config *cfg, struct cgroup *cg, struct error *err)
+int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *err)
 {
-	const char *rel = path + 1;
+	const char *rel = cg->path + 1;
 	int roots[CG1_N], first_new[CG1_N], fds[CG1_N], i, r = 0;
 	uint32_t mask = cg1_mounted();
 
@@ -526,3 +526,78 @@ int cg1_destroy(struct cgroup *cg, struct error *err)
 	}
 	return rmdir_all(cg, true, err);
 }
+
+/* ---- join --------------------------------------------------------------- */
+
+static int open_at_hier(const struct cgroup *cg, int h, const char *file, int flags, struct error *err)
+{
+	char p[4200];
+	int fd;
+
+	if ((size_t)snprintf(p, sizeof(p), CG_ROOT "/%s%s%s", cg1_names[h], cg->path, file) >= sizeof(p))
+		return error_set(err, ENAMETOOLONG, "cgroup path too long");
+	fd = open(p, flags | O_CLOEXEC);
+	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
+}
+
+/* The `tasks` file of every hierarchy, and the cgroup2 dir of a hybrid host
+ * for CLONE_INTO_CGROUP. */
+static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	int fd;
+
+	for (int h = 0; h < CG1_N; h++) {
+		if (!(cg->v1_mask & (1u << h)))
+			continue;
+		if (h == CG1_UNIFIED)
+			fd = open_at_hier(cg, h, "", O_RDONLY | O_DIRECTORY, err);
+		else
+			fd = open_at_hier(cg, h, "/tasks", O_WRONLY, err);
+		if (fd < 0) {
+			cgroup_join_close(j);
+			return fd;
+		}
+		if (h == CG1_UNIFIED)
+			j->clone_dirfd = fd;
+		else if (j->n < CGROUP_JOIN_MAX)
+			j->tasks_fds[j->n++] = fd;
+		else
+			close(fd);
+	}
+	return 0;
+}
+
+static int v1_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	int fd = open_at_hier(cg, CG1_UNIFIED, "/cgroup.procs", O_WRONLY, err);
+
+	if (fd < 0)
+		return fd;
+	j->procs_fd = fd;
+	return 0;
+}
+
+/* ---- the ops ------------------------------------------------------------ */
+
+static int v1_destroy(struct cgroup *cg, struct error *err)
+{
+	return cg_at(cg, cg1_destroy(cg, err), err);
+}
+
+const struct cgroup_ops cg1_ops = {
+	.name = "v1",
+	.create = cg1_create,
+	.open = cg1_open_existing,
+	.join_prepare = v1_join_prepare,
+	.join_without_clone = v1_join_without_clone,
+	.attach = cg1_attach,
+	.apply = cg1_update,
+	.freeze = cg1_freeze,
+	.is_frozen = cg1_is_frozen,
+	.kill_all = cg1_kill_all,
+	.pids = cg1_pids,
+	.stats = cg1_stats,
+	.oom_kill_count = cg1_oom_kill_count,
+	.oom_watch_open = cg1_oom_watch_open,
+	.destroy = v1_destroy,
+};

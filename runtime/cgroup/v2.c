@@ -1,4 +1,6 @@
-/* cgroup v2: create (controllers enabled in the parents), freeze, kill, destroy. */
+/* The cgroup v2 backend (cg2_ops): create (controllers enabled in the
+ * parents), join, freeze, kill, destroy; resources in v2-resources.c, stats in
+ * stats.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -98,9 +100,9 @@ static int check_fit(int dirfd, bool created, struct error *err)
 	return 0;
 }
 
-int cg2_create(const char *path, const struct oci_config *cfg, struct cgroup *cg, struct error *err)
+int cg2_create(struct cgroup *cg, const struct oci_config *cfg, struct error *err)
 {
-	const char *rel = path + 1;
+	const char *rel = cg->path + 1;
 	int rootfd, first_new = -1, r;
 
 	rootfd = open(CG_ROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -275,3 +277,92 @@ int cg2_destroy(struct cgroup *cg, struct error *err)
 		return error_sys(err, -r, "rmdir");
 	return 0;
 }
+
+/* ---- join, attach, pids ------------------------------------------------- */
+
+/* clone3(CLONE_INTO_CGROUP) into the container's dir. */
+static int v2_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	if (cg->v2_dirfd >= 0 && (j->clone_dirfd = dup(cg->v2_dirfd)) < 0)
+		return error_sys(err, errno, "cgroup: dup");
+	return 0;
+}
+
+static int v2_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	int fd = openat(cg->v2_dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_sys(err, errno, "cgroup %s: cgroup.procs", cg->path);
+	j->procs_fd = fd;
+	return 0;
+}
+
+static int v2_attach(const struct cgroup *cg, pid_t pid, struct error *err)
+{
+	return cg_writef(cg->v2_dirfd, "cgroup.procs", err, "%d", (int)pid);
+}
+
+static int v2_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err)
+{
+	size_t cap = 0;
+	int r = cg_read_pids(cg->v2_dirfd, true, pids, n, &cap);
+
+	if (r < 0) {
+		free(*pids);
+		*pids = NULL;
+		*n = 0;
+		return error_sys(err, -r, "cgroup.procs");
+	}
+	return 0;
+}
+
+/* ---- the ops ------------------------------------------------------------ */
+
+static int v2_apply(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
+{
+	return cg2_apply(cg->v2_dirfd, res, true, err);
+}
+
+static int v2_freeze(const struct cgroup *cg, bool frozen, struct error *err)
+{
+	return cg2_freeze(cg->v2_dirfd, frozen, err);
+}
+
+static bool v2_is_frozen(const struct cgroup *cg)
+{
+	return cg2_is_frozen(cg->v2_dirfd);
+}
+
+static int v2_kill_all(const struct cgroup *cg, int sig, struct error *err)
+{
+	return cg2_kill_all(cg->v2_dirfd, sig, err);
+}
+
+static int v2_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err)
+{
+	return cg2_stats(cg->v2_dirfd, st, err);
+}
+
+static int v2_destroy(struct cgroup *cg, struct error *err)
+{
+	return cg_at(cg, cg2_destroy(cg, err), err);
+}
+
+const struct cgroup_ops cg2_ops = {
+	.name = "v2",
+	.create = cg2_create,
+	.open = cg2_open,
+	.join_prepare = v2_join_prepare,
+	.join_without_clone = v2_join_without_clone,
+	.attach = v2_attach,
+	.apply = v2_apply,
+	.freeze = v2_freeze,
+	.is_frozen = v2_is_frozen,
+	.kill_all = v2_kill_all,
+	.pids = v2_pids,
+	.stats = v2_stats,
+	.oom_kill_count = cg2_oom_kill_count,
+	.oom_watch_open = cg2_oom_watch_open,
+	.destroy = v2_destroy,
+};

@@ -1,0 +1,37 @@
+/* --systemd-cgroup with systemd as PID 1: the container's cgroup is a
+ * transient systemd unit, asked for over D-Bus (org.freedesktop.systemd1
+ * Manager), as runc's and crun's systemd drivers do. libsystemd.so.0 (sd-bus)
+ * is dlopen'd on first use, so no other command loads it.
+ *
+ * Errors read "--systemd-cgroup: StartTransientUnit tinyrun-x.scope: <the
+ * bus error's message>". */
+#ifndef TINYRUN_CGROUP_SYSTEMD_DBUS_H
+#define TINYRUN_CGROUP_SYSTEMD_DBUS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "oci/error.h"
+
+struct systemd_unit {
+	char name[256];         /* "tinyrun-abc.scope", or "a-b.slice" */
+	char slice[256];        /* a scope's Slice=, a slice's Wants= */
+	char description[320];
+	bool pending;           /* resolved, not asked for yet (the init pid does not exist yet) */
+	bool started;           /* StartTransientUnit returned a job: ours to stop */
+};
+
+/* sd_booted(): /run/systemd/system is a directory. */
+bool systemd_booted(void);
+
+/* StartTransientUnit(u->name, "fail") and wait for its job. A scope gets
+ * Slice=u->slice, Delegate=yes, PIDs=[pid]; a slice gets Wants=u->slice and
+ * no pid. Both DefaultDependencies=no and Memory/CPU/TasksAccounting=yes.
+ * u->started is set once systemd has the unit (even if its job then fails). */
+int systemd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
+
+/* StopUnit(name, "replace") and wait a few seconds for its job. A unit
+ * systemd does not know (NoSuchUnit) is already stopped: 0. */
+int systemd_stop_unit(const char *name, struct error *err);
+
+#endif

@@ -187,8 +187,7 @@ static const char full_v1[] =
 	" \"hugepageLimits\": [{\"pageSize\": \"2MB\", \"limit\": 209715200}],"
 	" \"network\": {\"classID\": 1048577, \"priorities\": [{\"name\": \"eth0\", \"priority\": 500},"
 	"                                                   {\"name\": \"lo\", \"priority\": 1}]},"
-	" \"rdma\": {\"mlx5_1\": {\"hcaHandles\": 3, \"hcaObjects\": 10000}},"
-	" \"unified\": {\"memory.high\": \"1073741824\"}}";
+	" \"rdma\": {\"mlx5_1\": {\"hcaHandles\": 3, \"hcaObjects\": 10000}}}";
 
 static void test_v1_full(void)
 {
@@ -234,10 +233,8 @@ static void test_v1_full(void)
 		  "net_cls/net_cls.classid=1048577\n"
 		  "net_prio/net_prio.ifpriomap=eth0 500\n"
 		  "net_prio/net_prio.ifpriomap=lo 1\n"
-		  "rdma/rdma.max=mlx5_1 hca_handle=3 hca_object=10000\n"
-		  "unified/memory.high=1073741824\n");
+		  "rdma/rdma.max=mlx5_1 hca_handle=3 hca_object=10000\n");
 	CHECK_STR(content(fds[CG1_MEMORY], "memory.limit_in_bytes"), "268435456");
-	CHECK_STR(content(fds[CG1_UNIFIED], "memory.high"), "1073741824");
 	CHECK_STR(content(fds[CG1_HUGETLB], "hugetlb.1GB.limit_in_bytes"), "");   /* not asked for */
 	oci_arena_free(arena);
 	tree_free();
@@ -339,12 +336,18 @@ static void test_v1_variants(void)
 	CHECK_STR(err.msg, "linux.resources.pids: the pids cgroup controller is not mounted");
 	oci_arena_free(arena);
 
-	/* unified keys without a cgroup2 hierarchy */
+	/* unified keys on v1: an invalid configuration (as runc), on a hybrid
+	 * host (a cgroup2 beside) too, and nothing is written */
+	res = parse("{\"unified\": {\"memory.high\": \"1\"}}", &arena);
+	log_reset();
+	CHECK(cg1_apply(fds, res, false, &err) == -EINVAL);
+	CHECK_STR(err.msg, "linux.resources.unified (\"memory.high\"): invalid configuration: "
+		  "cannot use unified on cgroup v1 (a hybrid host)");
+	CHECK_STR(wlog, "");
 	close(fds[CG1_UNIFIED]);
 	dirs[n_dirs - 1].fd = -2;
 	fds[CG1_UNIFIED] = -1;
-	res = parse("{\"unified\": {\"memory.high\": \"1\"}}", &arena);
-	CHECK(cg1_apply(fds, res, false, &err) == -EOPNOTSUPP);
+	CHECK(cg1_apply(fds, res, false, &err) == -EINVAL);
 	oci_arena_free(arena);
 	tree_free();
 }

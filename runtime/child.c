@@ -313,6 +313,8 @@ void child_main(struct child_ctx *ctx)
 	bool created = false;
 	extern char **environ;
 
+	/* no signal blocked or ignored by the runtime or its caller reaches the process */
+	process_reset_signals();
 	if (process_set_oom_score(p, &err) < 0)
 		goto fail;
 	/* While this process runs the runtime's code inside the container, no
@@ -326,8 +328,6 @@ void child_main(struct child_ctx *ctx)
 	/* the cwd is the bundle (the parent cloned us from there): relative
 	 * mount sources are relative to it, as in runc */
 	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
-	/* the runtime's signal dispositions must not leak into the container */
-	signal(SIGPIPE, SIG_DFL);
 	if (prepare(ctx, state, start_state, exe, &err) < 0)
 		goto fail;
 	if (sync_send(ctx->sync_fd, SYNC_CREATED, 0, NULL, 0, -1) < 0)

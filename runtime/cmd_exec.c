@@ -180,12 +180,13 @@ static char **merge_env(const struct oci_process *base, struct exec_args *a, siz
 
 static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, int argc, char ***env_out)
 {
-	if (argc > 0) {
+	/* the command, or process.json's args: never the container's own */
+	if (argc > 0 || !a->process_file) {
 		p->args = argv;
 		p->n_args = argc;
 	}
-	if (!p->n_args)
-		return cli_usage_error("exec", "no command given"), -1;
+	if (!p->n_args)   /* runc's words */
+		return cli_failf("exec failed: process args cannot be empty"), -1;
 	if (!(*env_out = merge_env(p, a, &p->n_env)))
 		return cli_failf("exec: out of memory"), -1;
 	p->env = *env_out;

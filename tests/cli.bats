@@ -454,3 +454,77 @@ run_terminal_container() {
 	assert_output --partial CAP_NOT_A_THING
 	assert_output --partial CapEff
 }
+
+# SigBlk and SigIgn of the process, as "blk ign" hex masks.
+SIGS_CMD='echo "$(grep ^SigBlk: /proc/self/status | cut -f2) $(grep ^SigIgn: /proc/self/status | cut -f2)"'
+NO_SIGS="0000000000000000 0000000000000000"
+
+# CMD... with SIGUSR1 and SIGHUP ignored, as nohup or a shell's `&` leave them.
+ignoring_signals() {
+	(
+		trap '' USR1 HUP
+		"$@"
+	)
+}
+
+@test "run, create+start: the container's process starts with no signal blocked or ignored" {
+	set_cmd "$SIGS_CMD"
+	run_nohang ignoring_signals runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output "$NO_SIGS"
+	bind_out_dir
+	set_cmd "$SIGS_CMD >/out/sigs"
+	ignoring_signals create_container "$CID-2"
+	runtime start "$CID-2"
+	wait_for_file "$OUT/sigs"
+	wait_for_state "$CID-2" stopped
+	run cat "$OUT/sigs"
+	assert_output "$NO_SIGS"
+	runtime delete "$CID-2"
+}
+
+@test "exec, exec -d, exec -p: the process starts with no signal blocked or ignored" {
+	bind_out_dir
+	run_detached "$CID"
+	run_nohang ignoring_signals runtime exec "$CID" sh -c "$SIGS_CMD"
+	assert_success
+	assert_output "$NO_SIGS"
+	jq --arg c "$SIGS_CMD" '.process | .args = ["sh", "-c", $c] | .terminal = false' \
+		"$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/process.json"
+	run_nohang ignoring_signals runtime exec -p "$BATS_TEST_TMPDIR/process.json" "$CID"
+	assert_success
+	assert_output "$NO_SIGS"
+	run_nohang ignoring_signals runtime exec -d "$CID" sh -c "$SIGS_CMD >/out/sigs"
+	assert_success
+	wait_for_file "$OUT/sigs"
+	sleep 0.2
+	run cat "$OUT/sigs"
+	assert_output "$NO_SIGS"
+}
+
+@test "exec: SIGTERM and SIGINT sent to a foreground exec reach its process" {
+	run_detached "$CID"
+	for sig in TERM INT; do
+		"$RUNTIME" --root "$ROOT" exec "$CID" sleep 3600 </dev/null >/dev/null 2>&1 3>&- 4>&- &
+		local pid=$!
+		local n=0
+		# the header, the container's sleep and exec's
+		until [ "$(runtime ps "$CID" 2>/dev/null | wc -l)" -ge 3 ]; do
+			sleep 0.1
+			n=$((n + 1))
+			[ $n -lt 100 ] || fail "exec did not start"
+		done
+		kill -$sig $pid
+		local st=0
+		timeout 10 tail --pid=$pid -f /dev/null || fail "exec still runs after SIG$sig"
+		wait $pid || st=$?
+		[ "$st" -eq $((128 + $(kill -l $sig))) ] || fail "exit status $st after SIG$sig"
+	done
+}
+
+@test "exec ID without a command fails with 255, as runc" {
+	run_detached "$CID"
+	run_nohang runtime exec "$CID"
+	assert_failure 255
+	assert_output --partial "process args cannot be empty"
+}

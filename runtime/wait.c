@@ -57,7 +57,9 @@ static void on_signal(int sfd, pid_t pid, int pty_master)
 	struct signalfd_siginfo si;
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGCHLD)
+		/* SIGCHLD is ours; so is the SIGPIPE of a write to a closed stdout
+		 * (relay_out hangs the container up instead) */
+		if (si.ssi_signo == SIGCHLD || (si.ssi_signo == SIGPIPE && (pid_t)si.ssi_pid == getpid()))
 			continue;
 		if (si.ssi_signo == SIGWINCH && pty_master >= 0) {
 			struct winsize ws;
@@ -69,29 +71,58 @@ static void on_signal(int sfd, pid_t pid, int pty_master)
 	}
 }
 
-static bool copy(int from, int to)
+enum copied { COPY_OK, COPY_EOF, COPY_WRITE_FAILED };
+
+/* One read from `from`, all of it written to `to`; *last: its last byte. */
+static enum copied copy(int from, int to, char *last)
 {
 	char buf[8192];
 	ssize_t n = read(from, buf, sizeof(buf));
 
 	if (n <= 0)
-		return n < 0 && errno == EAGAIN;
+		return n < 0 && (errno == EAGAIN || errno == EINTR) ? COPY_OK : COPY_EOF;
 	for (ssize_t off = 0; off < n;) {
 		ssize_t w = write(to, buf + off, n - off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return false;
+			return COPY_WRITE_FAILED;
 		off += w;
 	}
-	return true;
+	if (last)
+		*last = buf[n - 1];
+	return COPY_OK;
 }
+
+/* stdin is at its end: what a person does at a terminal, the EOF character
+ * (VEOF, ^D): a reader in canonical mode sees end of file, a line editor
+ * (a shell's) takes it as EOF on an empty line. A pending partial line needs
+ * one ^D to be read and one more for the EOF. A pty has no half-close. */
+static void pty_send_eof(int master, char last)
+{
+	struct termios t;
+	char eof = 4;
+
+	if (tcgetattr(master, &t) == 0 && t.c_cc[VEOF] != _POSIX_VDISABLE)
+		eof = (char)t.c_cc[VEOF];
+	if (last != '\n' && last != 0 && write(master, &eof, 1) < 0)
+		return;
+	if (write(master, &eof, 1) < 0)
+		return;
+}
+
+/* After the hang-up of a terminal nobody reads, how long the container has
+ * to end before it is killed. */
+#define HANGUP_GRACE_MS 2000
 
 int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
 {
 	int sfd = signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK), status = 0;
 	struct termios saved, raw;
 	bool tty = pty_master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0;
+	char last_in = 0;
+	bool hung_up = false;
+	int n;
 	struct pollfd p[4] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = pidfd, .events = POLLIN },
@@ -110,18 +141,35 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
 	for (;;) {
 		if (reap(pid, &status))
 			break;
-		if (poll(p, 4, -1) < 0 && errno != EINTR)
+		n = poll(p, 4, hung_up ? HANGUP_GRACE_MS : -1);
+		if (n < 0 && errno != EINTR)
 			break;
+		if (n == 0 && hung_up) {   /* a pid-namespace init ignores SIGHUP */
+			kill(pid, SIGKILL);
+			hung_up = false;
+		}
 		if (p[0].revents)
 			on_signal(sfd, pid, pty_master);
-		if (p[2].revents && !copy(STDIN_FILENO, pty_master))
-			p[2].fd = -1;
-		if (p[3].revents && !copy(pty_master, STDOUT_FILENO))
-			p[3].fd = -1;
+		if (p[2].revents) {
+			enum copied c = copy(STDIN_FILENO, pty_master, &last_in);
+			if (c == COPY_EOF)
+				pty_send_eof(pty_master, last_in);
+			if (c != COPY_OK)
+				p[2].fd = -1;
+		}
+		if (p[3].revents) {
+			enum copied c = copy(pty_master, STDOUT_FILENO, NULL);
+			/* nobody reads the container's terminal any more: it hangs
+			 * up, as when a terminal is closed (SIGHUP to its session) */
+			if (c == COPY_WRITE_FAILED)
+				hung_up = kill(pid, SIGHUP) == 0;
+			if (c != COPY_OK)
+				p[3].fd = -1;
+		}
 	}
 	/* drain what the container wrote before it exited */
 	while (pty_master >= 0 && p[3].fd >= 0 && poll(&p[3], 1, 0) > 0 && (p[3].revents & POLLIN) &&
-	       copy(pty_master, STDOUT_FILENO))
+	       copy(pty_master, STDOUT_FILENO, NULL) == COPY_OK)
 		;
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);

@@ -528,3 +528,25 @@ ignoring_signals() {
 	assert_failure 255
 	assert_output --partial "process args cannot be empty"
 }
+
+@test "run ./ and run . inside a bundle: the id is the directory's name" {
+	is_runc && skip "tinyrun extension: runc takes the argument as an id"
+	local b="$BATS_TEST_TMPDIR/$CID-b"
+	BUNDLE="$b" make_bundle "$b"
+	cd "$b"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run -d ./
+	assert_success
+	assert_output "$CID-b"
+	assert_equal "$(state_field "$CID-b" status)" running
+	BUNDLE="$b" set_cmd 'echo in-dot-form'
+	run_nohang runtime run .
+	assert_success
+	assert_output in-dot-form
+}
+
+@test "run -b DIR with an id holding '/': invalid container id" {
+	run_nohang runtime run -b "$BUNDLE" "a/$CID"
+	[ "$status" -ne 0 ] || fail "accepted: $output"
+	assert_output --regexp '[Ii]nvalid container [Ii][Dd]'
+	refute_output --partial "both --bundle"
+}

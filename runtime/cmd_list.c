@@ -51,18 +51,21 @@ static void print_row(struct container *c, enum container_status s, int fmt, boo
 	*first = false;
 }
 
+const struct cli_opt list_opts[] = {
+	{ "quiet", 'q', 'q', NULL, "the ids only, one per line" },
+	{ "format", 'f', 'f', "table|json", "a table (default) or a JSON array" },
+	{ 0 },
+};
+
 int cmd_list(struct global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "quiet", no_argument, NULL, 'q' }, { "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
-	};
 	int ch, fmt = 't', n;
 	bool first = true;
 	struct error err;
 	struct dirent **names = NULL;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "qf:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, list_opts, false)) != -1) {
 		if (ch == 'q')
 			fmt = 'q';
 		else if (ch == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "table")))

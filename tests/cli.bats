@@ -550,3 +550,95 @@ ignoring_signals() {
 	assert_output --regexp '[Ii]nvalid container [Ii][Dd]'
 	refute_output --partial "both --bundle"
 }
+
+@test "help CMD is CMD --help: each option with what it does; create lists --no-subreaper" {
+	is_runc && skip "runc's help CMD lists the commands"
+	local c
+	for c in "${COMMANDS[@]}"; do
+		run "$RUNTIME" help "$c"
+		assert_success
+		local via_help="$output"
+		run "$RUNTIME" "$c" --help
+		assert_equal "$output" "$via_help"
+	done
+	run "$RUNTIME" help create
+	assert_line --regexp '^ +--no-subreaper +[a-z]'
+	assert_line --regexp '^ +-b, --bundle DIR +the bundle directory'
+	run "$RUNTIME" help update
+	assert_line --regexp '^ +--memory BYTES +memory limit: bytes'
+	assert_line --regexp '^ +--cpu-quota USEC +.*microseconds'
+	run "$RUNTIME" help nosuch
+	assert_failure 1
+}
+
+@test "every option in a command's help is accepted by the command, and no other" {
+	is_runc && skip "tinyrun's help --options"
+	local c opt arg
+	for c in "${COMMANDS[@]}"; do
+		while read -r opt arg; do
+			# an unknown option is refused before anything else is looked at
+			run "$RUNTIME" --root "$ROOT" "$c" "$opt" ${arg:+x} "$CID-none"
+			refute_output --regexp "unknown (or incomplete )?option"
+		done < <("$RUNTIME" help --options "$c")
+	done
+	run "$RUNTIME" --root "$ROOT" create --detach "$CID-none"
+	assert_failure 1
+	assert_output --regexp "unknown (or incomplete )?option"
+}
+
+@test "man page: tinyrun(8) renders without warnings, with every command and option of the help" {
+	is_runc && skip "tinyrun's man page"
+	make -C "$REPO_DIR" -s build/tinyrun.8 >/dev/null
+	local page="$REPO_DIR/build/tinyrun.8" text c
+	run man --warnings -l "$page"
+	assert_success
+	text="$(MANWIDTH=100 man -l "$page" 2>/dev/null)"
+	[[ "$text" == *"TINYRUN(8)"* ]] || fail "no TINYRUN(8) header"
+	for c in "${COMMANDS[@]}"; do
+		grep -q "^   $c\$" <<<"$text" || fail "no section for $c"
+	done
+	grep -q -- "--no-subreaper" <<<"$text" || fail "--no-subreaper missing"
+	grep -q -- "--keep" <<<"$text" || fail "--keep missing"
+	grep -q "EXIT STATUS" <<<"$text" || fail "no EXIT STATUS"
+	# make install puts it where man finds it
+	local dest="$BATS_TEST_TMPDIR/inst"
+	make -C "$REPO_DIR" -s install DESTDIR="$dest" PREFIX=/usr >/dev/null
+	[ -f "$dest/usr/share/man/man8/tinyrun.8" ] || fail "not installed"
+	MANPATH="$dest/usr/share/man" run man -w tinyrun
+	assert_output "$dest/usr/share/man/man8/tinyrun.8"
+}
+
+# complete WORD...: what the bash completion offers for the last WORD.
+complete_words() {
+	(
+		source "$REPO_DIR/contrib/completions/tinyrun.bash"
+		COMP_WORDS=("$RUNTIME" --root "$ROOT" "$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMPREPLY=()
+		_tinyrun
+		printf '%s\n' "${COMPREPLY[@]}"
+	)
+}
+
+@test "bash completion: ids after delete -f, kill, exec...; none after an option taking a value; help" {
+	is_runc && skip "tinyrun's completion"
+	run_detached "$CID"
+	local words
+	for words in "delete -f" "delete" "kill" "kill -a" "exec" "exec -t" "exec -u 0" "state" "ps" "pause" "update --memory 1m"; do
+		# shellcheck disable=SC2086
+		run complete_words $words ""
+		assert_output "$CID"
+	done
+	for words in "exec --cwd" "exec -u" "exec --env" "update --memory" "kill --all $CID"; do
+		# shellcheck disable=SC2086
+		run complete_words $words ""
+		refute_output --partial "$CID"
+	done
+	run complete_words help ""
+	assert_line exec
+	assert_line create
+	run complete_words create --no-s
+	assert_output --no-subreaper
+	run complete_words list -f ""
+	assert_output $'table\njson'
+}

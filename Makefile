@@ -33,6 +33,17 @@ DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_BENCH)
 
 all: tinyrun
 
+# --version: the commit (git describe, "unknown" outside git) and libselinux's
+# version (libseccomp says its own); rewritten only when they change.
+LIBSELINUX_VERSION := $(shell pkg-config --modversion libselinux 2>/dev/null || echo unknown)
+build/gen/version.h: FORCE
+	@mkdir -p build/gen
+	@c=$$(git -C $(CURDIR) describe --always --dirty --tags 2>/dev/null || echo unknown); \
+	printf '#define TINYRUN_COMMIT "%s"\n#define TINYRUN_LIBSELINUX "%s"\n' "$$c" "$(LIBSELINUX_VERSION)" >$@.new; \
+	cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+build/runtime/main.o: build/gen/version.h
+FORCE:
+
 tinyrun: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <seccomp.h>
+
+#include "build/gen/version.h"
 
 #include "cgroup.h"
 #include "cli.h"
@@ -72,7 +75,13 @@ static void usage(FILE *out)
 
 static void version(void)
 {
-	printf("tinyrun version %s\nspec: 1.3.0\n", TINYRUN_VERSION);
+	const struct scmp_version *sv = seccomp_version();
+
+	printf("tinyrun version %s\ncommit: %s\nspec: 1.3.0\n", TINYRUN_VERSION, TINYRUN_COMMIT);
+	printf("libseccomp: %u.%u.%u\nlibselinux: %s\n", sv ? sv->major : 0, sv ? sv->minor : 0,
+	       sv ? sv->micro : 0, TINYRUN_LIBSELINUX);
+	/* as crun's line; systemd is dlopen'd when --systemd-cgroup finds it running */
+	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL -CRIU\n");
 }
 
 /* Global flags come before the command; both -flag and --flag, with the value

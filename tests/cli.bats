@@ -642,3 +642,18 @@ complete_words() {
 	run complete_words list -f ""
 	assert_output $'table\njson'
 }
+
+@test "--version: the commit, libseccomp and libselinux versions, the built-in features" {
+	is_runc && skip "crun-style feature line"
+	run "$RUNTIME" --version
+	assert_success
+	# git describe of the tree it was built from: a commit of this repository
+	local commit
+	commit="$(sed -n 's/^commit: //p' <<<"$output")"
+	[ -n "$commit" ] || fail "no commit line"
+	commit="${commit%-dirty}"
+	git -C "$REPO_DIR" cat-file -e "${commit##*-g}^{commit}" || fail "commit $commit is not in the repository"
+	assert_line --regexp '^libseccomp: [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --regexp '^libselinux: [0-9]+\.[0-9]+'
+	assert_line --regexp '^\+SECCOMP \+SELINUX .*\+CAP'
+}

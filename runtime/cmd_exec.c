@@ -327,6 +327,8 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		snprintf(cache, sizeof(cache), "%s/.seccomp-cache", g->root);
 		a.o.seccomp_cache = cache;
 		a.o.join_keyring = faccessat(c.dirfd, "no-new-keyring", F_OK, 0) < 0;
+		log_debug("exec: %s in container %s (cwd %s, uid %u)", proc.args[0], c.id, proc.cwd ? proc.cwd : "/",
+			  proc.uid);
 		r = exec_process(&c, &cfg, &proc, &a.o, &err);
 	}
 	if (r < 0)

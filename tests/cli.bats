@@ -657,3 +657,37 @@ complete_words() {
 	assert_line --regexp '^libselinux: [0-9]+\.[0-9]+'
 	assert_line --regexp '^\+SECCOMP \+SELINUX .*\+CAP'
 }
+
+@test "--debug: a line per step with its level, on stderr and in --log" {
+	set_args true
+	run runtime --debug run --bundle "$BUNDLE" "$CID"
+	assert_success
+	if is_runc; then
+		assert_output --partial 'level=debug'
+		return
+	fi
+	local step
+	for step in "config: " "namespaces: .*mount" "cgroup" "mount: /proc " "root: pivot_root" "exec: true"; do
+		assert_line --regexp "^tinyrun: debug: $step"
+	done
+	run runtime --debug --log "$BATS_TEST_TMPDIR/log" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line --regexp '^tinyrun: debug: mount: /proc '
+	run grep -c 'level=debug msg="mount: ' "$BATS_TEST_TMPDIR/log"
+	assert_output "$(jq '.mounts | length' "$BUNDLE/config.json")"
+	run runtime --debug --log "$BATS_TEST_TMPDIR/log.json" --log-format json run --bundle "$BUNDLE" "$CID"
+	assert_success
+	run jq -r 'select(.level == "debug") | .msg' "$BATS_TEST_TMPDIR/log.json"
+	assert_line "root: pivot_root into $BUNDLE/rootfs"
+}
+
+@test "text --log lines carry a timestamp and a level; --log-format json applies to stderr without --log" {
+	run runtime --log "$BATS_TEST_TMPDIR/log" state "$CID-missing"
+	assert_failure 1
+	run cat "$BATS_TEST_TMPDIR/log"
+	assert_line --regexp '^time="[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)" level=error msg=".*does not exist.*"$'
+	run runtime --log-format json state "$CID-missing"
+	assert_failure 1
+	jq -e 'select(.level == "error") | .msg | test("does not exist")' <<<"$output" >/dev/null ||
+		fail "not a JSON error line: $output"
+}

@@ -58,6 +58,14 @@ int cli_getopt(int argc, char **argv, const struct cli_opt *opts, bool stop_at_a
 	return getopt_long_only(argc, argv, so, lo, NULL);
 }
 
+int cli_option_error(const char *cmd, const struct cli_opt *opts, int ch, char **argv)
+{
+	for (const struct cli_opt *o = opts; ch != '?' && o->name; o++)
+		if (o->val == ch && o->arg && optarg)
+			return cli_usage_error(cmd, "--%s: invalid value \"%s\" (expected %s)", o->name, optarg, o->arg);
+	return cli_usage_error(cmd, "unknown or incomplete option %s", argv[optind - 1]);
+}
+
 const struct command *cli_find_command(const char *name)
 {
 	for (const struct command *c = commands; c->name; c++)

@@ -38,6 +38,9 @@ struct command {
 /* getopt_long_only over a command's table; '+' in front of the short
  * options when options stop at the first argument (exec, ps). */
 int cli_getopt(int argc, char **argv, const struct cli_opt *opts, bool stop_at_arg);
+/* The error for what cli_getopt returned: a bad value names the option and
+ * prints the value once; else an unknown or incomplete option. Returns 1. */
+int cli_option_error(const char *cmd, const struct cli_opt *opts, int ch, char **argv);
 const struct command *cli_find_command(const char *name);
 /* `tinyrun help ...`: CMD, --man (roff for the man page), --options CMD. */
 int cli_help(int argc, char **argv);

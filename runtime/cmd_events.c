@@ -114,7 +114,7 @@ int cmd_events(struct global_opts *g, int argc, char **argv)
 		else if (ch == 'i' && parse_interval(optarg, &interval_ms) == 0)
 			;
 		else
-			return cli_usage_error("events", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("events", events_opts, ch, argv);
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("events", "expected exactly one container id");

@@ -330,6 +330,13 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		log_debug("exec: %s in container %s (cwd %s, uid %u)", proc.args[0], c.id, proc.cwd ? proc.cwd : "/",
 			  proc.uid);
 		r = exec_process(&c, &cfg, &proc, &a.o, &err);
+		/* the child names the field it failed on; here that came from --cwd */
+		if (r < 0 && a.cwd && !strncmp(err.msg, "process.cwd ", 12)) {
+			char msg[sizeof(err.msg)];
+
+			snprintf(msg, sizeof(msg), "--cwd %s", err.msg + 12);
+			snprintf(err.msg, sizeof(err.msg), "%s", msg);
+		}
 	}
 	if (r < 0)
 		goto fail;

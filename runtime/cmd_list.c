@@ -71,7 +71,7 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 		else if (ch == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "table")))
 			fmt = fmt == 'q' ? 'q' : optarg[0];
 		else
-			return cli_usage_error("list", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("list", list_opts, ch, argv);
 	}
 	if (optind != argc)
 		return cli_usage_error("list", "takes no arguments");

@@ -78,7 +78,7 @@ int cmd_ps(struct global_opts *g, int argc, char **argv)
 		if (ch == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "table")))
 			json = !strcmp(optarg, "json");
 		else
-			return cli_usage_error("ps", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("ps", ps_opts, ch, argv);
 	}
 	if (optind >= argc)
 		return cli_usage_error("ps", "expected a container id");

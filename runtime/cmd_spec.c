@@ -35,7 +35,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 		else if (ch == 's')
 			profile = optarg;
 		else
-			return cli_usage_error("spec", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("spec", spec_opts, ch, argv);
 	}
 	if (optind != argc)
 		return cli_usage_error("spec", "takes no arguments");

@@ -137,7 +137,7 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 		if (ch == 'r')
 			file = optarg;
 		else if (ch < O_MEMORY)
-			return cli_usage_error("update", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("update", update_opts, ch, argv);
 		else if (set_flag(&res, ch, optarg) < 0)
 			return cli_usage_error("update", "--%s: invalid value \"%s\"", opt_name(ch), optarg);
 	}

@@ -691,3 +691,24 @@ complete_words() {
 	jq -e 'select(.level == "error") | .msg | test("does not exist")' <<<"$output" >/dev/null ||
 		fail "not a JSON error line: $output"
 }
+
+@test "value errors name the flag and print the value once; exec --cwd names --cwd" {
+	is_runc && skip "runc's wording differs"
+	run_detached "$CID"
+	local args
+	for args in "update --memory abc1" "update --pids-limit -5" "events --interval abc1" "list --format abc1" \
+		"ps -f abc1" "exec --preserve-fds abc1" "spec --seccomp abc1"; do
+		# shellcheck disable=SC2086
+		run runtime $args $([[ "$args" == spec* ]] || echo "$CID")
+		assert_failure 1
+		local flag="${args#* }"
+		flag="${flag%% *}"
+		[[ "$output" == *"$flag"* ]] || fail "$args: the flag is not named: $output"
+		local v="${args##* }"
+		[ "$(grep -o -- "$v" <<<"$output" | wc -l)" -eq 1 ] || fail "$args: the value is not printed once: $output"
+	done
+	run_nohang runtime exec --cwd /nope "$CID" true
+	assert_failure 255
+	assert_output --partial -- "--cwd /nope"
+	refute_output --partial "process.cwd"
+}

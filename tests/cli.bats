@@ -712,3 +712,13 @@ complete_words() {
 	assert_output --partial -- "--cwd /nope"
 	refute_output --partial "process.cwd"
 }
+
+@test "a JSON error in config.json gives its line and column and the text around it" {
+	is_runc && skip "runc's JSON errors have no position"
+	printf '{\n  "ociVersion": "1.0.2",\n  "process": {"args": ["a",]}\n}\n' >"$BUNDLE/config.json"
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "config.json: invalid JSON: parse error"
+	assert_output --partial "line 3, column 28, near '"
+	assert_output --partial '"args": ["a",]'
+}

@@ -722,3 +722,24 @@ complete_words() {
 	assert_output --partial "line 3, column 28, near '"
 	assert_output --partial '"args": ["a",]'
 }
+
+@test "list: columns sized to their content, long ids and bundles stay aligned; -q unchanged" {
+	local long="$CID-$(printf 'x%.0s' {1..60})" b="$BATS_TEST_TMPDIR/a-rather-long-bundle-directory-name-$(printf 'y%.0s' {1..40})"
+	BUNDLE="$b" make_bundle "$b"
+	run_detached "$CID"
+	BUNDLE="$b" run_detached "$long"
+	run runtime list
+	assert_success
+	[ "${#lines[@]}" -eq 3 ] || fail "expected a header and 2 rows: $output"
+	local l col
+	for col in PID STATUS BUNDLE CREATED OWNER; do
+		local at
+		at="$(awk -v c="$col" 'NR == 1 { print index($0, c) }' <<<"$output")"
+		for l in "${lines[@]:1}"; do
+			[ "${l:at-2:1}" = " " ] && [ "${l:at-1:1}" != " " ] || fail "$col not aligned at $at: $output"
+		done
+	done
+	assert_line --regexp "^$long +[0-9]+ +running +$b "
+	run runtime list -q
+	assert_output "$(printf '%s\n' "$CID" "$long" | sort)"
+}

@@ -743,3 +743,33 @@ complete_words() {
 	run runtime list -q
 	assert_output "$(printf '%s\n' "$CID" "$long" | sort)"
 }
+
+# The "### ..." section of README.md whose heading names COMMAND.
+readme_section() {
+	awk -v c="$1" '/^### / { on = 0; n = split(substr($0, 5), w, /[ ,]+/); for (i = 1; i <= n; i++) if (w[i] == c) on = 1 } on' \
+		"$REPO_DIR/README.md"
+}
+
+@test "README and the man page name every option of every command, and exec's 255" {
+	is_runc && skip "tinyrun's documents"
+	make -C "$REPO_DIR" -s build/tinyrun.8 >/dev/null
+	local man c opt arg
+	man="$(MANWIDTH=200 man -l "$REPO_DIR/build/tinyrun.8" 2>/dev/null)"
+	for c in "${COMMANDS[@]}"; do
+		local sec
+		sec="$(readme_section "$c")"
+		[ "$c" = run ] && sec+="$(readme_section create)"
+		[ -n "$sec" ] || fail "README has no section for $c"
+		while read -r opt arg; do
+			[[ "$opt" == --* ]] || continue
+			grep -q -- "$opt\b" <<<"$sec" || fail "README's $c does not name $opt"
+			grep -q -- "$opt\b" <<<"$man" || fail "the man page does not name $opt"
+		done < <("$RUNTIME" help --options "$c")
+	done
+	while read -r opt arg; do
+		[[ "$opt" == --* ]] || continue
+		grep -q -- "\`$opt" "$REPO_DIR/README.md" || fail "README's global options lack $opt"
+	done < <("$RUNTIME" help --options --global)
+	grep -q "exits 255 when exec itself fails" "$REPO_DIR/README.md" || fail "README: exec's 255"
+	grep -q "255 when exec itself fails" <<<"$man" || fail "man page: exec's 255"
+}

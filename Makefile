@@ -24,16 +24,27 @@ LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
 DEB_BUILD := gcc make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
-DEB_TEST  := bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi apparmor
+DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi apparmor
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats
 DEB_CLIENTS := podman conmon containerd
 DEB_BENCH := hyperfine time
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 
-.PHONY: all deps demo check unit bats bench install clean conformance fuzz
+.PHONY: all deps demo check unit bats bench install clean conformance fuzz man
 
 all: tinyrun
+
+# --version: the commit (git describe, "unknown" outside git) and libselinux's
+# version (libseccomp says its own); rewritten only when they change.
+LIBSELINUX_VERSION := $(shell pkg-config --modversion libselinux 2>/dev/null || echo unknown)
+build/gen/version.h: FORCE
+	@mkdir -p build/gen
+	@c=$$(git -C $(CURDIR) describe --always --dirty --tags 2>/dev/null || echo unknown); \
+	printf '#define TINYRUN_COMMIT "%s"\n#define TINYRUN_LIBSELINUX "%s"\n' "$$c" "$(LIBSELINUX_VERSION)" >$@.new; \
+	cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+build/runtime/main.o: build/gen/version.h
+FORCE:
 
 tinyrun: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -109,7 +120,7 @@ fuzz:
 	    -artifact_prefix=build/fuzz/crashes/$$t- build/fuzz/corpus/$$t || exit 1; done
 
 check: deps
-	@$(MAKE) --no-print-directory tinyrun $(UNIT_BINS) $(REPLAY_BINS)
+	@$(MAKE) --no-print-directory tinyrun build/tinyrun.8 $(UNIT_BINS) $(REPLAY_BINS)
 	@bash tests/run-all.sh
 
 bench: deps
@@ -120,9 +131,19 @@ conformance: deps
 	@$(MAKE) --no-print-directory tinyrun
 	@bash tests/conformance/run.sh $(RUNTIME)
 
-install: tinyrun
+# tinyrun(8): contrib/man/tinyrun.8.in with the sections the binary's option
+# tables make (the same tables as --help and completion).
+man: build/tinyrun.8
+build/tinyrun.8: contrib/man/tinyrun.8.in tinyrun
+	@mkdir -p build
+	./tinyrun help --man >$@.sections
+	sed -e 's/@VERSION@/$(VERSION)/' -e "s/@DATE@/$$(date -u -r contrib/man/tinyrun.8.in +%Y-%m-%d)/" \
+	    -e '/^@SECTIONS@$$/{r $@.sections' -e 'd}' contrib/man/tinyrun.8.in >$@
+	rm -f $@.sections
+
+install: tinyrun build/tinyrun.8
 	install -D -m 0755 tinyrun $(DESTDIR)$(PREFIX)/bin/tinyrun
-	install -D -m 0644 contrib/man/tinyrun.8.md $(DESTDIR)$(PREFIX)/share/man/man8/tinyrun.8.md
+	install -D -m 0644 build/tinyrun.8 $(DESTDIR)$(PREFIX)/share/man/man8/tinyrun.8
 	install -D -m 0644 contrib/completions/tinyrun.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tinyrun
 
 clean:

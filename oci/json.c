@@ -71,7 +71,7 @@ static size_t line_of(const char *text, const char *at)
  * So the text first goes through yajl's own parser with its defaults
  * (comments off, UTF-8 checked), without callbacks; its verbose error goes
  * to ebuf as yajl_tree_parse would write it. */
-static bool strict_json(const char *text, char *ebuf, size_t elen)
+static bool strict_json(const char *text, char *ebuf, size_t elen, size_t *err_at)
 {
 	yajl_handle h = yajl_alloc(NULL, NULL, NULL);
 	size_t len = strlen(text);
@@ -82,8 +82,11 @@ static bool strict_json(const char *text, char *ebuf, size_t elen)
 		return false;
 	}
 	st = yajl_parse(h, (const unsigned char *)text, len);
-	if (st == yajl_status_ok)
+	*err_at = yajl_get_bytes_consumed(h);
+	if (st == yajl_status_ok) {
 		st = yajl_complete_parse(h);
+		*err_at = len;
+	}
 	if (st != yajl_status_ok) {
 		unsigned char *e = yajl_get_error(h, 1, (const unsigned char *)text, len);
 
@@ -94,9 +97,35 @@ static bool strict_json(const char *text, char *ebuf, size_t elen)
 	return st == yajl_status_ok;
 }
 
+/* ", line L, column C, near 'TEXT'": the end of the token the parser stopped at
+ * (columns from 1), and the
+ * text around it on its line (at most 20 characters either side). */
+static void where(const char *text, size_t at, char *out, size_t size)
+{
+	size_t len = strlen(text), start, end, k = 0, col;
+	const char *line_start = text;
+	char near[48];
+
+	if (at > len)
+		at = len;
+	for (const char *p = text; p < text + at; p++)
+		if (*p == '\n')
+			line_start = p + 1;
+	start = at - (size_t)(line_start - text) > 20 ? at - 20 : (size_t)(line_start - text);
+	for (end = at; end < len && end < at + 20 && text[end] != '\n' && text[end] != '\r'; end++)
+		;
+	for (size_t i = start; i < end && k < sizeof(near) - 1; i++)
+		near[k++] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ? ' ' : text[i];
+	near[k] = '\0';
+	col = at - (size_t)(line_start - text);
+	snprintf(out, size, ", line %zu, column %zu%s%s%s", line_of(text, text + at), col ? col : 1,
+		 k ? ", near '" : "", near, k ? "'" : "");
+}
+
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 {
-	char ebuf[512] = "";
+	char ebuf[512] = "", loc[128] = "";
+	size_t err_at = 0;
 	const char *at = too_deep(text);
 	yajl_val root = NULL;
 	size_t n;
@@ -106,8 +135,10 @@ struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 			 JSON_MAX_DEPTH, line_of(text, at));
 		return NULL;
 	}
-	if (strict_json(text, ebuf, sizeof(ebuf)))
+	if (strict_json(text, ebuf, sizeof(ebuf), &err_at))
 		root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
+	else
+		where(text, err_at, loc, sizeof(loc));
 	if (root && (at = nul_escape(text))) {
 		snprintf(errbuf, errlen, "\\u0000 (a NUL character) in a string, line %zu",
 			 line_of(text, at));
@@ -117,12 +148,12 @@ struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 	if (root)
 		return (struct json_val *)root;
 	n = strcspn(ebuf, "\n");
-	while (n > 0 && ebuf[n - 1] == ' ')
+	while (n > 0 && (ebuf[n - 1] == ' ' || (loc[0] && ebuf[n - 1] == '.')))
 		n--;
 	if (n == 0)
 		snprintf(errbuf, errlen, "out of memory");
 	else
-		snprintf(errbuf, errlen, "%.*s", (int)n, ebuf);
+		snprintf(errbuf, errlen, "%.*s%s", (int)n, ebuf, loc);
 	return NULL;
 }
 

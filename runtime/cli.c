@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,9 +37,196 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
+int cli_getopt(int argc, char **argv, const struct cli_opt *opts, bool stop_at_arg)
+{
+	struct option lo[64];
+	char so[130];
+	size_t n = 0, k = 0;
+
+	if (stop_at_arg)
+		so[k++] = '+';
+	for (const struct cli_opt *o = opts; o->name && n < 63; o++, n++) {
+		lo[n] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, o->val };
+		if (o->shrt && k < sizeof(so) - 3) {
+			so[k++] = o->shrt;
+			if (o->arg)
+				so[k++] = ':';
+		}
+	}
+	lo[n] = (struct option){ 0 };
+	so[k] = 0;
+	return getopt_long_only(argc, argv, so, lo, NULL);
+}
+
+int cli_option_error(const char *cmd, const struct cli_opt *opts, int ch, char **argv)
+{
+	for (const struct cli_opt *o = opts; ch != '?' && o->name; o++)
+		if (o->val == ch && o->arg && optarg)
+			return cli_usage_error(cmd, "--%s: invalid value \"%s\" (expected %s)", o->name, optarg, o->arg);
+	return cli_usage_error(cmd, "unknown or incomplete option %s", argv[optind - 1]);
+}
+
+const struct command *cli_find_command(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* "-b, --bundle DIR" */
+static void opt_spelling(const struct cli_opt *o, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%c%s--%s%s%s", o->shrt ? "-" : "    ", o->shrt ? o->shrt : ' ',
+		 o->shrt ? ", " : "", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	if (!o->shrt)
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+static void print_opts(FILE *out, const struct cli_opt *opts)
+{
+	char sp[80];
+
+	for (const struct cli_opt *o = opts; o && o->name; o++) {
+		opt_spelling(o, sp, sizeof(sp));
+		if (strlen(sp) <= 26)
+			fprintf(out, "  %-26s %s\n", sp, o->help);
+		else
+			fprintf(out, "  %s\n  %-26s %s\n", sp, "", o->help);
+	}
+}
+
+void cli_print_globals(FILE *out)
+{
+	print_opts(out, global_opts);
+}
+
 void cli_print_help(const struct command *cmd)
 {
-	printf("tinyrun %s: %s\n\nusage: tinyrun [global options] %s", cmd->name, cmd->summary, cmd->usage);
+	const char *s = cmd->synopsis;
+
+	printf("tinyrun %s: %s\n\nusage:\n", cmd->name, cmd->summary);
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		printf("  tinyrun [global options] %.*s\n", (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+	if (cmd->opts && cmd->opts->name) {
+		printf("\noptions:\n");
+		print_opts(stdout, cmd->opts);
+	}
+	if (cmd->notes)
+		printf("\n%s\n", cmd->notes);
+}
+
+/* roff: backslashes and leading dots or quotes made literal */
+static void roff(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+		if (*s == '\n' && (s[1] == '.' || s[1] == '\''))
+			fputs("\\&", out);
+	}
+}
+
+static void roff_opts(FILE *out, const struct cli_opt *opts)
+{
+	for (const struct cli_opt *o = opts; o && o->name; o++) {
+		fputs(".TP\n", out);
+		if (o->shrt)
+			fprintf(out, "\\fB\\-%c\\fR, ", o->shrt);
+		fputs("\\fB\\-\\-", out);
+		roff(out, o->name);
+		fputs("\\fR", out);
+		if (o->arg) {
+			fputs(" \\fI", out);
+			roff(out, o->arg);
+			fputs("\\fR", out);
+		}
+		fputs("\n", out);
+		roff(out, o->help);
+		fputs("\n", out);
+	}
+}
+
+/* The GLOBAL OPTIONS and COMMANDS sections of tinyrun(8) (the Makefile puts
+ * them into contrib/man/tinyrun.8.in). */
+static void print_man(FILE *out)
+{
+	fputs(".SH GLOBAL OPTIONS\n", out);
+	roff_opts(out, global_opts);
+	fputs(".SH COMMANDS\n", out);
+	for (const struct command *c = commands; c->name; c++) {
+		const char *s = c->synopsis;
+
+		fputs(".SS ", out);
+		roff(out, c->name);
+		fputs("\n", out);
+		while (*s) {
+			size_t n = strcspn(s, "\n");
+			char line[512];
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, s);
+			fputs(".PP\n\\fBtinyrun\\fR ", out);
+			roff(out, line);
+			fputs("\n", out);
+			s += n + (s[n] == '\n');
+		}
+		fputs(".PP\n", out);
+		roff(out, c->summary);
+		fputs(".\n", out);
+		if (c->notes) {
+			fputs(".PP\n", out);
+			roff(out, c->notes);
+			fputs("\n", out);
+		}
+		roff_opts(out, c->opts);
+	}
+}
+
+int cli_help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		printf("tinyrun help COMMAND: the help of COMMAND (as COMMAND --help)\n");
+		return 0;
+	}
+	if (!strcmp(argv[1], "--man")) {
+		print_man(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--commands")) {   /* for completion */
+		for (c = commands; c->name; c++)
+			printf("%s\n", c->name);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--options")) {    /* for completion: OPTION [VALUE-PLACEHOLDER] */
+		const struct cli_opt *o = argc > 2 && strcmp(argv[2], "--global") ? NULL : global_opts;
+
+		if (!o) {
+			if (!(c = cli_find_command(argv[2])))
+				return cli_usage_error("help", "unknown command \"%s\"", argv[2]);
+			o = c->opts;
+		}
+		for (; o && o->name; o++) {
+			if (o->shrt)
+				printf("-%c%s%s\n", o->shrt, o->arg ? " " : "", o->arg ? o->arg : "");
+			printf("--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		}
+		return 0;
+	}
+	if (!(c = cli_find_command(argv[1])))
+		return cli_usage_error("help", "unknown command \"%s\" (see tinyrun --help)", argv[1]);
+	cli_print_help(c);
+	return 0;
 }
 
 bool cli_wants_help(const struct command *cmd, int argc, char **argv)

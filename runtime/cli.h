@@ -3,6 +3,7 @@
 #define TINYRUN_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "oci/error.h"
 
@@ -14,12 +15,36 @@ struct global_opts {
 	bool systemd_cgroup;
 };
 
+/* One option of a command. Each command's table drives its parser
+ * (cli_getopt), `COMMAND --help`, `help CMD`, the man page (`help --man`)
+ * and bash completion (`help --options CMD`): they cannot disagree. */
+struct cli_opt {
+	const char *name;          /* long name; NULL ends a table */
+	char shrt;                 /* short letter, or 0 */
+	int val;                   /* what cli_getopt returns for it */
+	const char *arg;           /* its value's placeholder (DIR, N, ...); NULL: a flag */
+	const char *help;          /* what it does, with units */
+};
+
 struct command {
 	const char *name;
 	int (*run)(struct global_opts *g, int argc, char **argv);
 	const char *summary;
-	const char *usage;         /* options text for `COMMAND --help` */
+	const char *synopsis;      /* after "tinyrun [global options] "; lines split by \n */
+	const struct cli_opt *opts;
+	const char *notes;         /* more text for --help and the man page, or NULL */
 };
+
+/* getopt_long_only over a command's table; '+' in front of the short
+ * options when options stop at the first argument (exec, ps). */
+int cli_getopt(int argc, char **argv, const struct cli_opt *opts, bool stop_at_arg);
+/* The error for what cli_getopt returned: a bad value names the option and
+ * prints the value once; else an unknown or incomplete option. Returns 1. */
+int cli_option_error(const char *cmd, const struct cli_opt *opts, int ch, char **argv);
+const struct command *cli_find_command(const char *name);
+/* `tinyrun help ...`: CMD, --man (roff for the man page), --options CMD. */
+int cli_help(int argc, char **argv);
+void cli_print_globals(FILE *out);
 
 /* Print `tinyrun: <msg>` (and to --log), return the exit status 1. */
 int cli_fail(const struct error *err);
@@ -48,5 +73,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv);
 int cmd_features(struct global_opts *g, int argc, char **argv);
 
 extern const struct command commands[];
+extern const struct cli_opt create_opts[], run_opts[], kill_opts[], delete_opts[], exec_opts[], ps_opts[],
+	list_opts[], update_opts[], events_opts[], spec_opts[], no_opts[], global_opts[];
 
 #endif

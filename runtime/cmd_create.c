@@ -10,26 +10,31 @@
 #include "runtime/container/lifecycle.h"
 #include "log.h"
 
+#define CREATE_OPTS \
+	{ "bundle", 'b', 'b', "DIR", "the bundle directory (default: the current directory)" }, \
+	{ "pid-file", 0, 'p', "FILE", "write the container process's pid (host pid namespace) to FILE" }, \
+	{ "console-socket", 0, 'c', "PATH", "with process.terminal: send the pty master to the unix socket PATH" }, \
+	{ "no-pivot", 0, 'P', NULL, "MS_MOVE + chroot instead of pivot_root (a rootfs on a ramfs)" }, \
+	{ "no-new-keyring", 0, 'K', NULL, "keep the caller's session keyring instead of a new one" }, \
+	{ "preserve-fds", 0, 'f', "N", "pass N more fds (3 .. 3+N-1) to the container, 0-65536" }, \
+	{ "no-subreaper", 0, 'S', NULL, "accepted for runc compatibility; tinyrun never becomes a subreaper" }, \
+	{ "config", 0, 'F', "FILE", "the config file, relative to the bundle (default: config.json)" }
+
+const struct cli_opt create_opts[] = { CREATE_OPTS, { 0 } };
+const struct cli_opt run_opts[] = {
+	CREATE_OPTS,
+	{ "detach", 'd', 'd', NULL, "return once the container runs, do not wait for it" },
+	{ "keep", 0, 'k', NULL, "keep the stopped container (and its cgroup) until delete" },
+	{ "id", 0, 'i', "ID", "the container id when a bundle path is given" },
+	{ 0 },
+};
+
 int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)
 {
-	static const struct option opts[] = {
-		{ "bundle", required_argument, NULL, 'b' },
-		{ "pid-file", required_argument, NULL, 'p' },
-		{ "console-socket", required_argument, NULL, 'c' },
-		{ "no-pivot", no_argument, NULL, 'P' },
-		{ "no-new-keyring", no_argument, NULL, 'K' },
-		{ "preserve-fds", required_argument, NULL, 'f' },
-		{ "detach", no_argument, NULL, 'd' },
-		{ "id", required_argument, NULL, 'i' },
-		{ "no-subreaper", no_argument, NULL, 'S' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "config", required_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int ch;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "b:d", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, rf ? run_opts : create_opts, false)) != -1) {
 		switch (ch) {
 		case 'b': o->bundle = optarg; break;
 		case 'p': o->pid_file = optarg; break;
@@ -49,10 +54,6 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 		case 'd':
 		case 'i':
 		case 'k':
-			if (!rf) {
-				cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
-				return -1;
-			}
 			if (ch == 'd')
 				rf->detach = true;
 			else if (ch == 'k')

@@ -4,9 +4,13 @@
 #include "cli.h"
 #include "runtime/container/lifecycle.h"
 
+const struct cli_opt delete_opts[] = {
+	{ "force", 'f', 'f', NULL, "kill a running container (SIGKILL) first" },
+	{ 0 },
+};
+
 int cmd_delete(struct global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = { { "force", no_argument, NULL, 'f' }, { NULL, 0, NULL, 0 } };
 	struct container c;
 	struct error err;
 	enum container_status s;
@@ -14,7 +18,7 @@ int cmd_delete(struct global_opts *g, int argc, char **argv)
 	int ch;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "f", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, delete_opts, false)) != -1) {
 		if (ch != 'f')
 			return cli_usage_error("delete", "unknown option %s", argv[optind - 1]);
 		force = true;

@@ -85,24 +85,33 @@ static int parse_user(const char *arg, struct exec_args *a)
 	return 0;
 }
 
+const struct cli_opt exec_opts[] = {
+	{ "process", 'p', 'p', "FILE", "the process as a JSON file (config.json's process object)" },
+	{ "detach", 'd', 'd', NULL, "return once the process runs, do not wait for it" },
+	{ "tty", 't', 't', NULL, "a terminal for the process (config.json's process.terminal is not used)" },
+	{ "console-socket", 0, 'S', "PATH", "with --tty: send the pty master to the unix socket PATH" },
+	{ "env", 'e', 'e', "KEY=VALUE", "set an environment variable (replaces KEY of the config); repeatable" },
+	{ "cwd", 0, 'C', "DIR", "the working directory, a path in the container" },
+	{ "user", 'u', 'u', "UID[:GID]", "numeric ids; without GID the process's gid is kept" },
+	{ "additional-gids", 'g', 'g', "GID", "a supplementary group, added to the process's; repeatable" },
+	{ "cap", 'c', 'c', "CAP", "add a capability (CAP_NET_ADMIN) to the bounding, effective and permitted sets; repeatable" },
+	{ "no-new-privs", 0, 'N', NULL, "set no_new_privs" },
+	{ "process-label", 0, 'L', "LABEL", "the SELinux label of the process" },
+	{ "apparmor", 0, 'A', "PROFILE", "the AppArmor profile of the process" },
+	{ "pid-file", 0, 'P', "FILE", "write the process's pid (host pid namespace) to FILE" },
+	{ "preserve-fds", 0, 'F', "N", "pass N more fds (3 .. 3+N-1) to the process, 0-65536" },
+	{ "ignore-paused", 0, 'I', NULL, "exec into a paused container (the process runs once resumed)" },
+	{ "cgroup", 0, 'G', "/", "the container's own cgroup (sub-cgroups: not supported)" },
+	{ 0 },
+};
+
 static int parse_args(int argc, char **argv, struct exec_args *a)
 {
-	static const struct option opts[] = {
-		{ "console-socket", required_argument, NULL, 'S' }, { "cwd", required_argument, NULL, 'C' },
-		{ "env", required_argument, NULL, 'e' }, { "tty", no_argument, NULL, 't' },
-		{ "user", required_argument, NULL, 'u' }, { "additional-gids", required_argument, NULL, 'g' },
-		{ "process", required_argument, NULL, 'p' }, { "detach", no_argument, NULL, 'd' },
-		{ "pid-file", required_argument, NULL, 'P' }, { "process-label", required_argument, NULL, 'L' },
-		{ "apparmor", required_argument, NULL, 'A' }, { "no-new-privs", no_argument, NULL, 'N' },
-		{ "cap", required_argument, NULL, 'c' }, { "preserve-fds", required_argument, NULL, 'F' },
-		{ "cgroup", required_argument, NULL, 'G' }, { "ignore-paused", no_argument, NULL, 'I' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int ch, cap;
 	uint32_t v;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "+e:tu:g:p:dc:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, exec_opts, true)) != -1) {
 		switch (ch) {
 		case 'S': a->o.console_socket = optarg; break;
 		case 'C': a->cwd = optarg; break;
@@ -181,12 +190,13 @@ static char **merge_env(const struct oci_process *base, struct exec_args *a, siz
 
 static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, int argc, char ***env_out)
 {
-	if (argc > 0) {
+	/* the command, or process.json's args: never the container's own */
+	if (argc > 0 || !a->process_file) {
 		p->args = argv;
 		p->n_args = argc;
 	}
-	if (!p->n_args)
-		return cli_usage_error("exec", "no command given"), -1;
+	if (!p->n_args)   /* runc's words */
+		return cli_failf("exec failed: process args cannot be empty"), -1;
 	if (!(*env_out = merge_env(p, a, &p->n_env)))
 		return cli_failf("exec: out of memory"), -1;
 	p->env = *env_out;
@@ -333,7 +343,16 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		char cache[4200];
 		a.o.seccomp_cache = cfg.linux_.has_seccomp ? seccomp_cache_dir(cache, sizeof(cache), log_debug_msg) : NULL;
 		a.o.join_keyring = faccessat(c.dirfd, "no-new-keyring", F_OK, 0) < 0;
+		log_debug("exec: %s in container %s (cwd %s, uid %u)", proc.args[0], c.id, proc.cwd ? proc.cwd : "/",
+			  proc.uid);
 		r = exec_process(&c, &cfg, &proc, &a.o, &err);
+		/* the child names the field it failed on; here that came from --cwd */
+		if (r < 0 && a.cwd && !strncmp(err.msg, "process.cwd ", 12)) {
+			char msg[sizeof(err.msg)];
+
+			snprintf(msg, sizeof(msg), "--cwd %s", err.msg + 12);
+			snprintf(err.msg, sizeof(err.msg), "%s", msg);
+		}
 	}
 	if (r < 0)
 		goto fail;

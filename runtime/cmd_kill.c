@@ -55,9 +55,13 @@ static int signal_all(struct container *c, int sig, struct error *err)
 	return r;
 }
 
+const struct cli_opt kill_opts[] = {
+	{ "all", 'a', 'a', NULL, "signal every process in the container's cgroup, not only its init" },
+	{ 0 },
+};
+
 int cmd_kill(struct global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = { { "all", no_argument, NULL, 'a' }, { NULL, 0, NULL, 0 } };
 	struct container c;
 	struct error err;
 	enum container_status s;
@@ -65,7 +69,7 @@ int cmd_kill(struct global_opts *g, int argc, char **argv)
 	int ch, sig = SIGTERM, r;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "a", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, kill_opts, false)) != -1) {
 		if (ch != 'a')
 			return cli_usage_error("kill", "unknown option %s", argv[optind - 1]);
 		all = true;

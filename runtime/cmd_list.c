@@ -28,7 +28,55 @@ static void print_compact(const char *json, size_t len)
 	}
 }
 
-static void print_row(struct container *c, enum container_status s, int fmt, bool *first)
+/* The table: rows kept until every cell is known, then columns as wide as
+ * their widest cell plus 3 (at least 12), as runc's tabwriter. */
+#define LIST_COLS 6
+struct table {
+	char **cells;              /* LIST_COLS per row */
+	size_t rows, cap;
+};
+
+static void table_add(struct table *t, const char *const *row)
+{
+	if (t->rows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		char **cells = realloc(t->cells, cap * LIST_COLS * sizeof(char *));
+		if (!cells)
+			return;
+		t->cells = cells;
+		t->cap = cap;
+	}
+	for (int i = 0; i < LIST_COLS; i++)
+		t->cells[t->rows * LIST_COLS + i] = strdup(row[i]);
+	t->rows++;
+}
+
+static void table_print(struct table *t)
+{
+	size_t w[LIST_COLS];
+
+	for (int i = 0; i < LIST_COLS; i++) {
+		w[i] = 12;
+		for (size_t r = 0; r < t->rows; r++) {
+			const char *s = t->cells[r * LIST_COLS + i];
+			if (s && strlen(s) + 3 > w[i])
+				w[i] = strlen(s) + 3;
+		}
+	}
+	for (size_t r = 0; r < t->rows; r++) {
+		for (int i = 0; i < LIST_COLS; i++) {
+			const char *s = t->cells[r * LIST_COLS + i] ? t->cells[r * LIST_COLS + i] : "";
+			if (i < LIST_COLS - 1)
+				printf("%-*s", (int)w[i], s);
+			else
+				printf("%s\n", s);
+			free(t->cells[r * LIST_COLS + i]);
+		}
+	}
+	free(t->cells);
+}
+
+static void print_row(struct container *c, enum container_status s, int fmt, bool *first, struct table *t)
 {
 	char *json;
 	size_t len;
@@ -44,38 +92,46 @@ static void print_row(struct container *c, enum container_status s, int fmt, boo
 		print_compact(json, len);
 		free(json);
 	} else {
-		printf("%-12s %-8d %-10s %-40s %-30s %s\n", c->id, s == STATUS_STOPPED ? 0 : (int)c->st.pid,
-		       container_status_name(s), c->st.bundle ? c->st.bundle : "",
-		       c->st.created ? c->st.created : "", c->st.owner && *c->st.owner ? c->st.owner : "root");
+		char pid[16];
+		const char *row[LIST_COLS] = { c->id, pid, container_status_name(s), c->st.bundle ? c->st.bundle : "",
+					       c->st.created ? c->st.created : "",
+					       c->st.owner && *c->st.owner ? c->st.owner : "root" };
+
+		snprintf(pid, sizeof(pid), "%d", s == STATUS_STOPPED ? 0 : (int)c->st.pid);
+		table_add(t, row);
 	}
 	*first = false;
 }
 
+const struct cli_opt list_opts[] = {
+	{ "quiet", 'q', 'q', NULL, "the ids only, one per line" },
+	{ "format", 'f', 'f', "table|json", "a table (default) or a JSON array" },
+	{ 0 },
+};
+
 int cmd_list(struct global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "quiet", no_argument, NULL, 'q' }, { "format", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
-	};
 	int ch, fmt = 't', n;
 	bool first = true;
 	struct error err;
 	struct dirent **names = NULL;
+	struct table table = { 0 };
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "qf:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, list_opts, false)) != -1) {
 		if (ch == 'q')
 			fmt = 'q';
 		else if (ch == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "table")))
 			fmt = fmt == 'q' ? 'q' : optarg[0];
 		else
-			return cli_usage_error("list", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("list", list_opts, ch, argv);
 	}
 	if (optind != argc)
 		return cli_usage_error("list", "takes no arguments");
 	if (container_root_check(g->root, &err) < 0)
 		return cli_fail(&err);
 	if (fmt == 't')
-		printf("%-12s %-8s %-10s %-40s %-30s %s\n", "ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER");
+		table_add(&table, (const char *const[LIST_COLS]){ "ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER" });
 	if (fmt == 'j')
 		putchar('[');
 	/* sorted by id, as runc (scandir in the C locale: byte order) */
@@ -85,12 +141,14 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 
 		if (names[k]->d_name[0] != '.' && container_load(g->root, names[k]->d_name, false, &c, &err) == 0) {
 			if (c.has_state)
-				print_row(&c, container_status(&c), fmt, &first);
+				print_row(&c, container_status(&c), fmt, &first, &table);
 			container_close(&c);
 		}
 		free(names[k]);
 	}
 	free(names);
+	if (fmt == 't')
+		table_print(&table);
 	if (fmt == 'j')
 		printf("]\n");
 	return 0;

@@ -18,13 +18,15 @@
 #include "runtime/container/sync.h"
 #include "runtime/container/wait.h"
 
-/* `tinyrun run path/to/bundle`: an argument with '/' (which no id may hold)
- * names the bundle; the id is its base name, made unique when taken. */
+/* `tinyrun run path/to/bundle`: an argument with '/' (which no id may hold),
+ * "." or ".." names the bundle; the id is its base name, made unique when taken. */
 static int id_from_bundle(struct global_opts *g, const char *path, char *id, size_t size, struct error *err)
 {
 	char copy[PATH_MAX], *base;
 
-	snprintf(copy, sizeof(copy), "%s", path);
+	/* "./", "." and "dir/.." name a directory too: the real one's name */
+	if (!realpath(path, copy))
+		snprintf(copy, sizeof(copy), "%s", path);
 	base = basename(copy);
 	if (!*base || !strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, ".."))
 		base = "container";
@@ -88,9 +90,8 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	if (argc - i != 1)
 		return cli_usage_error("run", "expected exactly one container id or bundle path");
 	o.id = argv[i];
-	if (strchr(argv[i], '/')) {
-		if (o.bundle)
-			return cli_usage_error("run", "both --bundle and a bundle path given");
+	/* with --bundle the argument is the id, whatever it holds */
+	if (!o.bundle && (strchr(argv[i], '/') || !strcmp(argv[i], ".") || !strcmp(argv[i], ".."))) {
 		o.bundle = argv[i];
 		if (rf.id)
 			o.id = rf.id;

@@ -10,13 +10,15 @@
 #include "oci/profiles.h"
 #include "oci/spec.h"
 
+const struct cli_opt spec_opts[] = {
+	{ "bundle", 'b', 'b', "DIR", "write DIR/config.json (default: the current directory)" },
+	{ "rootless", 0, 'r', NULL, "a user namespace mapping the caller to root, no network namespace" },
+	{ "seccomp", 0, 's', "default|strict", "add one of the shipped seccomp profiles" },
+	{ 0 },
+};
+
 int cmd_spec(struct global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "bundle", required_argument, NULL, 'b' }, { "rootless", no_argument, NULL, 'r' },
-		{ "seccomp", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *bundle = ".", *profile = NULL, *profile_json = NULL;
 	bool rootless = false;
 	char path[4200], *json;
@@ -25,7 +27,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 
 	(void)g;
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "b:", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, spec_opts, false)) != -1) {
 		if (ch == 'b')
 			bundle = optarg;
 		else if (ch == 'r')
@@ -33,7 +35,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 		else if (ch == 's')
 			profile = optarg;
 		else
-			return cli_usage_error("spec", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("spec", spec_opts, ch, argv);
 	}
 	if (optind != argc)
 		return cli_usage_error("spec", "takes no arguments");

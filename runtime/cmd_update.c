@@ -53,6 +53,33 @@ enum {
 	O_RTPERIOD, O_RTRUNTIME, O_CPUS, O_MEMS, O_PIDS, O_BLKIO,
 };
 
+const struct cli_opt update_opts[] = {
+	{ "resources", 'r', 'r', "FILE", "linux.resources as a JSON file, \"-\" for stdin" },
+	{ "memory", 0, O_MEMORY, "BYTES", "memory limit: bytes or with a suffix (k, m, g), -1 unlimited" },
+	{ "memory-reservation", 0, O_MEMRES, "BYTES", "memory soft limit (bytes, k, m, g; -1 unlimited)" },
+	{ "memory-swap", 0, O_MEMSWAP, "BYTES", "memory + swap limit (bytes, k, m, g; -1 unlimited)" },
+	{ "kernel-memory", 0, O_KMEM, "BYTES", "kernel memory limit (cgroup v1, bytes, k, m, g)" },
+	{ "kernel-memory-tcp", 0, O_KMEMTCP, "BYTES", "kernel TCP buffer limit (cgroup v1, bytes, k, m, g)" },
+	{ "cpu-shares", 0, O_SHARES, "N", "relative CPU weight (cgroup v1 shares, 2-262144)" },
+	{ "cpu-quota", 0, O_QUOTA, "USEC", "CPU time per period, microseconds (-1 unlimited)" },
+	{ "cpu-period", 0, O_PERIOD, "USEC", "the CPU quota's period, microseconds" },
+	{ "cpu-rt-period", 0, O_RTPERIOD, "USEC", "real-time period, microseconds" },
+	{ "cpu-rt-runtime", 0, O_RTRUNTIME, "USEC", "real-time runtime per period, microseconds" },
+	{ "cpuset-cpus", 0, O_CPUS, "LIST", "CPUs to run on (0-3,5)" },
+	{ "cpuset-mems", 0, O_MEMS, "LIST", "memory nodes to allocate from (0-1)" },
+	{ "pids-limit", 0, O_PIDS, "N", "maximum number of processes (-1 unlimited)" },
+	{ "blkio-weight", 0, O_BLKIO, "N", "relative block I/O weight (10-1000)" },
+	{ 0 },
+};
+
+static const char *opt_name(int val)
+{
+	for (const struct cli_opt *o = update_opts; o->name; o++)
+		if (o->val == val)
+			return o->name;
+	return "?";
+}
+
 static int set_flag(struct oci_resources *r, int opt, const char *v)
 {
 	int64_t n;
@@ -95,17 +122,6 @@ static int set_flag(struct oci_resources *r, int opt, const char *v)
 
 int cmd_update(struct global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "resources", required_argument, NULL, 'r' },
-		{ "memory", required_argument, NULL, O_MEMORY }, { "memory-reservation", required_argument, NULL, O_MEMRES },
-		{ "memory-swap", required_argument, NULL, O_MEMSWAP }, { "kernel-memory", required_argument, NULL, O_KMEM },
-		{ "kernel-memory-tcp", required_argument, NULL, O_KMEMTCP }, { "cpu-shares", required_argument, NULL, O_SHARES },
-		{ "cpu-quota", required_argument, NULL, O_QUOTA }, { "cpu-period", required_argument, NULL, O_PERIOD },
-		{ "cpu-rt-period", required_argument, NULL, O_RTPERIOD }, { "cpu-rt-runtime", required_argument, NULL, O_RTRUNTIME },
-		{ "cpuset-cpus", required_argument, NULL, O_CPUS }, { "cpuset-mems", required_argument, NULL, O_MEMS },
-		{ "pids-limit", required_argument, NULL, O_PIDS }, { "blkio-weight", required_argument, NULL, O_BLKIO },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct oci_resources res = { 0 }, *use = &res;
 	const char *file = NULL;
 	void *arena = NULL;
@@ -114,16 +130,16 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 	struct cgroup cg;
 	struct error err;
 	enum container_status s;
-	int ch, r, idx = 0;
+	int ch, r;
 
 	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, "r:", opts, &idx)) != -1) {
+	while ((ch = cli_getopt(argc, argv, update_opts, false)) != -1) {
 		if (ch == 'r')
 			file = optarg;
 		else if (ch < O_MEMORY)
-			return cli_usage_error("update", "invalid option %s", argv[optind - 1]);
+			return cli_option_error("update", update_opts, ch, argv);
 		else if (set_flag(&res, ch, optarg) < 0)
-			return cli_usage_error("update", "--%s: invalid value \"%s\"", opts[idx].name, optarg);
+			return cli_usage_error("update", "--%s: invalid value \"%s\"", opt_name(ch), optarg);
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("update", "expected exactly one container id");

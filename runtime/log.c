@@ -33,28 +33,38 @@ bool log_debug_enabled(void)
 	return log_dbg;
 }
 
-static void log_file_write(const char *level, const char *msg)
+/* One line: json ({"level","msg","time"}, runc's and containerd's) or text
+ * (time="..." level=... msg="...", runc's logrus text). */
+static int format_line(char *line, size_t size, bool json, const char *level, const char *msg)
 {
-	char line[2048];
+	struct timespec ts;
+	struct tm tm;
+	char when[64];
 	int n;
 
-	if (log_fmt == LOG_JSON) {
-		struct timespec ts;
-		struct tm tm;
-		char when[64];
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		gmtime_r(&ts.tv_sec, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-		n = snprintf(line, sizeof(line), "{\"level\":\"%s\",\"msg\":", level);
-		n = oci_json_escape(line, sizeof(line) - 64, n, msg);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	if (json) {
+		n = snprintf(line, size, "{\"level\":\"%s\",\"msg\":", level);
+		n = oci_json_escape(line, size - 64, n, msg);
 		if (n < 0)
-			return;
-		n += snprintf(line + n, sizeof(line) - n, ",\"time\":\"%s.%09ldZ\"}\n", when, ts.tv_nsec);
-	} else {
-		n = snprintf(line, sizeof(line), "%s: %s\n", level, msg);
+			return -1;
+		return n + snprintf(line + n, size - n, ",\"time\":\"%s.%09ldZ\"}\n", when, ts.tv_nsec);
 	}
-	if (n > 0 && (size_t)n < sizeof(line) && write(log_fd, line, n) < 0)
+	n = snprintf(line, size, "time=\"%s.%09ldZ\" level=%s msg=", when, ts.tv_nsec, level);
+	n = oci_json_escape(line, size - 2, n, msg);   /* a quoted string, as logrus */
+	if (n < 0)
+		return -1;
+	return n + snprintf(line + n, size - n, "\n");
+}
+
+static void write_line(int fd, bool json, const char *level, const char *msg)
+{
+	char line[2048];
+	int n = format_line(line, sizeof(line), json, level, msg);
+
+	if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, n) < 0)
 		return;
 }
 
@@ -63,11 +73,14 @@ static void log_emit(const char *level, bool to_stderr, const char *fmt, va_list
 	char msg[1536];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (to_stderr)
-		dprintf(STDERR_FILENO, "tinyrun: %s%s\n",
-			strcmp(level, "warning") == 0 ? "warning: " : "", msg);
+	/* --log-format json without --log: json on stderr too, as runc */
+	if (to_stderr && log_fmt == LOG_JSON && log_fd < 0)
+		write_line(STDERR_FILENO, true, level, msg);
+	else if (to_stderr)
+		dprintf(STDERR_FILENO, "tinyrun: %s%s%s\n", strcmp(level, "error") ? level : "",
+			strcmp(level, "error") ? ": " : "", msg);
 	if (log_fd >= 0)
-		log_file_write(level, msg);
+		write_line(log_fd, log_fmt == LOG_JSON, level, msg);
 }
 
 void log_error(const char *fmt, ...)
@@ -95,7 +108,7 @@ void log_debug(const char *fmt, ...)
 	if (!log_dbg)
 		return;
 	va_start(ap, fmt);
-	log_emit("debug", log_fd < 0, fmt, ap);
+	log_emit("debug", true, fmt, ap);
 	va_end(ap);
 }
 

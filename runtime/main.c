@@ -5,66 +5,56 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <seccomp.h>
+
+#include "build/gen/version.h"
 
 #include "runtime/cgroup/cgroup.h"
 #include "cli.h"
 #include "log.h"
 #include "runtime/container/selfseal.h"
 
-#define U_CREATE "create [options] ID\n" \
-	"  -b, --bundle DIR         bundle directory (default: current directory)\n" \
-	"      --pid-file FILE      write the container's pid to FILE\n" \
-	"      --console-socket S   send the pty master to the unix socket S\n" \
-	"      --no-pivot           use MS_MOVE + chroot instead of pivot_root\n" \
-	"      --no-new-keyring     keep the caller's session keyring\n" \
-	"      --preserve-fds N     pass N extra fds (3 .. 3+N-1) to the container\n" \
-	"      --config FILE        the config file (default config.json, relative to the bundle)\n" \
-	"With LISTEN_FDS=N set (systemd socket activation), fds 3..3+N-1 go first.\n"
-#define U_RUN "run [options] ID | run [options] BUNDLE-PATH\n" \
-	"  -b, --bundle DIR         bundle directory (default: current directory)\n" \
-	"  -d, --detach             do not wait for the container\n" \
-	"      --keep               keep the stopped container (and cgroup) until delete\n" \
-	"      --id ID              container id when a bundle path is given\n" \
-	"      --pid-file FILE      write the container's pid to FILE\n" \
-	"      --console-socket S   send the pty master to the unix socket S\n" \
-	"      --no-pivot, --no-new-keyring, --preserve-fds N, --config FILE   as for create\n" \
-	"A lone argument holding '/' is a bundle path; the id is its base name.\n"
+const struct cli_opt no_opts[] = { { 0 } };
+
+/* For help, the man page and completion; parse_globals reads them. */
+const struct cli_opt global_opts[] = {
+	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; use a tmpfs)" },
+	{ "log", 0, 0, "FILE", "also write messages to FILE (text: time, level, message)" },
+	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
+	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
+	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus, when systemd runs)" },
+	{ "cgroup-manager", 0, 0, "cgroupfs|systemd", "crun's spelling of --systemd-cgroup" },
+	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },
+	{ "help", 'h', 0, NULL, "this help; tinyrun help COMMAND or COMMAND --help for a command" },
+	{ 0 },
+};
 
 const struct command commands[] = {
-	{ "create", cmd_create, "create a container, blocked before its process runs", U_CREATE },
-	{ "start", cmd_start, "run the process of a created container", "start ID\n" },
-	{ "state", cmd_state, "print the state of a container as JSON", "state ID\n" },
-	{ "kill", cmd_kill, "send a signal to the container's process",
-	  "kill [--all] ID [SIGNAL]\n  SIGNAL: name (KILL, SIGKILL) or number (0: check it runs); default TERM\n"
-	  "  -a, --all   signal every process in the container\n" },
-	{ "delete", cmd_delete, "remove a stopped container",
-	  "delete [--force] ID\n  -f, --force   kill a running container first\n" },
-	{ "run", cmd_run, "create and start a container", U_RUN },
+	{ "create", cmd_create, "create a container, blocked before its process runs", "create [options] ID", create_opts,
+	  "With LISTEN_FDS=N set (systemd socket activation), fds 3..3+N-1 go first." },
+	{ "start", cmd_start, "run the process of a created container", "start ID", no_opts, NULL },
+	{ "state", cmd_state, "print the state of a container as JSON", "state ID", no_opts, NULL },
+	{ "kill", cmd_kill, "send a signal to the container's process", "kill [options] ID [SIGNAL]", kill_opts,
+	  "SIGNAL: a name (KILL, SIGKILL), a number, or 0 to check that it runs; default TERM." },
+	{ "delete", cmd_delete, "remove a stopped container", "delete [options] ID", delete_opts, NULL },
+	{ "run", cmd_run, "create and start a container", "run [options] ID\nrun [options] BUNDLE-PATH", run_opts,
+	  "A lone argument holding '/', or . or .., is a bundle path (without --bundle); the id is the\n"
+	  "directory's name (made unique when taken, printed with --detach). In the foreground the exit\n"
+	  "status is the container's (128+N when killed by signal N)." },
 	{ "exec", cmd_exec, "run a new process in a running container",
-	  "exec [options] ID COMMAND [ARGS...] | exec -p process.json ID\n"
-	  "  -p, --process FILE   process.json\n  -d, --detach\n"
-	  "  -t, --tty            a terminal (config.json's process.terminal is not used)\n"
-	  "      --console-socket S\n  -e, --env K=V\n  --cwd DIR\n"
-	  "  -u, --user UID[:GID] (without GID the process's gid is kept)\n"
-	  "  --additional-gids GID  added to the process's\n  --cap CAP\n  --no-new-privs\n"
-	  "  --pid-file FILE\n  --preserve-fds N\n"
-	  "  --ignore-paused      exec into a paused container (runs once resumed)\n"
-	  "  --cgroup /           the container's cgroup (sub-cgroups: not supported)\n"
-	  "Options go before ID. Exit status: the process's; 255 when exec fails.\n" },
-	{ "ps", cmd_ps, "list the container's processes", "ps [-f table|json] ID [-- ps options]\n" },
-	{ "pause", cmd_pause, "freeze every process of a container", "pause ID\n" },
-	{ "resume", cmd_resume, "thaw a paused container", "resume ID\n" },
-	{ "list", cmd_list, "list containers", "list [-q] [-f|--format table|json]\n" },
-	{ "update", cmd_update, "change a running container's resources",
-	  "update [options] ID\n  -r, --resources FILE (\"-\" for stdin)\n"
-	  "  --memory --memory-reservation --memory-swap --cpu-shares --cpu-quota\n"
-	  "  --cpu-period --cpuset-cpus --cpuset-mems --pids-limit --blkio-weight\n" },
-	{ "events", cmd_events, "print container events and statistics",
-	  "events [--stats] [--interval SECONDS] ID\n" },
-	{ "spec", cmd_spec, "write a default config.json",
-	  "spec [-b|--bundle DIR] [--rootless] [--seccomp default|strict]\n" },
-	{ "features", cmd_features, "print the runtime's features as JSON", "features\n" },
-	{ NULL, NULL, NULL, NULL },
+	  "exec [options] ID COMMAND [ARGS...]\nexec [options] -p process.json ID", exec_opts,
+	  "Options go before ID. Exit status: the process's; 255 when exec itself fails." },
+	{ "ps", cmd_ps, "list the container's processes", "ps [options] ID [-- ps options]", ps_opts, NULL },
+	{ "pause", cmd_pause, "freeze every process of a container", "pause ID", no_opts, NULL },
+	{ "resume", cmd_resume, "thaw a paused container", "resume ID", no_opts, NULL },
+	{ "list", cmd_list, "list containers", "list [options]", list_opts, NULL },
+	{ "update", cmd_update, "change a running container's resources", "update [options] ID", update_opts, NULL },
+	{ "events", cmd_events, "print container events and statistics as JSON lines", "events [options] ID",
+	  events_opts, NULL },
+	{ "spec", cmd_spec, "write a default config.json", "spec [options]", spec_opts, NULL },
+	{ "features", cmd_features, "print the runtime's features as JSON", "features", no_opts, NULL },
+	{ "help", NULL, "show the help of a command", "help [COMMAND]", no_opts, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *out)
@@ -77,21 +67,21 @@ static void usage(FILE *out)
 		fprintf(out, "  %-9s %s\n", c->name, c->summary);
 	fprintf(out,
 		"\ncommand options may also follow the container id, except for exec and ps\n"
-		"\nglobal options:\n"
-		"  --root DIR             state directory (default /run/tinyrun)\n"
-		"  --log FILE             also write messages to FILE\n"
-		"  --log-format text|json format of --log (json: {\"level\",\"msg\",\"time\"})\n"
-		"  --debug                debug messages\n"
-		"  --systemd-cgroup       linux.cgroupsPath is slice:prefix:name (a systemd\n"
-		"                         scope, made over D-Bus, when systemd runs)\n"
-		"  --cgroup-manager cgroupfs|systemd  crun's spelling of --systemd-cgroup\n"
-		"  -v, --version          print the version\n"
-		"  -h, --help             this help; COMMAND --help for a command\n");
+		"\nglobal options:\n");
+	cli_print_globals(out);
+	fprintf(out, "\nexit status: 0, 1 on an error; exec's 255 when exec itself fails; a foreground\n"
+		"run's or exec's: the process's (128+N when killed by signal N)\n");
 }
 
 static void version(void)
 {
-	printf("tinyrun version %s\nspec: 1.3.0\n", TINYRUN_VERSION);
+	const struct scmp_version *sv = seccomp_version();
+
+	printf("tinyrun version %s\ncommit: %s\nspec: 1.3.0\n", TINYRUN_VERSION, TINYRUN_COMMIT);
+	printf("libseccomp: %u.%u.%u\nlibselinux: %s\n", sv ? sv->major : 0, sv ? sv->minor : 0,
+	       sv ? sv->micro : 0, TINYRUN_LIBSELINUX);
+	/* as crun's line; systemd is dlopen'd when --systemd-cgroup finds it running */
+	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL -CRIU\n");
 }
 
 /* Global flags come before the command; both -flag and --flag, with the value
@@ -184,11 +174,14 @@ int main(int argc, char **argv)
 	}
 	cgroup_set_debug(log_debug_msg);
 	if (!strcmp(argv[ci], "help")) {
-		usage(stdout);
-		return 0;
+		if (argc - ci < 2) {
+			usage(stdout);
+			return 0;
+		}
+		return cli_help(argc - ci, argv + ci);
 	}
 	for (const struct command *c = commands; c->name; c++) {
-		if (strcmp(c->name, argv[ci]))
+		if (strcmp(c->name, argv[ci]) || !c->run)
 			continue;
 		if (cli_wants_help(c, argc - ci, argv + ci))
 			return 0;

@@ -454,3 +454,322 @@ run_terminal_container() {
 	assert_output --partial CAP_NOT_A_THING
 	assert_output --partial CapEff
 }
+
+# SigBlk and SigIgn of the process, as "blk ign" hex masks.
+SIGS_CMD='echo "$(grep ^SigBlk: /proc/self/status | cut -f2) $(grep ^SigIgn: /proc/self/status | cut -f2)"'
+NO_SIGS="0000000000000000 0000000000000000"
+
+# CMD... with SIGUSR1 and SIGHUP ignored, as nohup or a shell's `&` leave them.
+ignoring_signals() {
+	(
+		trap '' USR1 HUP
+		"$@"
+	)
+}
+
+@test "run, create+start: the container's process starts with no signal blocked or ignored" {
+	set_cmd "$SIGS_CMD"
+	run_nohang ignoring_signals runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output "$NO_SIGS"
+	bind_out_dir
+	set_cmd "$SIGS_CMD >/out/sigs"
+	ignoring_signals create_container "$CID-2"
+	runtime start "$CID-2"
+	wait_for_file "$OUT/sigs"
+	wait_for_state "$CID-2" stopped
+	run cat "$OUT/sigs"
+	assert_output "$NO_SIGS"
+	runtime delete "$CID-2"
+}
+
+@test "exec, exec -d, exec -p: the process starts with no signal blocked or ignored" {
+	bind_out_dir
+	run_detached "$CID"
+	run_nohang ignoring_signals runtime exec "$CID" sh -c "$SIGS_CMD"
+	assert_success
+	assert_output "$NO_SIGS"
+	jq --arg c "$SIGS_CMD" '.process | .args = ["sh", "-c", $c] | .terminal = false' \
+		"$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/process.json"
+	run_nohang ignoring_signals runtime exec -p "$BATS_TEST_TMPDIR/process.json" "$CID"
+	assert_success
+	assert_output "$NO_SIGS"
+	run_nohang ignoring_signals runtime exec -d "$CID" sh -c "$SIGS_CMD >/out/sigs"
+	assert_success
+	wait_for_file "$OUT/sigs"
+	sleep 0.2
+	run cat "$OUT/sigs"
+	assert_output "$NO_SIGS"
+}
+
+@test "exec: SIGTERM and SIGINT sent to a foreground exec reach its process" {
+	run_detached "$CID"
+	for sig in TERM INT; do
+		"$RUNTIME" --root "$ROOT" exec "$CID" sleep 3600 </dev/null >/dev/null 2>&1 3>&- 4>&- &
+		local pid=$!
+		local n=0
+		# the header, the container's sleep and exec's
+		until [ "$(runtime ps "$CID" 2>/dev/null | wc -l)" -ge 3 ]; do
+			sleep 0.1
+			n=$((n + 1))
+			[ $n -lt 100 ] || fail "exec did not start"
+		done
+		kill -$sig $pid
+		local st=0
+		timeout 10 tail --pid=$pid -f /dev/null || fail "exec still runs after SIG$sig"
+		wait $pid || st=$?
+		[ "$st" -eq $((128 + $(kill -l $sig))) ] || fail "exit status $st after SIG$sig"
+	done
+}
+
+@test "exec ID without a command fails with 255, as runc" {
+	run_detached "$CID"
+	run_nohang runtime exec "$CID"
+	assert_failure 255
+	assert_output --partial "process args cannot be empty"
+}
+
+@test "run ./ and run . inside a bundle: the id is the directory's name" {
+	is_runc && skip "tinyrun extension: runc takes the argument as an id"
+	local b="$BATS_TEST_TMPDIR/$CID-b"
+	BUNDLE="$b" make_bundle "$b"
+	cd "$b"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run -d ./
+	assert_success
+	assert_output "$CID-b"
+	assert_equal "$(state_field "$CID-b" status)" running
+	BUNDLE="$b" set_cmd 'echo in-dot-form'
+	run_nohang runtime run .
+	assert_success
+	assert_output in-dot-form
+}
+
+@test "run -b DIR with an id holding '/': invalid container id" {
+	run_nohang runtime run -b "$BUNDLE" "a/$CID"
+	[ "$status" -ne 0 ] || fail "accepted: $output"
+	assert_output --regexp '[Ii]nvalid container [Ii][Dd]'
+	refute_output --partial "both --bundle"
+}
+
+@test "help CMD is CMD --help: each option with what it does; create lists --no-subreaper" {
+	is_runc && skip "runc's help CMD lists the commands"
+	local c
+	for c in "${COMMANDS[@]}"; do
+		run "$RUNTIME" help "$c"
+		assert_success
+		local via_help="$output"
+		run "$RUNTIME" "$c" --help
+		assert_equal "$output" "$via_help"
+	done
+	run "$RUNTIME" help create
+	assert_line --regexp '^ +--no-subreaper +[a-z]'
+	assert_line --regexp '^ +-b, --bundle DIR +the bundle directory'
+	run "$RUNTIME" help update
+	assert_line --regexp '^ +--memory BYTES +memory limit: bytes'
+	assert_line --regexp '^ +--cpu-quota USEC +.*microseconds'
+	run "$RUNTIME" help nosuch
+	assert_failure 1
+}
+
+@test "every option in a command's help is accepted by the command, and no other" {
+	is_runc && skip "tinyrun's help --options"
+	local c opt arg
+	for c in "${COMMANDS[@]}"; do
+		while read -r opt arg; do
+			# an unknown option is refused before anything else is looked at
+			run "$RUNTIME" --root "$ROOT" "$c" "$opt" ${arg:+x} "$CID-none"
+			refute_output --regexp "unknown (or incomplete )?option"
+		done < <("$RUNTIME" help --options "$c")
+	done
+	run "$RUNTIME" --root "$ROOT" create --detach "$CID-none"
+	assert_failure 1
+	assert_output --regexp "unknown (or incomplete )?option"
+}
+
+@test "man page: tinyrun(8) renders without warnings, with every command and option of the help" {
+	is_runc && skip "tinyrun's man page"
+	make -C "$REPO_DIR" -s build/tinyrun.8 >/dev/null
+	local page="$REPO_DIR/build/tinyrun.8" text c
+	run man --warnings -l "$page"
+	assert_success
+	text="$(MANWIDTH=100 man -l "$page" 2>/dev/null)"
+	[[ "$text" == *"TINYRUN(8)"* ]] || fail "no TINYRUN(8) header"
+	for c in "${COMMANDS[@]}"; do
+		grep -q "^   $c\$" <<<"$text" || fail "no section for $c"
+	done
+	grep -q -- "--no-subreaper" <<<"$text" || fail "--no-subreaper missing"
+	grep -q -- "--keep" <<<"$text" || fail "--keep missing"
+	grep -q "EXIT STATUS" <<<"$text" || fail "no EXIT STATUS"
+	# make install puts it where man finds it
+	local dest="$BATS_TEST_TMPDIR/inst"
+	make -C "$REPO_DIR" -s install DESTDIR="$dest" PREFIX=/usr >/dev/null
+	[ -f "$dest/usr/share/man/man8/tinyrun.8" ] || fail "not installed"
+	MANPATH="$dest/usr/share/man" run man -w tinyrun
+	assert_output "$dest/usr/share/man/man8/tinyrun.8"
+}
+
+# complete WORD...: what the bash completion offers for the last WORD.
+complete_words() {
+	(
+		source "$REPO_DIR/contrib/completions/tinyrun.bash"
+		COMP_WORDS=("$RUNTIME" --root "$ROOT" "$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMPREPLY=()
+		_tinyrun
+		printf '%s\n' "${COMPREPLY[@]}"
+	)
+}
+
+@test "bash completion: ids after delete -f, kill, exec...; none after an option taking a value; help" {
+	is_runc && skip "tinyrun's completion"
+	run_detached "$CID"
+	local words
+	for words in "delete -f" "delete" "kill" "kill -a" "exec" "exec -t" "exec -u 0" "state" "ps" "pause" "update --memory 1m"; do
+		# shellcheck disable=SC2086
+		run complete_words $words ""
+		assert_output "$CID"
+	done
+	for words in "exec --cwd" "exec -u" "exec --env" "update --memory" "kill --all $CID"; do
+		# shellcheck disable=SC2086
+		run complete_words $words ""
+		refute_output --partial "$CID"
+	done
+	run complete_words help ""
+	assert_line exec
+	assert_line create
+	run complete_words create --no-s
+	assert_output --no-subreaper
+	run complete_words list -f ""
+	assert_output $'table\njson'
+}
+
+@test "--version: the commit, libseccomp and libselinux versions, the built-in features" {
+	is_runc && skip "crun-style feature line"
+	run "$RUNTIME" --version
+	assert_success
+	# git describe of the tree it was built from: a commit of this repository
+	local commit
+	commit="$(sed -n 's/^commit: //p' <<<"$output")"
+	[ -n "$commit" ] || fail "no commit line"
+	commit="${commit%-dirty}"
+	git -C "$REPO_DIR" cat-file -e "${commit##*-g}^{commit}" || fail "commit $commit is not in the repository"
+	assert_line --regexp '^libseccomp: [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --regexp '^libselinux: [0-9]+\.[0-9]+'
+	assert_line --regexp '^\+SECCOMP \+SELINUX .*\+CAP'
+}
+
+@test "--debug: a line per step with its level, on stderr and in --log" {
+	set_args true
+	run runtime --debug run --bundle "$BUNDLE" "$CID"
+	assert_success
+	if is_runc; then
+		assert_output --partial 'level=debug'
+		return
+	fi
+	local step
+	for step in "config: " "namespaces: .*mount" "cgroup" "mount: /proc " "root: pivot_root" "exec: true"; do
+		assert_line --regexp "^tinyrun: debug: $step"
+	done
+	run runtime --debug --log "$BATS_TEST_TMPDIR/log" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line --regexp '^tinyrun: debug: mount: /proc '
+	run grep -c 'level=debug msg="mount: ' "$BATS_TEST_TMPDIR/log"
+	assert_output "$(jq '.mounts | length' "$BUNDLE/config.json")"
+	run runtime --debug --log "$BATS_TEST_TMPDIR/log.json" --log-format json run --bundle "$BUNDLE" "$CID"
+	assert_success
+	run jq -r 'select(.level == "debug") | .msg' "$BATS_TEST_TMPDIR/log.json"
+	assert_line "root: pivot_root into $BUNDLE/rootfs"
+}
+
+@test "text --log lines carry a timestamp and a level; --log-format json applies to stderr without --log" {
+	run runtime --log "$BATS_TEST_TMPDIR/log" state "$CID-missing"
+	assert_failure 1
+	run cat "$BATS_TEST_TMPDIR/log"
+	assert_line --regexp '^time="[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9:]+)" level=error msg=".*does not exist.*"$'
+	run runtime --log-format json state "$CID-missing"
+	assert_failure 1
+	jq -e 'select(.level == "error") | .msg | test("does not exist")' <<<"$output" >/dev/null ||
+		fail "not a JSON error line: $output"
+}
+
+@test "value errors name the flag and print the value once; exec --cwd names --cwd" {
+	is_runc && skip "runc's wording differs"
+	run_detached "$CID"
+	local args
+	for args in "update --memory abc1" "update --pids-limit -5" "events --interval abc1" "list --format abc1" \
+		"ps -f abc1" "exec --preserve-fds abc1" "spec --seccomp abc1"; do
+		# shellcheck disable=SC2086
+		run runtime $args $([[ "$args" == spec* ]] || echo "$CID")
+		assert_failure 1
+		local flag="${args#* }"
+		flag="${flag%% *}"
+		[[ "$output" == *"$flag"* ]] || fail "$args: the flag is not named: $output"
+		local v="${args##* }"
+		[ "$(grep -o -- "$v" <<<"$output" | wc -l)" -eq 1 ] || fail "$args: the value is not printed once: $output"
+	done
+	run_nohang runtime exec --cwd /nope "$CID" true
+	assert_failure 255
+	assert_output --partial -- "--cwd /nope"
+	refute_output --partial "process.cwd"
+}
+
+@test "a JSON error in config.json gives its line and column and the text around it" {
+	is_runc && skip "runc's JSON errors have no position"
+	printf '{\n  "ociVersion": "1.0.2",\n  "process": {"args": ["a",]}\n}\n' >"$BUNDLE/config.json"
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "config.json: invalid JSON: parse error"
+	assert_output --partial "line 3, column 28, near '"
+	assert_output --partial '"args": ["a",]'
+}
+
+@test "list: columns sized to their content, long ids and bundles stay aligned; -q unchanged" {
+	local long="$CID-$(printf 'x%.0s' {1..60})" b="$BATS_TEST_TMPDIR/a-rather-long-bundle-directory-name-$(printf 'y%.0s' {1..40})"
+	BUNDLE="$b" make_bundle "$b"
+	run_detached "$CID"
+	BUNDLE="$b" run_detached "$long"
+	run runtime list
+	assert_success
+	[ "${#lines[@]}" -eq 3 ] || fail "expected a header and 2 rows: $output"
+	local l col
+	for col in PID STATUS BUNDLE CREATED OWNER; do
+		local at
+		at="$(awk -v c="$col" 'NR == 1 { print index($0, c) }' <<<"$output")"
+		for l in "${lines[@]:1}"; do
+			[ "${l:at-2:1}" = " " ] && [ "${l:at-1:1}" != " " ] || fail "$col not aligned at $at: $output"
+		done
+	done
+	assert_line --regexp "^$long +[0-9]+ +running +$b "
+	run runtime list -q
+	assert_output "$(printf '%s\n' "$CID" "$long" | sort)"
+}
+
+# The "### ..." section of README.md whose heading names COMMAND.
+readme_section() {
+	awk -v c="$1" '/^### / { on = 0; n = split(substr($0, 5), w, /[ ,]+/); for (i = 1; i <= n; i++) if (w[i] == c) on = 1 } on' \
+		"$REPO_DIR/README.md"
+}
+
+@test "README and the man page name every option of every command, and exec's 255" {
+	is_runc && skip "tinyrun's documents"
+	make -C "$REPO_DIR" -s build/tinyrun.8 >/dev/null
+	local man c opt arg
+	man="$(MANWIDTH=200 man -l "$REPO_DIR/build/tinyrun.8" 2>/dev/null)"
+	for c in "${COMMANDS[@]}"; do
+		local sec
+		sec="$(readme_section "$c")"
+		[ "$c" = run ] && sec+="$(readme_section create)"
+		[ -n "$sec" ] || fail "README has no section for $c"
+		while read -r opt arg; do
+			[[ "$opt" == --* ]] || continue
+			grep -q -- "$opt\b" <<<"$sec" || fail "README's $c does not name $opt"
+			grep -q -- "$opt\b" <<<"$man" || fail "the man page does not name $opt"
+		done < <("$RUNTIME" help --options "$c")
+	done
+	while read -r opt arg; do
+		[[ "$opt" == --* ]] || continue
+		grep -q -- "\`$opt" "$REPO_DIR/README.md" || fail "README's global options lack $opt"
+	done < <("$RUNTIME" help --options --global)
+	grep -q "exits 255 when exec itself fails" "$REPO_DIR/README.md" || fail "README: exec's 255"
+	grep -q "255 when exec itself fails" <<<"$man" || fail "man page: exec's 255"
+}

@@ -1,4 +1,8 @@
 # bash completion for tinyrun                                 -*- shell-script -*-
+#
+# The commands and their options come from the binary itself (`tinyrun help
+# --commands`, `tinyrun help --options CMD`: one "OPTION [VALUE]" per line,
+# from the same table as --help and the man page), so they cannot drift.
 
 # Container ids under the --root given on the command line (or the default).
 _tinyrun_ids() {
@@ -9,7 +13,7 @@ _tinyrun_ids() {
 		--root=*) root="${COMP_WORDS[i]#--root=}" ;;
 		esac
 	done
-	tinyrun --root "$root" list -q 2>/dev/null
+	"$_tinyrun_bin" --root "$root" list -q 2>/dev/null
 }
 
 # Work with or without the bash-completion package.
@@ -23,6 +27,16 @@ _tinyrun_files() { # [-d]
 	fi
 }
 
+# _tinyrun_value PLACEHOLDER: complete the value of an option.
+_tinyrun_value() {
+	case "$1" in
+	DIR) _tinyrun_files -d ;;
+	FILE | PATH) _tinyrun_files ;;
+	*"|"*) COMPREPLY=($(compgen -W "${1//|/ }" -- "$cur")) ;;
+	*) COMPREPLY=() ;;
+	esac
+}
+
 _tinyrun() {
 	local cur prev words cword
 	if declare -F _init_completion >/dev/null; then
@@ -33,16 +47,17 @@ _tinyrun() {
 		cur="${COMP_WORDS[COMP_CWORD]}"
 		prev="${COMP_WORDS[COMP_CWORD - 1]}"
 	fi
+	_tinyrun_bin="${words[0]}"
 
-	local commands="create start state kill delete run exec ps pause resume list update events spec features help"
-	local globals="--root --log --log-format --debug --systemd-cgroup --cgroup-manager --version --help"
+	# OPTION -> value placeholder ("" for a flag), for the globals or a command
+	local -A takes=()
+	local opt arg i cmd="" cmd_index=0
+	while read -r opt arg; do takes[$opt]="$arg"; done < <("$_tinyrun_bin" help --options --global 2>/dev/null)
 
-	# Find the command: the first word after the global options and their values.
-	local i cmd="" cmd_index=0
+	# the command: the first word after the global options and their values
 	for ((i = 1; i < cword; i++)); do
 		case "${words[i]}" in
-		--root | --log | --log-format | --cgroup-manager) ((i++)) ;;
-		-*) ;;
+		-*) [[ -n "${takes[${words[i]}]:-}" ]] && ((i++)) ;;
 		*)
 			cmd="${words[i]}"
 			cmd_index=$i
@@ -51,70 +66,46 @@ _tinyrun() {
 		esac
 	done
 
-	if [[ -z "$cmd" ]]; then
-		case "$prev" in
-		--root) _tinyrun_files -d; return ;;
-		--log) _tinyrun_files; return ;;
-		--log-format) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
-		--cgroup-manager) COMPREPLY=($(compgen -W "cgroupfs systemd" -- "$cur")); return ;;
-		esac
-		if [[ "$cur" == -* ]]; then
-			COMPREPLY=($(compgen -W "$globals" -- "$cur"))
-		else
-			COMPREPLY=($(compgen -W "$commands" -- "$cur"))
-		fi
+	if [[ -n "$cmd" ]]; then
+		takes=()
+		while read -r opt arg; do takes[$opt]="$arg"; done < <("$_tinyrun_bin" help --options "$cmd" 2>/dev/null)
+		takes[--help]=""
+	fi
+	# the value of an option: never an id
+	if [[ "$prev" == -* && -n "${takes[$prev]:-}" ]] && ((cword - 1 > cmd_index || cmd_index == 0)); then
+		_tinyrun_value "${takes[$prev]}"
 		return
 	fi
-
-	case "$prev" in
-	-b | --bundle) _tinyrun_files -d; return ;;
-	--pid-file | --log | -p | --process | -r | --resources | --config) _tinyrun_files; return ;;
-	--console-socket) _tinyrun_files; return ;;
-	--cwd) return ;;
-	-f | --format) COMPREPLY=($(compgen -W "table json" -- "$cur")); return ;;
-	--seccomp) COMPREPLY=($(compgen -W "default strict" -- "$cur")); return ;;
-	--preserve-fds | --id | -e | --env | -u | --user | --interval | --cgroup) return ;;
-	esac
-
-	local opts="--help"
-	case "$cmd" in
-	create) opts+=" --bundle --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds --config" ;;
-	run) opts+=" --bundle --detach --keep --id --pid-file --console-socket --no-pivot --no-new-keyring --preserve-fds --config" ;;
-	kill) opts+=" --all" ;;
-	delete) opts+=" --force" ;;
-	exec) opts+=" --process --detach --tty --console-socket --env --cwd --user --additional-gids --cap --no-new-privs --pid-file --preserve-fds --ignore-paused --cgroup" ;;
-	ps) opts+=" --format" ;;
-	list) opts+=" --quiet --format" ;;
-	update) opts+=" --resources --memory --memory-reservation --memory-swap --cpu-shares --cpu-quota --cpu-period --cpuset-cpus --cpuset-mems --pids-limit --blkio-weight" ;;
-	events) opts+=" --stats --interval" ;;
-	spec) opts+=" --bundle --rootless --seccomp" ;;
-	esac
-
 	if [[ "$cur" == -* ]]; then
-		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		COMPREPLY=($(compgen -W "${!takes[*]}" -- "$cur"))
+		return
+	fi
+	if [[ -z "$cmd" ]]; then
+		COMPREPLY=($(compgen -W "$("$_tinyrun_bin" help --commands 2>/dev/null)" -- "$cur"))
 		return
 	fi
 
-	# Does the command still want an id (only one, right after the command's options)?
+	# does the command still want an id (one, after the command's options)?
 	local have_id=""
 	for ((i = cmd_index + 1; i < cword; i++)); do
 		case "${words[i]}" in
-		-b | --bundle | --pid-file | --console-socket | --preserve-fds | --id | -p | --process | -r | --resources | -f | --format | --seccomp | -e | --env | --cwd | -u | --user | --interval | --cgroup | --config) ((i++)) ;;
-		-*) ;;
+		-*) [[ -n "${takes[${words[i]}]:-}" ]] && ((i++)) ;;
 		*) have_id=1 ;;
 		esac
 	done
 	case "$cmd" in
 	start | state | kill | delete | exec | ps | pause | resume | update | events)
-		[[ -z "$have_id" ]] && COMPREPLY=($(compgen -W "$(_tinyrun_ids)" -- "$cur"))
-		[[ -n "$have_id" && "$cmd" == kill ]] &&
+		if [[ -z "$have_id" ]]; then
+			COMPREPLY=($(compgen -W "$(_tinyrun_ids)" -- "$cur"))
+		elif [[ "$cmd" == kill ]]; then
 			COMPREPLY=($(compgen -W "TERM KILL HUP INT QUIT USR1 USR2 STOP CONT" -- "$cur"))
+		fi
 		;;
 	run)
 		[[ -z "$have_id" ]] && _tinyrun_files -d
 		;;
 	help)
-		COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+		[[ -z "$have_id" ]] && COMPREPLY=($(compgen -W "$("$_tinyrun_bin" help --commands 2>/dev/null)" -- "$cur"))
 		;;
 	esac
 } &&

@@ -274,6 +274,8 @@ void child_main(struct child_ctx *ctx)
 	struct setup s;
 	bool created = false;
 
+	/* no signal blocked or ignored by the runtime or its caller reaches the process */
+	process_reset_signals();
 	if (process_set_oom_score(p, &err) < 0)
 		goto fail;
 	/* While this process runs the runtime's code inside the container, no
@@ -287,8 +289,6 @@ void child_main(struct child_ctx *ctx)
 	/* the cwd is the bundle (the parent cloned us from there): relative
 	 * mount sources are relative to it, as in runc */
 	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
-	/* the runtime's signal dispositions must not leak into the container */
-	signal(SIGPIPE, SIG_DFL);
 	child_setup(ctx, &s);
 	if (prepare(ctx, &s, state, start_state, exe, &err) < 0)
 		goto fail;

@@ -26,6 +26,7 @@
 #include "runtime/container/hooks.h"
 #include "rootfs/rootfs.h"
 #include "runtime/log.h"
+#include "oci/tables.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/linux/rdt.h"
@@ -526,6 +527,35 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	return 0;
 }
 
+/* --debug: the set-up the child will do, one line per step, in its order */
+static void debug_plan(const struct oci_config *cfg, const struct create_opts *o, const char *rootfs)
+{
+	char ns[128] = "";
+	size_t n = 0;
+
+	if (!log_debug_enabled())
+		return;
+	log_debug("config: %s (process %s, %zu mounts)", o->config_path ? o->config_path : "config.json",
+		  cfg->process.n_args ? cfg->process.args[0] : "-", cfg->n_mounts);
+	for (size_t i = 0; i < oci_n_namespaces; i++)
+		if (cfg->linux_.ns[oci_namespaces[i].value].present)
+			n += snprintf(ns + n, n < sizeof(ns) ? sizeof(ns) - n : 0, "%s%s", n ? " " : "",
+				      oci_namespaces[i].name);
+	log_debug("namespaces: %s", n ? ns : "none (the host's)");
+	log_debug("rootfs: %s%s", rootfs, cfg->root_readonly ? " (read-only)" : "");
+	for (size_t i = 0; i < cfg->n_mounts; i++)
+		log_debug("mount: %s (%s from %s)", cfg->mounts[i].destination,
+			  cfg->mounts[i].type ? cfg->mounts[i].type : "bind",
+			  cfg->mounts[i].source ? cfg->mounts[i].source : "none");
+	log_debug(o->no_pivot ? "root: MS_MOVE + chroot into %s (--no-pivot)" : "root: pivot_root into %s", rootfs);
+	if (cfg->linux_.has_seccomp)
+		log_debug("seccomp: %zu syscall rules, loaded just before exec", cfg->linux_.seccomp.n_syscalls);
+	for (int k = 0; k < OCI_HOOK_KINDS; k++)
+		if (cfg->hooks.n[k])
+			log_debug("hooks: %zu %s", cfg->hooks.n[k], hooks_kind_name(k));
+	log_debug("exec: %s, once started", cfg->process.n_args ? cfg->process.args[0] : "-");
+}
+
 int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct oci_config *cfg, const char *config_json, size_t config_len,
 		     struct container *c, struct created *out, struct error *err)
@@ -541,6 +571,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	out->cg.v2_dirfd = -1;
 	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0)
 		return r;
+	debug_plan(cfg, o, rootfs);
 	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
 	if ((r = prepare_child_ctx(o, cfg, &ctx, err)) < 0)

@@ -99,13 +99,14 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 		.self_ino = x->self_ino,
 	};
 
+	/* no signal blocked or ignored by the runtime or its caller reaches the process */
+	process_reset_signals();
 	/* as runc: process.json's oomScoreAdj, else the container's */
 	if (process_set_oom_score(x->p->has_oom_score_adj ? x->p : &x->cfg->process, &err) < 0)
 		goto fail;
 	/* see child.c: no container process may ptrace us or open our /proc files */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	syscall(SYS_close_range, 3 + x->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
-	signal(SIGPIPE, SIG_DFL);
 	if (exec_prepare(x, &s, exe, &err) == 0 && setup_start(&s, &err) == 0)
 		setup_exec(&s, exe, x->env, &err);
 fail:

@@ -5,6 +5,7 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <linux/keyctl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,25 @@ int process_set_oom_score(const struct oci_process *p, struct error *err)
 	n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
 	r = procfs_write(-1, "self/oom_score_adj", buf, n);
 	return r < 0 ? error_sys(err, -r, "process.oomScoreAdj %d", p->oom_score_adj) : 0;
+}
+
+/* execve resets caught signals; ignored ones and the mask are inherited. The
+ * caller's (nohup, a shell's `&`) and the runtime's own (SIGPIPE, the mask of
+ * a foreground run/exec) must not reach the container's process. */
+void process_reset_signals(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	unsigned long long ign = 1ULL << (SIGPIPE - 1);
+	char buf[4096], *line;
+	sigset_t none;
+
+	if (procfs_read(-1, "thread-self/status", buf, sizeof(buf)) > 0 && (line = strstr(buf, "\nSigIgn:")))
+		ign |= strtoull(line + 8, NULL, 16);
+	for (int s = 1; s <= 64; s++)
+		if (ign & (1ULL << (s - 1)))
+			sigaction(s, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 int process_set_no_new_privs(const struct oci_process *p, struct error *err)

@@ -31,6 +31,9 @@ int process_set_no_new_privs(const struct oci_process *p, struct error *err);
 /* The child itself, first thing (the host's /proc still in view, and before
  * it makes itself non-dumpable): its oom_score_adj from process.oomScoreAdj. */
 int process_set_oom_score(const struct oci_process *p, struct error *err);
+/* The child, while the host's /proc is in view: default dispositions for
+ * every signal (those the caller or the runtime ignored) and an empty mask. */
+void process_reset_signals(void);
 /* The container's session keyring is named after it (as runc: "_ses.<id>"). */
 void process_join_keyring(const char *id);
 /* CVE-2019-5736 class: the runtime's own binary must never become a program

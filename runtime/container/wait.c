@@ -3,6 +3,7 @@
 #include "runtime/container/wait.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 static sigset_t forwarded;
@@ -57,7 +59,9 @@ static void on_signal(int sfd, pid_t pid, int pty_master)
 	struct signalfd_siginfo si;
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGCHLD)
+		/* SIGCHLD is ours; so is the SIGPIPE of a write to a closed stdout
+		 * (relay_out hangs the container up instead) */
+		if (si.ssi_signo == SIGCHLD || (si.ssi_signo == SIGPIPE && (pid_t)si.ssi_pid == getpid()))
 			continue;
 		if (si.ssi_signo == SIGWINCH && pty_master >= 0) {
 			struct winsize ws;
@@ -69,22 +73,89 @@ static void on_signal(int sfd, pid_t pid, int pty_master)
 	}
 }
 
-static bool copy(int from, int to)
+enum copied { COPY_OK, COPY_EOF, COPY_WRITE_FAILED };
+
+/* One read from `from`, all of it written to `to`; *last: its last byte. */
+static enum copied copy(int from, int to, char *last)
 {
 	char buf[8192];
 	ssize_t n = read(from, buf, sizeof(buf));
 
 	if (n <= 0)
-		return n < 0 && errno == EAGAIN;
+		return n < 0 && (errno == EAGAIN || errno == EINTR) ? COPY_OK : COPY_EOF;
 	for (ssize_t off = 0; off < n;) {
 		ssize_t w = write(to, buf + off, n - off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return false;
+			return COPY_WRITE_FAILED;
 		off += w;
 	}
-	return true;
+	if (last)
+		*last = buf[n - 1];
+	return COPY_OK;
+}
+
+/* stdin is at its end: what a person does at a terminal, the EOF character
+ * (VEOF, ^D): a reader in canonical mode sees end of file, a line editor
+ * (a shell's) takes it as EOF on an empty line. A pending partial line needs
+ * one ^D to be read and one more for the EOF. A pty has no half-close. */
+static void pty_send_eof(int master, char last)
+{
+	struct termios t;
+	char eof = 4;
+
+	if (tcgetattr(master, &t) == 0 && t.c_cc[VEOF] != _POSIX_VDISABLE)
+		eof = (char)t.c_cc[VEOF];
+	if (last != '\n' && last != 0 && write(master, &eof, 1) < 0)
+		return;
+	if (write(master, &eof, 1) < 0)
+		return;
+}
+
+/* After the hang-up of a terminal nobody reads, how long the container has
+ * to end before it is killed. */
+#define HANGUP_GRACE_MS 2000
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* The EOF character reaches the program only if it reads it in the mode it
+ * was typed in: queued in canonical mode, then read by a line editor that
+ * switched to raw mode, it becomes a NUL byte. So, as a person would, it is
+ * typed once the program has read everything before it, and again (at most
+ * EOF_TRIES times, EOF_EVERY_MS apart) while the program still runs. */
+#define EOF_TRIES 8
+#define EOF_EVERY_MS 250
+
+struct pty_eof {
+	bool pending;
+	int peer;                  /* our own fd of the pty's slave: its input queue */
+	int sent;
+	long long last_ms;
+};
+
+static void pty_eof_step(struct pty_eof *e, int master, char last_in)
+{
+	int queued = 0;
+
+	if (!e->pending || now_ms() - e->last_ms < EOF_EVERY_MS)
+		return;
+	if (e->peer >= 0 && ioctl(e->peer, TIOCINQ, &queued) == 0 && queued > 0)
+		return;
+	pty_send_eof(master, e->sent ? '\n' : last_in);
+	e->last_ms = now_ms();
+	if (++e->sent >= EOF_TRIES || e->peer < 0) {
+		e->pending = false;
+		if (e->peer >= 0)
+			close(e->peer);
+		e->peer = -1;
+	}
 }
 
 int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
@@ -92,6 +163,11 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
 	int sfd = signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK), status = 0;
 	struct termios saved, raw;
 	bool tty = pty_master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0;
+	char last_in = 0;
+	bool hung_up = false;
+	long long hup_at = 0;
+	struct pty_eof eof = { .peer = -1, .last_ms = -EOF_EVERY_MS };
+	int n;
 	struct pollfd p[4] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = pidfd, .events = POLLIN },
@@ -110,19 +186,44 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
 	for (;;) {
 		if (reap(pid, &status))
 			break;
-		if (poll(p, 4, -1) < 0 && errno != EINTR)
+		n = poll(p, 4, eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1);
+		if (n < 0 && errno != EINTR)
 			break;
+		if (hung_up && now_ms() - hup_at >= HANGUP_GRACE_MS) {   /* a pid-namespace init ignores SIGHUP */
+			kill(pid, SIGKILL);
+			hung_up = false;
+		}
+		pty_eof_step(&eof, pty_master, last_in);
 		if (p[0].revents)
 			on_signal(sfd, pid, pty_master);
-		if (p[2].revents && !copy(STDIN_FILENO, pty_master))
-			p[2].fd = -1;
-		if (p[3].revents && !copy(pty_master, STDOUT_FILENO))
-			p[3].fd = -1;
+		if (p[2].revents) {
+			enum copied c = copy(STDIN_FILENO, pty_master, &last_in);
+			if (c == COPY_EOF) {
+				eof.pending = true;
+				eof.peer = ioctl(pty_master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+				pty_eof_step(&eof, pty_master, last_in);
+			}
+			if (c != COPY_OK)
+				p[2].fd = -1;
+		}
+		if (p[3].revents) {
+			enum copied c = copy(pty_master, STDOUT_FILENO, NULL);
+			/* nobody reads the container's terminal any more: it hangs
+			 * up, as when a terminal is closed (SIGHUP to its session) */
+			if (c == COPY_WRITE_FAILED && !hung_up) {
+				hung_up = kill(pid, SIGHUP) == 0;
+				hup_at = now_ms();
+			}
+			if (c != COPY_OK)
+				p[3].fd = -1;
+		}
 	}
 	/* drain what the container wrote before it exited */
 	while (pty_master >= 0 && p[3].fd >= 0 && poll(&p[3], 1, 0) > 0 && (p[3].revents & POLLIN) &&
-	       copy(pty_master, STDOUT_FILENO))
+	       copy(pty_master, STDOUT_FILENO, NULL) == COPY_OK)
 		;
+	if (eof.peer >= 0)
+		close(eof.peer);
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (sfd >= 0)

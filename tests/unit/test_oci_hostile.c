@@ -205,7 +205,7 @@ static void test_ids(void)
 	CHECK_STR(err.msg, "p.json: .env[0]: \"=x\": empty variable name");
 	CHECK(oci_process_parse("p.json", proc_comment, strlen(proc_comment), &proc, &arena, &err) == -EINVAL);
 	CHECK_STR(err.msg, "p.json: invalid JSON: lexical error: probable comment found in input text, "
-		  "comments are not enabled.");
+		  "comments are not enabled, line 1, column 13, near '{\"cwd\": \"/\", // uid 0'");
 }
 
 /* -1 is the documented "unlimited" of memory and pids; other negatives were

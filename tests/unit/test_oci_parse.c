@@ -527,7 +527,7 @@ static void test_load_errors(void)
 			       &cfg, &err) == -EINVAL);
 	CHECK_STR(err.msg, "x.json: invalid JSON: NUL byte at offset 23");
 	CHECK(oci_config_parse("x.json", "", 0, OCI_PARSE_ALL, &cfg, &err) == -EINVAL);
-	CHECK_STR(err.msg, "x.json: invalid JSON: parse error: premature EOF");
+	CHECK_STR(err.msg, "x.json: invalid JSON: parse error: premature EOF, line 1, column 1");
 }
 
 /* `exec --process`: the same rules, paths relative to the process object. */
@@ -561,7 +561,7 @@ static void test_process_parse(void)
 		{ "[]", "process.json: expected object" },
 		{ "{\"args\": [\"sh\"], \"cwd\": \"/\", \"capabilities\": {\"bounding\": [true]}}",
 		  "process.json: .capabilities.bounding[0]: expected string" },
-		{ "{\"args\": [\"sh\"], \"cwd\": \"/\"", "process.json: invalid JSON: parse error: premature EOF" },
+		{ "{\"args\": [\"sh\"], \"cwd\": \"/\"", "process.json: invalid JSON: parse error: premature EOF, line 1, column 27, near ': [\"sh\"], \"cwd\": \"/\"'" },
 	};
 	const char *ok = "{\"terminal\": false, \"args\": [\"ls\", \"-l\"], \"cwd\": \"/tmp\","
 			 " \"env\": [\"A=1\"], \"user\": {\"uid\": 7, \"gid\": 8},"

@@ -109,7 +109,7 @@ static void test_parse_errors(void)
 		{ "{\"ociVersion\": \"1.0.0\", \"id\": \"a\", \"pid\": \"5\"}", "state.json: .pid: expected integer" },
 		{ "{\"ociVersion\": \"1.0.0\", \"id\": 5}", "state.json: .id: expected string" },
 		{ "[1]", "state.json: expected object" },
-		{ "{", "state.json: invalid JSON: parse error: premature EOF" },
+		{ "{", "state.json: invalid JSON: parse error: premature EOF, line 1, column 1, near '{'" },
 	};
 	struct container_state st;
 	struct error err = { 0 };

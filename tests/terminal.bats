@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# process.terminal and exec -t as a person meets them: a pty relayed by a
+# foreground run/exec, input EOF, Ctrl-C, a caller that goes away. The
+# caller's own terminal is made by script(1) (util-linux).
+
+load helpers
+
+SIGS_CMD='echo "sigs $(grep ^SigBlk: /proc/self/status | cut -f2) $(grep ^SigIgn: /proc/self/status | cut -f2)"'
+NO_SIGS="sigs 0000000000000000 0000000000000000"
+
+# in_terminal CMD...: CMD on a new terminal (script's), its input from stdin.
+in_terminal() {
+	script -qefc "$(printf '%q ' "$@")" /dev/null
+}
+
+# run_with_input INPUT CMD...: like run_nohang, with INPUT on a pipe as stdin.
+run_with_input() {
+	local input="$1" log="$BATS_TEST_TMPDIR/input.$((++NOHANG_SEQ)).log"
+	shift
+	if printf '%s' "$input" | timeout -k 2 20 "$@" >"$log" 2>&1 3>&- 4>&-; then status=0; else status=$?; fi
+	output="$(cat "$log")"
+}
+
+@test "terminal run, stdin a pipe: the container reads the input, then EOF, and the run ends" {
+	is_runc && skip "runc run with process.terminal needs the caller's /dev/tty (open /dev/tty: ENXIO)"
+	update_config '.process.terminal = true'
+	set_args sh
+	run_with_input $'echo hi-$((6 * 7))\n' "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	[ "$status" -ne 124 ] || fail "still running at EOF of its input: $output"
+	assert_success
+	assert_output --partial hi-42
+	run runtime state "$CID"
+	assert_failure
+}
+
+@test "terminal run, stdin /dev/null or a partial line: EOF reaches the container" {
+	is_runc && skip "runc run with process.terminal needs the caller's /dev/tty (open /dev/tty: ENXIO)"
+	update_config '.process.terminal = true'
+	set_args cat
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	[ "$status" -ne 124 ] || fail "cat still runs with stdin /dev/null"
+	assert_success
+	# no newline at the end: one EOF for the partial line, one for the end
+	run_with_input 'no-newline' "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	[ "$status" -ne 124 ] || fail "cat still runs at EOF of its input: $output"
+	assert_success
+	assert_output --partial no-newline
+}
+
+@test "terminal run: when nobody reads its output any more, the container is hung up and deleted" {
+	update_config '.process.terminal = true'
+	set_cmd "trap '' PIPE; while :; do echo y; done"
+	local st=0
+	timeout -k 2 20 bash -c '"$@" </dev/null 2>/dev/null | head -n 1 >/dev/null' _ \
+		"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" 3>&- 4>&- || st=$?
+	[ "$st" -ne 124 ] || fail "run still going after its reader left"
+	run runtime state "$CID"
+	assert_failure
+}
+
+@test "terminal run and exec -t: no signal blocked or ignored in the process" {
+	update_config '.process.terminal = true'
+	set_cmd "$SIGS_CMD"
+	run_nohang in_terminal "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output --partial "$NO_SIGS"
+	set_args sleep 3600
+	update_config '.process.terminal = false'
+	run_detached "$CID"
+	run_nohang in_terminal "$RUNTIME" --root "$ROOT" exec -t "$CID" sh -c "$SIGS_CMD"
+	assert_success
+	assert_output --partial "$NO_SIGS"
+}
+
+@test "exec -t ID sh: Ctrl-C stops the foreground command, Ctrl-D ends the shell" {
+	run_detached "$CID"
+	local log="$BATS_TEST_TMPDIR/tty.log" st=0
+	{
+		sleep 1
+		printf 'sleep 100\n'
+		sleep 1
+		printf '\003'
+		sleep 0.5
+		printf 'echo after-$((6 * 7))\n'
+		sleep 1
+		printf '\004'
+	} | timeout -k 2 20 script -qefc "$(printf '%q ' "$RUNTIME" --root "$ROOT" exec -t "$CID" sh)" /dev/null \
+		>"$log" 2>&1 3>&- 4>&- || st=$?
+	[ "$st" -ne 124 ] || fail "exec -t still running: $(cat "$log")"
+	grep -q 'after-42' "$log" || fail "sleep not stopped by ^C: $(cat "$log")"
+}

@@ -134,7 +134,7 @@ create_refused() {
 @test "hostile: comments in config.json (// and /* */) are not JSON" {
 	cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/good.json"
 	hostile_config 's = json.dumps(c); out = (s[:-1] + ", \"x\": 1 // uid 0\n}").encode()'
-	create_refused "config.json: invalid JSON: lexical error: probable comment found in input text, comments are not enabled."
+	create_refused "config.json: invalid JSON: lexical error: probable comment found in input text, comments are not enabled, line 1, column"
 	cp "$BATS_TEST_TMPDIR/good.json" "$BUNDLE/config.json"
 	hostile_config 'out = ("/* a comment */ " + json.dumps(c)).encode()'
 	create_refused "config.json: invalid JSON:" "comments are not enabled"

@@ -316,18 +316,19 @@ int process_set_oom_score(const struct oci_process *p, struct error *err)
  * a foreground run/exec) must not reach the container's process. */
 void process_reset_signals(void)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	unsigned long long ign = 1ULL << (SIGPIPE - 1);
+	/* the kernel's own calls: glibc refuses its reserved signals (32, 33),
+	 * which a caller may have left ignored too */
+	struct { void (*handler)(int); unsigned long flags; void (*restorer)(void); uint64_t mask; }
+		dfl = { SIG_DFL, 0, NULL, 0 };
+	uint64_t ign = 1ULL << (SIGPIPE - 1), none = 0;
 	char buf[4096], *line;
-	sigset_t none;
 
 	if (procfs_read(-1, "thread-self/status", buf, sizeof(buf)) > 0 && (line = strstr(buf, "\nSigIgn:")))
 		ign |= strtoull(line + 8, NULL, 16);
 	for (int s = 1; s <= 64; s++)
 		if (ign & (1ULL << (s - 1)))
-			sigaction(s, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+			syscall(SYS_rt_sigaction, s, &dfl, NULL, sizeof(dfl.mask));
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof(none));
 }
 
 int process_set_no_new_privs(const struct oci_process *p, struct error *err)

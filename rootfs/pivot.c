@@ -170,17 +170,17 @@ int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, stru
 
 	if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return error_sys(err, errno, "open the rootfs %s", o->rootfs);
-	if ((r = mask_paths(&c)) < 0 || (r = readonly_paths(&c)) < 0)
+	if ((r = rootfs_mask_paths(&c)) < 0 || (r = rootfs_readonly_paths(&c)) < 0)
 		goto out;
 	if (cfg->root_readonly) {
 		/* process.cwd cannot be made once / is read-only (runc makes it too) */
 		if (cfg->has_process && cfg->process.cwd) {
-			int fd = open_or_create(c.root_fd, cfg->process.cwd, DEST_DIR, false);
+			int fd = rootfs_open_or_create(c.root_fd, cfg->process.cwd, DEST_DIR, false);
 
 			if (fd >= 0)
 				close(fd);
 		}
-		if ((r = setattr_fd(c.root_fd, 0, &ro)) < 0) {
+		if ((r = rootfs_setattr_fd(c.root_fd, 0, &ro)) < 0) {
 			r = error_sys(err, -r, "root.readonly");
 			goto out;
 		}

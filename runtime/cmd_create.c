@@ -29,7 +29,7 @@ const struct cli_opt run_opts[] = {
 	{ 0 },
 };
 
-int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)
+int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)
 {
 	int ch;
 
@@ -71,7 +71,7 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 	return optind;
 }
 
-void create_socket_activation(struct create_opts *o, struct oci_config *cfg)
+void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg)
 {
 	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
 	struct oci_process *p = &cfg->process;
@@ -102,7 +102,7 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	struct container c;
 	struct created cr;
 	struct error err;
-	int i = create_opts_parse("create", argc, argv, &o, NULL), r;
+	int i = cmd_create_parse("create", argc, argv, &o, NULL), r;
 
 	if (i < 0)
 		return 1;
@@ -119,7 +119,7 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	}
 	o.bundle = b.path;
 	o.config_path = b.config_path;
-	create_socket_activation(&o, &b.cfg);
+	cmd_create_socket_activation(&o, &b.cfg);
 	r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
 	bundle_free(&b);
 	if (r < 0)

@@ -127,7 +127,7 @@ static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_c
 		pid = syscall(SYS_clone, ctx->clone_ns | SIGCHLD, 0, NULL, NULL, 0);
 	}
 	if (pid == 0)
-		child_main(ctx);
+		container_child_main(ctx);
 	return pid;
 }
 
@@ -514,10 +514,10 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
-	c->st.pid_start_time = proc_start_time(out->pid, &zombie);
+	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
 	if ((r = container_save_state(c, err)) < 0)
 		return r;
-	if (o->pid_file && (r = write_pid_file(o->pid_file, out->pid, err)) < 0)
+	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)
 		return r;
 	/* exec needs to know whether to join the container's session keyring */
 	if (o->no_new_keyring && (r = mark_no_new_keyring(c, err)) < 0)

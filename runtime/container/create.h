@@ -69,7 +69,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct container *c, struct created *out, struct error *err);
 
 /* Child side: never returns. */
-__attribute__((noreturn)) void child_main(struct child_ctx *ctx);
+__attribute__((noreturn)) void container_child_main(struct child_ctx *ctx);
 
 /* Undo a container: kill its processes, destroy the cgroup, remove the state
  * dir. Used by failed creates and by delete. */

@@ -243,7 +243,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	sv[1] = -1;
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
-	if (o->pid_file && (r = write_pid_file(o->pid_file, pid, err)) < 0)
+	if (o->pid_file && (r = container_write_pid_file(o->pid_file, pid, err)) < 0)
 		goto kill;
 	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig);
 	goto out;

@@ -335,7 +335,7 @@ void container_close(struct container *c)
 	c->has_state = false;
 }
 
-uint64_t proc_start_time(pid_t pid, bool *zombie)
+uint64_t container_proc_start_time(pid_t pid, bool *zombie)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
@@ -374,7 +374,7 @@ bool container_alive(const struct container *c)
 
 	if (!c->has_state || c->st.pid <= 0)
 		return false;
-	start = proc_start_time(c->st.pid, &zombie);
+	start = container_proc_start_time(c->st.pid, &zombie);
 	return start != 0 && !zombie && start == c->st.pid_start_time;
 }
 
@@ -404,7 +404,7 @@ const char *container_status_name(enum container_status s)
 	return names[s];
 }
 
-int write_pid_file(const char *path, pid_t pid, struct error *err)
+int container_write_pid_file(const char *path, pid_t pid, struct error *err)
 {
 	char tmp[4096], buf[32];
 	int fd, n;

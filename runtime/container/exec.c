@@ -27,10 +27,6 @@
 #include "runtime/linux/terminal.h"
 #include "runtime/container/wait.h"
 
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-
 struct exec_ctx {
 	const char *id;
 	dev_t self_dev;

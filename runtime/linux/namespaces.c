@@ -8,10 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-
 static const int ns_flags[OCI_NS_TYPES] = {
 	[OCI_NS_PID] = CLONE_NEWPID, [OCI_NS_NET] = CLONE_NEWNET, [OCI_NS_MOUNT] = CLONE_NEWNS,
 	[OCI_NS_IPC] = CLONE_NEWIPC, [OCI_NS_UTS] = CLONE_NEWUTS, [OCI_NS_USER] = CLONE_NEWUSER,

@@ -2,11 +2,17 @@
 #ifndef TINYRUN_NAMESPACES_H
 #define TINYRUN_NAMESPACES_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "oci/config.h"
 #include "oci/error.h"
+
+/* Linux 5.6; older C libraries lack it. The one fallback for every user. */
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
 
 /* CLONE_NEW* flag of a namespace type. */
 int ns_clone_flag(enum oci_ns_type t);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "util.h"
 
 /* 1.0.0 up to 1.3.x, pre-releases (1.0.0-rc5, 1.0.2-dev) and build metadata
  * included; the patch part may be missing ("1.1"). */
@@ -144,53 +145,16 @@ static const char *file_kind(mode_t m)
 static int read_all(int fd, const struct stat *st, const char *name, char **out, size_t *len,
 		    struct error *err)
 {
-	size_t cap = st && st->st_size > 0 ? (size_t)st->st_size + 1 : 16384, n = 0;
-	char *buf;
+	size_t hint = st && st->st_size > 0 ? (size_t)st->st_size + 1 : 16384;
+	int r = util_read_fd(fd, hint, OCI_JSON_MAX_SIZE, out, len);
 
-	if (cap > (size_t)OCI_JSON_MAX_SIZE + 1)
-		goto too_large;
-	if (!(buf = malloc(cap)))
+	if (r == -EFBIG)
+		return error_set(err, EFBIG, "%s: too large (at most %d MiB)", name, OCI_JSON_MAX_SIZE >> 20);
+	if (r == -ENOMEM)
 		return error_set(err, ENOMEM, "%s: out of memory", name);
-	for (;;) {
-		ssize_t k;
-
-		if (n + 1 == cap) {
-			char *b;
-
-			if (n > OCI_JSON_MAX_SIZE) {
-				free(buf);
-				goto too_large;
-			}
-			if (!(b = realloc(buf, cap * 2))) {
-				free(buf);
-				return error_set(err, ENOMEM, "%s: out of memory", name);
-			}
-			buf = b;
-			cap *= 2;
-		}
-		k = read(fd, buf + n, cap - n - 1);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int e = errno;
-
-			free(buf);
-			return error_sys(err, e, "%s: read", name);
-		}
-		if (k == 0)
-			break;
-		n += (size_t)k;
-	}
-	if (n > OCI_JSON_MAX_SIZE) {
-		free(buf);
-		goto too_large;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
+	if (r < 0)
+		return error_sys(err, -r, "%s: read", name);
 	return 0;
-too_large:
-	return error_set(err, EFBIG, "%s: too large (at most %d MiB)", name, OCI_JSON_MAX_SIZE >> 20);
 }
 
 int oci_read_file(const char *path, const char *name, char **buf, size_t *len, struct error *err)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "oci/error.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/join.h"
 #include "runtime/cli.h"

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "oci/error.h"
 #include "runtime/container/create.h"
 #include "runtime/container/statedir.h"
 

@@ -296,22 +296,16 @@ static int save_copy_of_config(struct container *c, const char *json, size_t len
 	return 0;
 }
 
-static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg, bool run_mode)
+static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg)
 {
-	const struct oci_linux *l = &cfg->linux_;
-	int new_ns = ns_new_flags(l);
+	struct ns_plan p;
 
-	ctx->join_any = ns_any_path(l);
-	ctx->userns = l->ns[OCI_NS_USER].present;
-	if (!ctx->join_any && !l->ns[OCI_NS_TIME].present) {
-		ctx->clone_ns = new_ns;      /* fast path: clone makes them all */
-		return;
-	}
-	ctx->unshare_ns = new_ns & ~CLONE_NEWPID;
-	ctx->must_fork = (new_ns & CLONE_NEWPID) || l->ns[OCI_NS_PID].path || l->ns[OCI_NS_TIME].present;
-	if (new_ns & CLONE_NEWPID)
-		ctx->unshare_ns |= CLONE_NEWPID;
-	(void)run_mode;
+	ns_plan_make(&cfg->linux_, &p);
+	ctx->clone_ns = p.clone_ns;
+	ctx->unshare_ns = p.unshare_ns;
+	ctx->join_any = p.join_any;
+	ctx->must_fork = p.must_fork;
+	ctx->userns = p.userns;
 }
 
 /* runtime.md: a failed create goes on with the lifecycle's end: the
@@ -354,7 +348,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 
 	struct stat self;
 
-	plan_namespaces(ctx, cfg, o->run_mode);
+	plan_namespaces(ctx, cfg);
 	if (stat("/proc/self/exe", &self) == 0) {
 		ctx->self_dev = self.st_dev;
 		ctx->self_ino = self.st_ino;

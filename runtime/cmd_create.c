@@ -20,8 +20,8 @@
 	{ "no-subreaper", 0, 'S', NULL, "accepted for runc compatibility; tinyrun never becomes a subreaper" }, \
 	{ "config", 0, 'F', "FILE", "the config file, relative to the bundle (default: config.json)" }
 
-const struct cli_opt create_opts[] = { CREATE_OPTS, { 0 } };
-const struct cli_opt run_opts[] = {
+const struct cli_opt cmd_create_opts[] = { CREATE_OPTS, { 0 } };
+const struct cli_opt cmd_run_opts[] = {
 	CREATE_OPTS,
 	{ "detach", 'd', 'd', NULL, "return once the container runs, do not wait for it" },
 	{ "keep", 0, 'k', NULL, "keep the stopped container (and its cgroup) until delete" },
@@ -34,7 +34,7 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
 	int ch;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, rf ? run_opts : create_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, rf ? cmd_run_opts : cmd_create_opts, false)) != -1) {
 		switch (ch) {
 		case 'b': o->bundle = optarg; break;
 		case 'p': o->pid_file = optarg; break;

@@ -20,7 +20,7 @@ static void usage(FILE *out)
 		"tinyrun %s: an OCI container runtime\n\n"
 		"usage: tinyrun [global options] COMMAND [options] [arguments]\n\n"
 		"commands:\n", TINYRUN_VERSION);
-	for (const struct command *c = commands; c->name; c++)
+	for (const struct command *c = cli_commands; c->name; c++)
 		fprintf(out, "  %-9s %s\n", c->name, c->summary);
 	fprintf(out,
 		"\ncommand options may also follow the container id, except for exec and ps\n"
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 		}
 		return cli_help(argc - ci, argv + ci);
 	}
-	for (const struct command *c = commands; c->name; c++) {
+	for (const struct command *c = cli_commands; c->name; c++) {
 		if (strcmp(c->name, argv[ci]) || !c->run)
 			continue;
 		if (cli_wants_help(c, argc - ci, argv + ci))

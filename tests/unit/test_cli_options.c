@@ -15,7 +15,7 @@ static void test_tables(void)
 {
 	int n = 0;
 
-	for (const struct command *c = commands; c->name; c++, n++) {
+	for (const struct command *c = cli_commands; c->name; c++, n++) {
 		CHECK(cli_find_command(c->name) == c);
 		CHECK(c->summary && *c->summary && c->synopsis && c->opts);
 		CHECK(c->run || !strcmp(c->name, "help"));
@@ -31,17 +31,17 @@ static void test_tables(void)
 	}
 	CHECK(n == 16);
 	CHECK(cli_find_command("nope") == NULL);
-	CHECK(cli_find_command("create")->opts == create_opts);
-	CHECK(cli_find_command("run")->opts == run_opts);
+	CHECK(cli_find_command("create")->opts == cmd_create_opts);
+	CHECK(cli_find_command("run")->opts == cmd_run_opts);
 	/* run takes every create option, then its own */
-	for (size_t i = 0; create_opts[i].name; i++)
-		CHECK(!strcmp(create_opts[i].name, run_opts[i].name) && create_opts[i].val == run_opts[i].val);
+	for (size_t i = 0; cmd_create_opts[i].name; i++)
+		CHECK(!strcmp(cmd_create_opts[i].name, cmd_run_opts[i].name) && cmd_create_opts[i].val == cmd_run_opts[i].val);
 	/* --no-subreaper is in create's table, so in its help too */
 	bool found = false;
-	for (const struct cli_opt *o = create_opts; o->name; o++)
+	for (const struct cli_opt *o = cmd_create_opts; o->name; o++)
 		found |= !strcmp(o->name, "no-subreaper");
 	CHECK(found);
-	for (const struct cli_opt *o = global_opts; o->name; o++)
+	for (const struct cli_opt *o = cli_global_opts; o->name; o++)
 		CHECK(o->help && *o->help);
 }
 
@@ -55,21 +55,21 @@ static void test_getopt(void)
 
 	optind = 0;
 	opterr = 0;
-	CHECK(cli_getopt(ARGC(a1), a1, create_opts, false) == 'b' && !strcmp(optarg, "/b"));
-	CHECK(cli_getopt(ARGC(a1), a1, create_opts, false) == 'p' && !strcmp(optarg, "/p"));   /* -long=value */
-	CHECK(cli_getopt(ARGC(a1), a1, create_opts, false) == 'b' && !strcmp(optarg, "/c"));
-	CHECK(cli_getopt(ARGC(a1), a1, create_opts, false) == 'P');
-	CHECK(cli_getopt(ARGC(a1), a1, create_opts, false) == -1 && !strcmp(a1[optind], "id"));
+	CHECK(cli_getopt(ARGC(a1), a1, cmd_create_opts, false) == 'b' && !strcmp(optarg, "/b"));
+	CHECK(cli_getopt(ARGC(a1), a1, cmd_create_opts, false) == 'p' && !strcmp(optarg, "/p"));   /* -long=value */
+	CHECK(cli_getopt(ARGC(a1), a1, cmd_create_opts, false) == 'b' && !strcmp(optarg, "/c"));
+	CHECK(cli_getopt(ARGC(a1), a1, cmd_create_opts, false) == 'P');
+	CHECK(cli_getopt(ARGC(a1), a1, cmd_create_opts, false) == -1 && !strcmp(a1[optind], "id"));
 
 	/* exec stops at the first argument: the command's own -t stays */
 	optind = 0;
-	CHECK(cli_getopt(ARGC(a2), a2, exec_opts, true) == 't');
-	CHECK(cli_getopt(ARGC(a2), a2, exec_opts, true) == -1 && optind == 2);
+	CHECK(cli_getopt(ARGC(a2), a2, cmd_exec_opts, true) == 't');
+	CHECK(cli_getopt(ARGC(a2), a2, cmd_exec_opts, true) == -1 && optind == 2);
 
 	optind = 0;
-	CHECK(cli_getopt(ARGC(a3), a3, create_opts, false) == '?');
+	CHECK(cli_getopt(ARGC(a3), a3, cmd_create_opts, false) == '?');
 	optind = 0;
-	ch = cli_getopt(ARGC(a4), a4, create_opts, false);
+	ch = cli_getopt(ARGC(a4), a4, cmd_create_opts, false);
 	CHECK(ch == '?' || ch == ':');
 }
 

@@ -73,7 +73,7 @@ demo: deps
 # C unit tests: one binary per tests/unit/test_<module>_*.c, linked against oci/
 # plus the objects of the module its name starts with (oci, rootfs, seccomp, cgroup;
 # container: runtime/container/ with what it calls, runtime/linux, runtime/cgroup,
-# rootfs, seccomp and the log).
+# rootfs, seccomp and the log; cli: the command layer, everything but main.o).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
 OCI_OBJS  := $(filter build/oci/%,$(OBJS))
@@ -81,7 +81,8 @@ unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter build/rootfs/
             $(if $(filter test_seccomp_%,$(1)),$(filter build/seccomp/%,$(OBJS))) \
             $(if $(filter test_cgroup_%,$(1)),$(filter build/runtime/cgroup/%,$(OBJS))) \
             $(if $(filter test_container_%,$(1)),$(filter build/runtime/container/% build/runtime/linux/% \
-              build/runtime/cgroup/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS)))
+              build/runtime/cgroup/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS))) \
+            $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(LIBOBJS)))
 
 .SECONDEXPANSION:
 build/tests/%: tests/unit/%.c tests/unit/unit.h $$(call unit_objs,$$*)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "util.h"
 
 /* 1.0.0 up to 1.3.x, pre-releases (1.0.0-rc5, 1.0.2-dev) and build metadata
  * included; the patch part may be missing ("1.1"). */
@@ -34,12 +35,12 @@ static bool version_supported(const char *v)
 
 static int parse_version(struct pctx *c, const struct json_val *root, struct oci_config *cfg)
 {
-	int r = get_str(c, NULL, root, "ociVersion", REQ, &cfg->oci_version);
+	int r = parse_get_str(c, NULL, root, "ociVersion", REQ, &cfg->oci_version);
 
 	if (r < 0)
 		return r;
 	if (!version_supported(cfg->oci_version))
-		return perr(c, JKEY(NULL, "ociVersion"),
+		return parse_err(c, JKEY(NULL, "ociVersion"),
 			    "unsupported version \"%s\" (tinyrun supports 1.0.0 to 1.3.x)",
 			    cfg->oci_version);
 	return 0;
@@ -50,13 +51,13 @@ static int parse_root(struct pctx *c, const struct json_val *root, struct oci_co
 	const struct json_val *v;
 	int r;
 
-	if ((r = get_obj(c, NULL, root, "root", OPT, &v)) <= 0)
+	if ((r = parse_get_obj(c, NULL, root, "root", OPT, &v)) <= 0)
 		return r;
-	if ((r = get_str(c, JKEY(NULL, "root"), v, "path", REQ, &cfg->root_path)) < 0)
+	if ((r = parse_get_str(c, JKEY(NULL, "root"), v, "path", REQ, &cfg->root_path)) < 0)
 		return r;
 	if (cfg->root_path[0] == '\0')
-		return perr(c, JKEY(JKEY(NULL, "root"), "path"), "must not be empty");
-	return get_bool(c, JKEY(NULL, "root"), v, "readonly", &cfg->root_readonly);
+		return parse_err(c, JKEY(JKEY(NULL, "root"), "path"), "must not be empty");
+	return parse_get_bool(c, JKEY(NULL, "root"), v, "readonly", &cfg->root_readonly);
 }
 
 static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse_parts parts,
@@ -65,39 +66,39 @@ static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse
 	const struct json_val *v;
 	int r;
 
-	if (val_type(c, NULL, root, JSON_OBJECT) < 0)
+	if (parse_val_type(c, NULL, root, JSON_OBJECT) < 0)
 		return -EINVAL;
 	if ((r = parse_version(c, root, cfg)) < 0)
 		return r;
-	if ((r = get_obj(c, NULL, root, "hooks", OPT, &v)) < 0)
+	if ((r = parse_get_obj(c, NULL, root, "hooks", OPT, &v)) < 0)
 		return r;
 	if (v && (r = parse_hooks(c, JKEY(NULL, "hooks"), v, &cfg->hooks)) < 0)
 		return r;
-	if ((r = get_kv(c, NULL, root, "annotations", &cfg->annotations, &cfg->n_annotations)) < 0)
+	if ((r = parse_get_kv(c, NULL, root, "annotations", &cfg->annotations, &cfg->n_annotations)) < 0)
 		return r;
 	for (size_t i = 0; i < cfg->n_annotations; i++)   /* config.md: keys MUST NOT be empty */
 		if (!cfg->annotations[i].key[0])
-			return perr(c, JKEY(NULL, "annotations"), "empty key");
+			return parse_err(c, JKEY(NULL, "annotations"), "empty key");
 	if (parts == OCI_PARSE_HOOKS_ONLY)
 		return 0;
 
 	if ((r = parse_root(c, root, cfg)) < 0 ||
-	    (r = get_str(c, NULL, root, "hostname", OPT, &cfg->hostname)) < 0 ||
-	    (r = get_str(c, NULL, root, "domainname", OPT, &cfg->domainname)) < 0)
+	    (r = parse_get_str(c, NULL, root, "hostname", OPT, &cfg->hostname)) < 0 ||
+	    (r = parse_get_str(c, NULL, root, "domainname", OPT, &cfg->domainname)) < 0)
 		return r;
-	if ((r = get_obj(c, NULL, root, "process", OPT, &v)) < 0)
+	if ((r = parse_get_obj(c, NULL, root, "process", OPT, &v)) < 0)
 		return r;
 	cfg->has_process = v != NULL;
 	if (v && (r = parse_process(c, JKEY(NULL, "process"), v, &cfg->process)) < 0)
 		return r;
 	if ((r = parse_mounts(c, root, cfg)) < 0)
 		return r;
-	if ((r = get_obj(c, NULL, root, "linux", OPT, &v)) < 0)
+	if ((r = parse_get_obj(c, NULL, root, "linux", OPT, &v)) < 0)
 		return r;
 	cfg->has_linux = v != NULL;
 	if (v && (r = parse_linux(c, JKEY(NULL, "linux"), v, &cfg->linux_)) < 0)
 		return r;
-	return validate_config(c, cfg);
+	return parse_validate(c, cfg);
 }
 
 /* text is NUL-terminated, len its length (sizes the arena). */
@@ -144,53 +145,16 @@ static const char *file_kind(mode_t m)
 static int read_all(int fd, const struct stat *st, const char *name, char **out, size_t *len,
 		    struct error *err)
 {
-	size_t cap = st && st->st_size > 0 ? (size_t)st->st_size + 1 : 16384, n = 0;
-	char *buf;
+	size_t hint = st && st->st_size > 0 ? (size_t)st->st_size + 1 : 16384;
+	int r = util_read_fd(fd, hint, OCI_JSON_MAX_SIZE, out, len);
 
-	if (cap > (size_t)OCI_JSON_MAX_SIZE + 1)
-		goto too_large;
-	if (!(buf = malloc(cap)))
+	if (r == -EFBIG)
+		return error_set(err, EFBIG, "%s: too large (at most %d MiB)", name, OCI_JSON_MAX_SIZE >> 20);
+	if (r == -ENOMEM)
 		return error_set(err, ENOMEM, "%s: out of memory", name);
-	for (;;) {
-		ssize_t k;
-
-		if (n + 1 == cap) {
-			char *b;
-
-			if (n > OCI_JSON_MAX_SIZE) {
-				free(buf);
-				goto too_large;
-			}
-			if (!(b = realloc(buf, cap * 2))) {
-				free(buf);
-				return error_set(err, ENOMEM, "%s: out of memory", name);
-			}
-			buf = b;
-			cap *= 2;
-		}
-		k = read(fd, buf + n, cap - n - 1);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int e = errno;
-
-			free(buf);
-			return error_sys(err, e, "%s: read", name);
-		}
-		if (k == 0)
-			break;
-		n += (size_t)k;
-	}
-	if (n > OCI_JSON_MAX_SIZE) {
-		free(buf);
-		goto too_large;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
+	if (r < 0)
+		return error_sys(err, -r, "%s: read", name);
 	return 0;
-too_large:
-	return error_set(err, EFBIG, "%s: too large (at most %d MiB)", name, OCI_JSON_MAX_SIZE >> 20);
 }
 
 int oci_read_file(const char *path, const char *name, char **buf, size_t *len, struct error *err)
@@ -279,7 +243,7 @@ static int parse_fragment(const char *name, const char *json, size_t len, root_f
 		arena_free(c.a);
 		return r;
 	}
-	r = val_type(&c, NULL, root, JSON_OBJECT);
+	r = parse_val_type(&c, NULL, root, JSON_OBJECT);
 	if (r == 0)
 		r = fn(&c, NULL, root, out);
 	json_free(root);

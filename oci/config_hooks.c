@@ -12,17 +12,17 @@ static int hook_one(struct pctx *c, const struct jpath *p, const struct json_val
 	int r;
 
 	(void)ud;
-	if ((r = get_str(c, p, v, "path", REQ, &h->path)) < 0)
+	if ((r = parse_get_str(c, p, v, "path", REQ, &h->path)) < 0)
 		return r;
 	if (h->path[0] != '/')
-		return perr(c, JKEY(p, "path"), "must be an absolute path, got \"%s\"", h->path);
-	if ((r = get_strv(c, p, v, "args", OPT, &h->args, &h->n_args)) < 0 ||
-	    (r = get_strv(c, p, v, "env", OPT, &h->env, &h->n_env)) < 0 ||
-	    (r = get_i64(c, p, v, "timeout", OPT, INT_MIN, INT_MAX, &timeout)) < 0)
+		return parse_err(c, JKEY(p, "path"), "must be an absolute path, got \"%s\"", h->path);
+	if ((r = parse_get_strv(c, p, v, "args", OPT, &h->args, &h->n_args)) < 0 ||
+	    (r = parse_get_strv(c, p, v, "env", OPT, &h->env, &h->n_env)) < 0 ||
+	    (r = parse_get_i64(c, p, v, "timeout", OPT, INT_MIN, INT_MAX, &timeout)) < 0)
 		return r;
 	if (r > 0) {
 		if (timeout <= 0)
-			return perr(c, JKEY(p, "timeout"), "must be greater than zero");
+			return parse_err(c, JKEY(p, "timeout"), "must be greater than zero");
 		h->has_timeout = true;
 		h->timeout = (int)timeout;
 	}
@@ -34,7 +34,7 @@ int parse_hooks(struct pctx *c, const struct jpath *p, const struct json_val *v,
 {
 	for (size_t i = 0; i < oci_n_hook_names; i++) {
 		int kind = oci_hook_names[i].value;
-		int r = get_array_of(c, p, v, oci_hook_names[i].name, sizeof(struct oci_hook),
+		int r = parse_get_array_of(c, p, v, oci_hook_names[i].name, sizeof(struct oci_hook),
 				     &hooks->list[kind], &hooks->n[kind], hook_one, NULL);
 
 		if (r < 0)

@@ -66,7 +66,7 @@ static int translate_options(struct pctx *c, struct oci_mount *m)
 	}
 	if (data_len == 0)
 		return 0;
-	d = m->data = palloc(c, data_len, 1);
+	d = m->data = parse_alloc(c, data_len, 1);
 	if (!d)
 		return -ENOMEM;
 	for (size_t i = 0; i < m->n_options; i++) {
@@ -92,12 +92,12 @@ static int parse_destination(struct pctx *c, const struct jpath *p, const struct
 	char *abs;
 	int r;
 
-	if ((r = get_str(c, p, v, "destination", REQ, &m->destination)) < 0)
+	if ((r = parse_get_str(c, p, v, "destination", REQ, &m->destination)) < 0)
 		return r;
 	if (m->destination[0] == '/')
 		return 0;
 	n = strlen(m->destination);
-	if (!(abs = palloc(c, n + 2, 1)))
+	if (!(abs = parse_alloc(c, n + 2, 1)))
 		return -ENOMEM;
 	abs[0] = '/';
 	memcpy(abs + 1, m->destination, n + 1);
@@ -113,22 +113,22 @@ static int mount_one(struct pctx *c, const struct jpath *p, const struct json_va
 
 	(void)ud;
 	if ((r = parse_destination(c, p, v, m)) < 0 ||
-	    (r = get_str(c, p, v, "type", OPT, &m->type)) < 0 ||
-	    (r = get_str(c, p, v, "source", OPT, &m->source)) < 0 ||
-	    (r = get_strv(c, p, v, "options", OPT, &m->options, &m->n_options)) < 0 ||
+	    (r = parse_get_str(c, p, v, "type", OPT, &m->type)) < 0 ||
+	    (r = parse_get_str(c, p, v, "source", OPT, &m->source)) < 0 ||
+	    (r = parse_get_strv(c, p, v, "options", OPT, &m->options, &m->n_options)) < 0 ||
 	    (r = translate_options(c, m)) < 0 ||
 	    (r = parse_idmaps(c, p, v, "uidMappings", &m->uid_mappings, &m->n_uid_mappings)) < 0 ||
 	    (r = parse_idmaps(c, p, v, "gidMappings", &m->gid_mappings, &m->n_gid_mappings)) < 0)
 		return r;
 	if ((m->n_uid_mappings > 0) != (m->n_gid_mappings > 0))
-		return perr(c, JKEY(p, m->n_uid_mappings ? "gidMappings" : "uidMappings"),
+		return parse_err(c, JKEY(p, m->n_uid_mappings ? "gidMappings" : "uidMappings"),
 			    "required with %s", m->n_uid_mappings ? "uidMappings" : "gidMappings");
 	return 0;
 }
 
 int parse_mounts(struct pctx *c, const struct json_val *root, struct oci_config *cfg)
 {
-	int r = get_array_of(c, NULL, root, "mounts", sizeof(struct oci_mount), &cfg->mounts,
+	int r = parse_get_array_of(c, NULL, root, "mounts", sizeof(struct oci_mount), &cfg->mounts,
 			     &cfg->n_mounts, mount_one, NULL);
 
 	return r < 0 ? r : 0;

@@ -13,10 +13,10 @@ static int parse_console_size(struct pctx *c, const struct jpath *p, const struc
 	uint16_t h, w;
 	int r;
 
-	if ((r = get_obj(c, p, proc, "consoleSize", OPT, &v)) <= 0)
+	if ((r = parse_get_obj(c, p, proc, "consoleSize", OPT, &v)) <= 0)
 		return r;
-	if ((r = get_u16(c, kp, v, "height", REQ, &h)) < 0 ||
-	    (r = get_u16(c, kp, v, "width", REQ, &w)) < 0)
+	if ((r = parse_get_u16(c, kp, v, "height", REQ, &h)) < 0 ||
+	    (r = parse_get_u16(c, kp, v, "width", REQ, &w)) < 0)
 		return r;
 	out->has_console_size = true;
 	out->console_height = h;
@@ -34,30 +34,30 @@ static int parse_user(struct pctx *c, const struct jpath *p, const struct json_v
 	int r;
 
 	/* Like runc, a missing user (or uid/gid) means 0. */
-	if ((r = get_obj(c, p, proc, "user", OPT, &v)) <= 0)
+	if ((r = parse_get_obj(c, p, proc, "user", OPT, &v)) <= 0)
 		return r;
-	if ((r = get_u64(c, kp, v, "uid", OPT, OCI_ID_MAX, &id)) < 0)
+	if ((r = parse_get_u64(c, kp, v, "uid", OPT, OCI_ID_MAX, &id)) < 0)
 		return r;
 	out->uid = (uint32_t)(r > 0 ? id : 0);
-	if ((r = get_u64(c, kp, v, "gid", OPT, OCI_ID_MAX, &id)) < 0)
+	if ((r = parse_get_u64(c, kp, v, "gid", OPT, OCI_ID_MAX, &id)) < 0)
 		return r;
 	out->gid = (uint32_t)(r > 0 ? id : 0);
-	if ((r = get_i64(c, kp, v, "umask", OPT, 0, 0777, &umask)) < 0)
+	if ((r = parse_get_i64(c, kp, v, "umask", OPT, 0, 0777, &umask)) < 0)
 		return r;
 	if (r > 0) {
 		out->has_umask = true;
 		out->umask = (uint32_t)umask;
 	}
-	if ((r = get_arr(c, kp, v, "additionalGids", OPT, &gids)) <= 0)
+	if ((r = parse_get_arr(c, kp, v, "additionalGids", OPT, &gids)) <= 0)
 		return r;
 	out->n_additional_gids = json_len(gids);
-	out->additional_gids = palloc(c, out->n_additional_gids, sizeof(uint32_t));
+	out->additional_gids = parse_alloc(c, out->n_additional_gids, sizeof(uint32_t));
 	if (!out->additional_gids)
 		return -ENOMEM;
 	for (size_t i = 0; i < out->n_additional_gids; i++) {
 		uint64_t g;
 
-		if (val_u64(c, JIDX(gp, i), json_at(gids, i), OCI_ID_MAX, &g) < 0)
+		if (parse_val_u64(c, JIDX(gp, i), json_at(gids, i), OCI_ID_MAX, &g) < 0)
 			return -EINVAL;
 		out->additional_gids[i] = (uint32_t)g;
 	}
@@ -80,13 +80,13 @@ static int note_unknown_cap(struct pctx *c, const struct jpath *p, struct oci_ca
 		if (!strcmp(k->unknown[i], name))
 			return 0;
 	if (k->n_unknown == MAX_UNKNOWN_CAPS)
-		return perr(c, p, "more than %d unknown capabilities", MAX_UNKNOWN_CAPS);
-	grown = palloc(c, k->n_unknown + 1, sizeof(char *));
+		return parse_err(c, p, "more than %d unknown capabilities", MAX_UNKNOWN_CAPS);
+	grown = parse_alloc(c, k->n_unknown + 1, sizeof(char *));
 	if (!grown)
 		return -ENOMEM;
 	if (k->n_unknown)
 		memcpy(grown, k->unknown, k->n_unknown * sizeof(char *));
-	if (!(grown[k->n_unknown] = pstrdup(c, name)))
+	if (!(grown[k->n_unknown] = parse_strdup(c, name)))
 		return -ENOMEM;
 	k->unknown = grown;
 	k->n_unknown++;
@@ -100,13 +100,13 @@ static int parse_cap_set(struct pctx *c, const struct jpath *p, const struct jso
 	const struct jpath *kp = JKEY(p, key);
 	int r, cap;
 
-	if ((r = get_arr(c, p, caps, key, OPT, &arr)) <= 0)
+	if ((r = parse_get_arr(c, p, caps, key, OPT, &arr)) <= 0)
 		return r;
 	*has = true;
 	for (size_t i = 0; i < json_len(arr); i++) {
 		const struct json_val *v = json_at(arr, i);
 
-		if (val_type(c, JIDX(kp, i), v, JSON_STRING) < 0)
+		if (parse_val_type(c, JIDX(kp, i), v, JSON_STRING) < 0)
 			return -EINVAL;
 		cap = oci_name_lookup(oci_capabilities, oci_n_capabilities, json_str(v));
 		if (cap < 0) {
@@ -127,7 +127,7 @@ static int parse_caps(struct pctx *c, const struct jpath *p, const struct json_v
 	struct oci_caps *k = &out->caps;
 	int r;
 
-	if ((r = get_obj(c, p, proc, "capabilities", OPT, &v)) <= 0)
+	if ((r = parse_get_obj(c, p, proc, "capabilities", OPT, &v)) <= 0)
 		return r;
 	out->has_caps = true;
 	if ((r = parse_cap_set(c, kp, v, "bounding", k, &k->has_bounding, &k->bounding)) < 0 ||
@@ -146,13 +146,13 @@ static int rlimit_one(struct pctx *c, const struct jpath *p, const struct json_v
 	int r;
 
 	(void)ud;
-	if ((r = get_name(c, p, v, "type", REQ, oci_rlimits, oci_n_rlimits, "rlimit",
+	if ((r = parse_get_name(c, p, v, "type", REQ, oci_rlimits, oci_n_rlimits, "rlimit",
 			  &rl->resource)) < 0 ||
-	    (r = get_u64(c, p, v, "soft", REQ, UINT64_MAX, &rl->soft)) < 0 ||
-	    (r = get_u64(c, p, v, "hard", REQ, UINT64_MAX, &rl->hard)) < 0)
+	    (r = parse_get_u64(c, p, v, "soft", REQ, UINT64_MAX, &rl->soft)) < 0 ||
+	    (r = parse_get_u64(c, p, v, "hard", REQ, UINT64_MAX, &rl->hard)) < 0)
 		return r;
 	if (rl->soft > rl->hard)
-		return perr(c, JKEY(p, "soft"), "%s soft limit %" PRIu64 " is greater than its hard limit %" PRIu64,
+		return parse_err(c, JKEY(p, "soft"), "%s soft limit %" PRIu64 " is greater than its hard limit %" PRIu64,
 			    oci_name_of(oci_rlimits, oci_n_rlimits, rl->resource), rl->soft, rl->hard);
 	return 0;
 }
@@ -163,13 +163,13 @@ static int parse_rlimits(struct pctx *c, const struct jpath *p, const struct jso
 	const struct jpath *kp = JKEY(p, "rlimits");
 	int r;
 
-	if ((r = get_array_of(c, p, proc, "rlimits", sizeof(struct oci_rlimit), &out->rlimits,
+	if ((r = parse_get_array_of(c, p, proc, "rlimits", sizeof(struct oci_rlimit), &out->rlimits,
 			      &out->n_rlimits, rlimit_one, NULL)) <= 0)
 		return r;
 	for (size_t i = 1; i < out->n_rlimits; i++)
 		for (size_t j = 0; j < i; j++)
 			if (out->rlimits[i].resource == out->rlimits[j].resource)
-				return perr(c, JKEY(JIDX(kp, i), "type"), "duplicate rlimit \"%s\"",
+				return parse_err(c, JKEY(JIDX(kp, i), "type"), "duplicate rlimit \"%s\"",
 					    oci_name_of(oci_rlimits, oci_n_rlimits,
 							out->rlimits[i].resource));
 	return 0;
@@ -183,10 +183,10 @@ static int parse_name_flags(struct pctx *c, const struct jpath *p, const struct 
 	const struct jpath *kp = JKEY(p, key);
 	int r, bit;
 
-	if ((r = get_arr(c, p, obj, key, OPT, &arr)) <= 0)
+	if ((r = parse_get_arr(c, p, obj, key, OPT, &arr)) <= 0)
 		return r;
 	for (size_t i = 0; i < json_len(arr); i++) {
-		if (val_name(c, JIDX(kp, i), json_at(arr, i), t, n, what, &bit) < 0)
+		if (parse_val_name(c, JIDX(kp, i), json_at(arr, i), t, n, what, &bit) < 0)
 			return -EINVAL;
 		*out |= (uint64_t)bit;
 	}
@@ -197,11 +197,11 @@ static int parse_name_flags(struct pctx *c, const struct jpath *p, const struct 
 static int check_scheduler(struct pctx *c, const struct jpath *p, const struct oci_scheduler *s)
 {
 	if (s->nice < -20 || s->nice > 19)
-		return perr(c, JKEY(p, "nice"), "%d is out of range (-20 to 19)", (int)s->nice);
+		return parse_err(c, JKEY(p, "nice"), "%d is out of range (-20 to 19)", (int)s->nice);
 	if (s->priority != 0 && s->policy != 1 /* FIFO */ && s->policy != 2 /* RR */)
-		return perr(c, JKEY(p, "priority"), "only allowed with SCHED_FIFO or SCHED_RR");
+		return parse_err(c, JKEY(p, "priority"), "only allowed with SCHED_FIFO or SCHED_RR");
 	if (s->policy != 6 /* DEADLINE */ && (s->runtime || s->deadline || s->period))
-		return perr(c, p, "runtime, deadline and period are only allowed with SCHED_DEADLINE");
+		return parse_err(c, p, "runtime, deadline and period are only allowed with SCHED_DEADLINE");
 	return 0;
 }
 
@@ -213,18 +213,18 @@ static int parse_scheduler(struct pctx *c, const struct jpath *p, const struct j
 	struct oci_scheduler *s = &out->scheduler;
 	int r;
 
-	if ((r = get_obj(c, p, proc, "scheduler", OPT, &v)) <= 0)
+	if ((r = parse_get_obj(c, p, proc, "scheduler", OPT, &v)) <= 0)
 		return r;
 	out->has_scheduler = true;
-	if ((r = get_name(c, kp, v, "policy", REQ, oci_sched_policies, oci_n_sched_policies,
+	if ((r = parse_get_name(c, kp, v, "policy", REQ, oci_sched_policies, oci_n_sched_policies,
 			  "scheduler policy", &s->policy)) < 0 ||
-	    (r = get_i32(c, kp, v, "nice", OPT, &s->nice)) < 0 ||
-	    (r = get_i32(c, kp, v, "priority", OPT, &s->priority)) < 0 ||
+	    (r = parse_get_i32(c, kp, v, "nice", OPT, &s->nice)) < 0 ||
+	    (r = parse_get_i32(c, kp, v, "priority", OPT, &s->priority)) < 0 ||
 	    (r = parse_name_flags(c, kp, v, "flags", oci_sched_flags, oci_n_sched_flags,
 				  "scheduler flag", &s->flags)) < 0 ||
-	    (r = get_u64(c, kp, v, "runtime", OPT, UINT64_MAX, &s->runtime)) < 0 ||
-	    (r = get_u64(c, kp, v, "deadline", OPT, UINT64_MAX, &s->deadline)) < 0 ||
-	    (r = get_u64(c, kp, v, "period", OPT, UINT64_MAX, &s->period)) < 0)
+	    (r = parse_get_u64(c, kp, v, "runtime", OPT, UINT64_MAX, &s->runtime)) < 0 ||
+	    (r = parse_get_u64(c, kp, v, "deadline", OPT, UINT64_MAX, &s->deadline)) < 0 ||
+	    (r = parse_get_u64(c, kp, v, "period", OPT, UINT64_MAX, &s->period)) < 0)
 		return r;
 	return check_scheduler(c, kp, s);
 }
@@ -237,11 +237,11 @@ static int parse_io_priority(struct pctx *c, const struct jpath *p, const struct
 	int64_t prio;
 	int r;
 
-	if ((r = get_obj(c, p, proc, "ioPriority", OPT, &v)) <= 0)
+	if ((r = parse_get_obj(c, p, proc, "ioPriority", OPT, &v)) <= 0)
 		return r;
-	if ((r = get_name(c, kp, v, "class", REQ, oci_ioprio_classes, oci_n_ioprio_classes,
+	if ((r = parse_get_name(c, kp, v, "class", REQ, oci_ioprio_classes, oci_n_ioprio_classes,
 			  "I/O priority class", &out->io_priority_class)) < 0 ||
-	    (r = get_i64(c, kp, v, "priority", REQ, 0, 7, &prio)) < 0)
+	    (r = parse_get_i64(c, kp, v, "priority", REQ, 0, 7, &prio)) < 0)
 		return r;
 	out->has_io_priority = true;
 	out->io_priority = (int)prio;
@@ -251,10 +251,10 @@ static int parse_io_priority(struct pctx *c, const struct jpath *p, const struct
 static int get_cpu_list(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 			const char *key, char **out)
 {
-	int r = get_str(c, p, obj, key, OPT, out);
+	int r = parse_get_str(c, p, obj, key, OPT, out);
 
-	if (r > 0 && !cpu_list_valid(*out))
-		return perr(c, JKEY(p, key), "invalid CPU list \"%s\"", *out);
+	if (r > 0 && !parse_cpu_list_valid(*out))
+		return parse_err(c, JKEY(p, key), "invalid CPU list \"%s\"", *out);
 	return r;
 }
 
@@ -265,7 +265,7 @@ static int parse_affinity(struct pctx *c, const struct jpath *p, const struct js
 	const struct jpath *kp = JKEY(p, "execCPUAffinity");
 	int r;
 
-	if ((r = get_obj(c, p, proc, "execCPUAffinity", OPT, &v)) <= 0)
+	if ((r = parse_get_obj(c, p, proc, "execCPUAffinity", OPT, &v)) <= 0)
 		return r;
 	if ((r = get_cpu_list(c, kp, v, "initial", &out->exec_cpu_affinity_initial)) < 0 ||
 	    (r = get_cpu_list(c, kp, v, "final", &out->exec_cpu_affinity_final)) < 0)
@@ -278,11 +278,11 @@ static int parse_command(struct pctx *c, const struct jpath *p, const struct jso
 {
 	int r;
 
-	if ((r = get_strv(c, p, proc, "args", REQ, &out->args, &out->n_args)) < 0)
+	if ((r = parse_get_strv(c, p, proc, "args", REQ, &out->args, &out->n_args)) < 0)
 		return r;
 	if (out->n_args == 0)
-		return perr(c, JKEY(p, "args"), "must not be empty");
-	if ((r = get_strv(c, p, proc, "env", OPT, &out->env, &out->n_env)) < 0)
+		return parse_err(c, JKEY(p, "args"), "must not be empty");
+	if ((r = parse_get_strv(c, p, proc, "env", OPT, &out->env, &out->n_env)) < 0)
 		return r;
 	/* as runc: NAME=VALUE, NAME not empty ("FOO" or "=x" would reach execve
 	 * as entries getenv cannot find or misreads) */
@@ -290,17 +290,17 @@ static int parse_command(struct pctx *c, const struct jpath *p, const struct jso
 		const char *eq = strchr(out->env[i], '=');
 
 		if (!eq)
-			return perr(c, JIDX(JKEY(p, "env"), i), "\"%s\" is not NAME=VALUE (no '=')",
+			return parse_err(c, JIDX(JKEY(p, "env"), i), "\"%s\" is not NAME=VALUE (no '=')",
 				    out->env[i]);
 		if (eq == out->env[i])
-			return perr(c, JIDX(JKEY(p, "env"), i), "\"%s\": empty variable name", out->env[i]);
+			return parse_err(c, JIDX(JKEY(p, "env"), i), "\"%s\": empty variable name", out->env[i]);
 	}
-	if (!out->env && !(out->env = palloc(c, 1, sizeof(char *))))   /* ready for execve */
+	if (!out->env && !(out->env = parse_alloc(c, 1, sizeof(char *))))   /* ready for execve */
 		return -ENOMEM;
-	if ((r = get_str(c, p, proc, "cwd", REQ, &out->cwd)) < 0)
+	if ((r = parse_get_str(c, p, proc, "cwd", REQ, &out->cwd)) < 0)
 		return r;
 	if (out->cwd[0] != '/')
-		return perr(c, JKEY(p, "cwd"), "must be an absolute path, got \"%s\"", out->cwd);
+		return parse_err(c, JKEY(p, "cwd"), "must be an absolute path, got \"%s\"", out->cwd);
 	return 0;
 }
 
@@ -310,17 +310,17 @@ int parse_process(struct pctx *c, const struct jpath *p, const struct json_val *
 	int64_t oom;
 	int r;
 
-	if ((r = get_bool(c, p, v, "terminal", &out->terminal)) < 0 ||
+	if ((r = parse_get_bool(c, p, v, "terminal", &out->terminal)) < 0 ||
 	    (r = parse_console_size(c, p, v, out)) < 0 ||
 	    (r = parse_user(c, p, v, out)) < 0 ||
 	    (r = parse_command(c, p, v, out)) < 0 ||
 	    (r = parse_caps(c, p, v, out)) < 0 ||
 	    (r = parse_rlimits(c, p, v, out)) < 0 ||
-	    (r = get_bool(c, p, v, "noNewPrivileges", &out->no_new_privileges)) < 0 ||
-	    (r = get_str(c, p, v, "apparmorProfile", OPT, &out->apparmor_profile)) < 0 ||
-	    (r = get_str(c, p, v, "selinuxLabel", OPT, &out->selinux_label)) < 0)
+	    (r = parse_get_bool(c, p, v, "noNewPrivileges", &out->no_new_privileges)) < 0 ||
+	    (r = parse_get_str(c, p, v, "apparmorProfile", OPT, &out->apparmor_profile)) < 0 ||
+	    (r = parse_get_str(c, p, v, "selinuxLabel", OPT, &out->selinux_label)) < 0)
 		return r;
-	if ((r = get_i64(c, p, v, "oomScoreAdj", OPT, -1000, 1000, &oom)) < 0)
+	if ((r = parse_get_i64(c, p, v, "oomScoreAdj", OPT, -1000, 1000, &oom)) < 0)
 		return r;
 	if (r > 0) {
 		out->has_oom_score_adj = true;

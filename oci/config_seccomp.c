@@ -9,7 +9,7 @@ static int check_names(struct pctx *c, const struct jpath *p, char **names, size
 {
 	for (size_t i = 0; i < n; i++)
 		if (oci_name_lookup(t, tn, names[i]) < 0)
-			return perr(c, JIDX(p, i), "unknown %s \"%s\"", what, names[i]);
+			return parse_err(c, JIDX(p, i), "unknown %s \"%s\"", what, names[i]);
 	return 0;
 }
 
@@ -17,12 +17,12 @@ static int check_names(struct pctx *c, const struct jpath *p, char **names, size
 static int get_errno_ret(struct pctx *c, const struct jpath *p, const struct json_val *v,
 			 const char *key, int action, bool *has, uint32_t *out)
 {
-	int r = get_u32(c, p, v, key, OPT, out);
+	int r = parse_get_u32(c, p, v, key, OPT, out);
 
 	if (r <= 0)
 		return r;
 	if (action != OCI_SECCOMP_ERRNO && action != OCI_SECCOMP_TRACE)
-		return perr(c, JKEY(p, key), "only allowed with SCMP_ACT_ERRNO or SCMP_ACT_TRACE");
+		return parse_err(c, JKEY(p, key), "only allowed with SCMP_ACT_ERRNO or SCMP_ACT_TRACE");
 	*has = true;
 	return 0;
 }
@@ -35,10 +35,10 @@ static int arg_one(struct pctx *c, const struct jpath *p, const struct json_val 
 	int op;
 
 	(void)ud;
-	if (get_u64(c, p, v, "index", REQ, 5, &index) < 0 ||
-	    get_u64(c, p, v, "value", REQ, UINT64_MAX, &a->value) < 0 ||
-	    get_u64(c, p, v, "valueTwo", OPT, UINT64_MAX, &a->value_two) < 0 ||
-	    get_name(c, p, v, "op", REQ, oci_seccomp_operators, oci_n_seccomp_operators,
+	if (parse_get_u64(c, p, v, "index", REQ, 5, &index) < 0 ||
+	    parse_get_u64(c, p, v, "value", REQ, UINT64_MAX, &a->value) < 0 ||
+	    parse_get_u64(c, p, v, "valueTwo", OPT, UINT64_MAX, &a->value_two) < 0 ||
+	    parse_get_name(c, p, v, "op", REQ, oci_seccomp_operators, oci_n_seccomp_operators,
 		     "seccomp operator", &op) < 0)
 		return -EINVAL;
 	a->index = (unsigned)index;
@@ -58,21 +58,21 @@ static int syscall_one(struct pctx *c, const struct jpath *p, const struct json_
 	size_t *total = ud;
 	int r, action;
 
-	if ((r = get_strv(c, p, v, "names", REQ, &s->names, &s->n_names)) < 0)
+	if ((r = parse_get_strv(c, p, v, "names", REQ, &s->names, &s->n_names)) < 0)
 		return r;
 	if (s->n_names == 0)
-		return perr(c, JKEY(p, "names"), "must not be empty");
+		return parse_err(c, JKEY(p, "names"), "must not be empty");
 	*total += s->n_names;
 	if (*total > MAX_SYSCALL_NAMES)
-		return perr(c, JKEY(p, "names"), "more than %d syscall names in all the rules",
+		return parse_err(c, JKEY(p, "names"), "more than %d syscall names in all the rules",
 			    MAX_SYSCALL_NAMES);
-	if ((r = get_name(c, p, v, "action", REQ, oci_seccomp_actions, oci_n_seccomp_actions,
+	if ((r = parse_get_name(c, p, v, "action", REQ, oci_seccomp_actions, oci_n_seccomp_actions,
 			  "seccomp action", &action)) < 0)
 		return r;
 	s->action = (enum oci_seccomp_action)action;
 	if ((r = get_errno_ret(c, p, v, "errnoRet", action, &s->has_errno_ret, &s->errno_ret)) < 0)
 		return r;
-	r = get_array_of(c, p, v, "args", sizeof(*s->args), &s->args, &s->n_args, arg_one, NULL);
+	r = parse_get_array_of(c, p, v, "args", sizeof(*s->args), &s->args, &s->n_args, arg_one, NULL);
 	return r < 0 ? r : 0;
 }
 
@@ -82,27 +82,27 @@ int parse_seccomp(struct pctx *c, const struct jpath *p, const struct json_val *
 	size_t total = 0;
 	int r, action;
 
-	if ((r = get_name(c, p, v, "defaultAction", REQ, oci_seccomp_actions,
+	if ((r = parse_get_name(c, p, v, "defaultAction", REQ, oci_seccomp_actions,
 			  oci_n_seccomp_actions, "seccomp action", &action)) < 0)
 		return r;
 	if (action == OCI_SECCOMP_NOTIFY)
-		return perr(c, JKEY(p, "defaultAction"), "SCMP_ACT_NOTIFY cannot be the default action");
+		return parse_err(c, JKEY(p, "defaultAction"), "SCMP_ACT_NOTIFY cannot be the default action");
 	s->default_action = (enum oci_seccomp_action)action;
 	if ((r = get_errno_ret(c, p, v, "defaultErrnoRet", action, &s->has_default_errno_ret,
 			       &s->default_errno_ret)) < 0 ||
-	    (r = get_strv(c, p, v, "architectures", OPT, &s->architectures,
+	    (r = parse_get_strv(c, p, v, "architectures", OPT, &s->architectures,
 			  &s->n_architectures)) < 0 ||
 	    (r = check_names(c, JKEY(p, "architectures"), s->architectures, s->n_architectures,
 			     oci_seccomp_archs, oci_n_seccomp_archs, "architecture")) < 0 ||
-	    (r = get_strv(c, p, v, "flags", OPT, &s->flags, &s->n_flags)) < 0 ||
+	    (r = parse_get_strv(c, p, v, "flags", OPT, &s->flags, &s->n_flags)) < 0 ||
 	    (r = check_names(c, JKEY(p, "flags"), s->flags, s->n_flags, oci_seccomp_flags,
 			     oci_n_seccomp_flags, "seccomp flag")) < 0 ||
-	    (r = get_str(c, p, v, "listenerPath", OPT, &s->listener_path)) < 0 ||
-	    (r = get_str(c, p, v, "listenerMetadata", OPT, &s->listener_metadata)) < 0)
+	    (r = parse_get_str(c, p, v, "listenerPath", OPT, &s->listener_path)) < 0 ||
+	    (r = parse_get_str(c, p, v, "listenerMetadata", OPT, &s->listener_metadata)) < 0)
 		return r;
 	if (s->listener_metadata && !s->listener_path)
-		return perr(c, JKEY(p, "listenerMetadata"), "not allowed without listenerPath");
-	r = get_array_of(c, p, v, "syscalls", sizeof(*s->syscalls), &s->syscalls, &s->n_syscalls,
+		return parse_err(c, JKEY(p, "listenerMetadata"), "not allowed without listenerPath");
+	r = parse_get_array_of(c, p, v, "syscalls", sizeof(*s->syscalls), &s->syscalls, &s->n_syscalls,
 			 syscall_one, &total);
 	return r < 0 ? r : 0;
 }

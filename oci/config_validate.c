@@ -20,13 +20,13 @@ static int check_userns(struct pctx *c, const struct oci_config *cfg)
 
 	if (!has_ns(cfg, OCI_NS_USER)) {
 		if (maps)
-			return perr(c, JKEY(LINUX, key), "given without a user namespace");
+			return parse_err(c, JKEY(LINUX, key), "given without a user namespace");
 		return 0;
 	}
 	if (l->ns[OCI_NS_USER].path && maps)
-		return perr(c, JKEY(LINUX, key), "not allowed when joining a user namespace by path");
+		return parse_err(c, JKEY(LINUX, key), "not allowed when joining a user namespace by path");
 	if (!l->ns[OCI_NS_USER].path && !maps)
-		return perr(c, JKEY(LINUX, "uidMappings"), "required with a new user namespace");
+		return parse_err(c, JKEY(LINUX, "uidMappings"), "required with a new user namespace");
 	return 0;
 }
 
@@ -35,14 +35,14 @@ static int check_namespaced(struct pctx *c, const struct oci_config *cfg)
 	const struct oci_linux *l = &cfg->linux_;
 
 	if (cfg->hostname && !has_ns(cfg, OCI_NS_UTS))
-		return perr(c, JKEY(NULL, "hostname"), "requires a uts namespace");
+		return parse_err(c, JKEY(NULL, "hostname"), "requires a uts namespace");
 	if (cfg->domainname && !has_ns(cfg, OCI_NS_UTS))
-		return perr(c, JKEY(NULL, "domainname"), "requires a uts namespace");
+		return parse_err(c, JKEY(NULL, "domainname"), "requires a uts namespace");
 	if ((l->time_offsets[OCI_CLOCK_MONOTONIC].present ||
 	     l->time_offsets[OCI_CLOCK_BOOTTIME].present) && !has_ns(cfg, OCI_NS_TIME))
-		return perr(c, JKEY(LINUX, "timeOffsets"), "requires a time namespace");
+		return parse_err(c, JKEY(LINUX, "timeOffsets"), "requires a time namespace");
 	if (l->n_net_devices && !has_ns(cfg, OCI_NS_NET))
-		return perr(c, JKEY(LINUX, "netDevices"), "requires a network namespace");
+		return parse_err(c, JKEY(LINUX, "netDevices"), "requires a network namespace");
 	return 0;
 }
 
@@ -76,12 +76,12 @@ static int check_sysctl(struct pctx *c, const struct oci_config *cfg)
 		int ns = sysctl_ns(key);
 
 		if (ns < 0)
-			return perr(c, JKEY(kp, key), "not in a separate kernel namespace");
+			return parse_err(c, JKEY(kp, key), "not in a separate kernel namespace");
 		if (!has_ns(cfg, ns))
-			return perr(c, JKEY(kp, key), "requires %s namespace",
+			return parse_err(c, JKEY(kp, key), "requires %s namespace",
 				    ns == OCI_NS_IPC ? "an ipc" : ns == OCI_NS_NET ? "a network" : "a uts");
 		if (strcmp(key, "kernel.hostname") == 0)
-			return perr(c, JKEY(kp, key), "conflicts with the hostname field");
+			return parse_err(c, JKEY(kp, key), "conflicts with the hostname field");
 	}
 	return 0;
 }
@@ -93,14 +93,14 @@ static int check_idmap_mounts(struct pctx *c, const struct oci_config *cfg)
 		const struct oci_mount *m = &cfg->mounts[i];
 
 		if ((m->idmap || m->ridmap) && !m->n_uid_mappings && !has_ns(cfg, OCI_NS_USER))
-			return perr(c, JKEY(JIDX(JKEY(NULL, "mounts"), i), "options"),
+			return parse_err(c, JKEY(JIDX(JKEY(NULL, "mounts"), i), "options"),
 				    "%s needs uidMappings and gidMappings or a user namespace",
 				    m->ridmap ? "ridmap" : "idmap");
 	}
 	return 0;
 }
 
-int validate_config(struct pctx *c, const struct oci_config *cfg)
+int parse_validate(struct pctx *c, const struct oci_config *cfg)
 {
 	int r;
 

@@ -1,5 +1,7 @@
 /* Errors with context: every function below the command layer returns 0 or a
- * negative errno and fills a struct error; only the command layer prints. */
+ * negative errno and fills a struct error; only the command layer prints.
+ * Layer-neutral (like util.h): it lives in oci/, the base library every
+ * binary links, but includes nothing of it, so any layer may include it. */
 #ifndef TINYRUN_ERROR_H
 #define TINYRUN_ERROR_H
 

@@ -1,6 +1,7 @@
 /* The only file that knows the JSON library: yajl_tree for reading,
  * yajl_gen for writing. */
 #include "json.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -284,8 +285,7 @@ int json_uint64(const struct json_val *v, uint64_t *out)
 
 struct json_writer {
 	yajl_gen g;
-	char *buf;
-	size_t len, cap;
+	struct util_buf out;         /* what yajl printed */
 	bool pretty, failed;
 	unsigned depth;
 	size_t open_at[MAX_DEPTH];   /* buffer offset just after the '[' or '{' */
@@ -296,23 +296,8 @@ static void w_print(void *ctx, const char *s, size_t n)
 {
 	struct json_writer *w = ctx;
 
-	if (w->len + n + 1 > w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 1024;
-		char *b;
-
-		while (cap < w->len + n + 1)
-			cap *= 2;
-		b = realloc(w->buf, cap);
-		if (!b) {
-			w->failed = true;
-			return;
-		}
-		w->buf = b;
-		w->cap = cap;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
-	w->buf[w->len] = '\0';
+	if (util_buf_put(&w->out, s, n) < 0)
+		w->failed = true;
 }
 
 struct json_writer *json_writer_new(const char *indent)
@@ -357,7 +342,7 @@ static void w_open(struct json_writer *w, bool object)
 		w->failed = true;
 		return;
 	}
-	w->open_at[w->depth] = w->len - (w->pretty ? 1 : 0);   /* pretty adds "\n" */
+	w->open_at[w->depth] = w->out.len - (w->pretty ? 1 : 0);   /* pretty adds "\n" */
 	w->items[w->depth] = false;
 	w->depth++;
 }
@@ -376,7 +361,7 @@ static void w_close(struct json_writer *w, bool object)
 	empty = !w->items[w->depth];
 	w_check(w, object ? yajl_gen_map_close(w->g) : yajl_gen_array_close(w->g));
 	if (w->pretty && empty && !w->failed) {
-		w->len = w->open_at[w->depth];
+		w->out.len = w->open_at[w->depth];
 		w_print(w, object ? "}" : "]", 1);
 	}
 }
@@ -447,15 +432,15 @@ int json_writer_finish(struct json_writer *w, char **out, size_t *len)
 
 	if (!w)
 		return -ENOMEM;
-	if (w->failed || w->depth != 0 || !w->buf) {
+	if (w->failed || w->depth != 0 || !w->out.p) {
 		r = w->failed ? -ENOMEM : -EINVAL;
-		free(w->buf);
+		free(w->out.p);
 	} else {
-		while (w->len > 0 && w->buf[w->len - 1] == '\n')
-			w->buf[--w->len] = '\0';
-		*out = w->buf;
+		while (w->out.len > 0 && w->out.p[w->out.len - 1] == '\n')
+			w->out.p[--w->out.len] = '\0';
+		*out = w->out.p;
 		if (len)
-			*len = w->len;
+			*len = w->out.len;
 	}
 	yajl_gen_free(w->g);
 	free(w);

@@ -20,7 +20,7 @@ static bool is_ident(const char *k)
 	return true;
 }
 
-void jpath_format(const struct jpath *p, char *buf, size_t size)
+void parse_jpath_format(const struct jpath *p, char *buf, size_t size)
 {
 	const struct jpath *frames[64];
 	size_t n = 0, len = 0;
@@ -53,7 +53,7 @@ static void one_line(char *s)
 			*s = '?';
 }
 
-int perr(struct pctx *c, const struct jpath *p, const char *fmt, ...)
+int parse_err(struct pctx *c, const struct jpath *p, const char *fmt, ...)
 {
 	char path[512], msg[512];
 	va_list ap;
@@ -64,12 +64,12 @@ int perr(struct pctx *c, const struct jpath *p, const char *fmt, ...)
 	one_line(msg);
 	if (!p)
 		return error_set(c->err, EINVAL, "%s: %s", c->name, msg);
-	jpath_format(p, path, sizeof(path));
+	parse_jpath_format(p, path, sizeof(path));
 	one_line(path);
 	return error_set(c->err, EINVAL, "%s: %s: %s", c->name, path, msg);
 }
 
-void *palloc(struct pctx *c, size_t n, size_t size)
+void *parse_alloc(struct pctx *c, size_t n, size_t size)
 {
 	void *p = NULL;
 	size_t total = n * size;
@@ -81,7 +81,7 @@ void *palloc(struct pctx *c, size_t n, size_t size)
 	return p;
 }
 
-char *pstrdup(struct pctx *c, const char *s)
+char *parse_strdup(struct pctx *c, const char *s)
 {
 	char *d = arena_strdup(c->a, s);
 
@@ -90,7 +90,7 @@ char *pstrdup(struct pctx *c, const char *s)
 	return d;
 }
 
-const struct json_val *member(const struct json_val *obj, const char *key)
+const struct json_val *parse_member(const struct json_val *obj, const char *key)
 {
 	const struct json_val *v = json_get(obj, key);
 
@@ -99,28 +99,28 @@ const struct json_val *member(const struct json_val *obj, const char *key)
 
 /* ---- values -------------------------------------------------------------- */
 
-int val_type(struct pctx *c, const struct jpath *p, const struct json_val *v, enum json_type t)
+int parse_val_type(struct pctx *c, const struct jpath *p, const struct json_val *v, enum json_type t)
 {
 	if (json_type(v) == t)
 		return 0;
-	return perr(c, p, "expected %s", json_type_name(t));
+	return parse_err(c, p, "expected %s", json_type_name(t));
 }
 
-int val_str(struct pctx *c, const struct jpath *p, const struct json_val *v, char **out)
+int parse_val_str(struct pctx *c, const struct jpath *p, const struct json_val *v, char **out)
 {
-	if (val_type(c, p, v, JSON_STRING) < 0)
+	if (parse_val_type(c, p, v, JSON_STRING) < 0)
 		return -EINVAL;
-	*out = pstrdup(c, json_str(v));
+	*out = parse_strdup(c, json_str(v));
 	return *out ? 0 : -ENOMEM;
 }
 
 static int not_integer(struct pctx *c, const struct jpath *p, const struct json_val *v)
 {
 	(void)v;
-	return perr(c, p, "expected integer");
+	return parse_err(c, p, "expected integer");
 }
 
-int val_i64(struct pctx *c, const struct jpath *p, const struct json_val *v,
+int parse_val_i64(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	    int64_t min, int64_t max, int64_t *out)
 {
 	int64_t n;
@@ -132,13 +132,13 @@ int val_i64(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	if (r == -EINVAL)
 		return not_integer(c, p, v);
 	if (r < 0 || n < min || n > max)
-		return perr(c, p, "%s is out of range (%" PRId64 " to %" PRId64 ")",
+		return parse_err(c, p, "%s is out of range (%" PRId64 " to %" PRId64 ")",
 			    json_num_text(v), min, max);
 	*out = n;
 	return 0;
 }
 
-int val_u64(struct pctx *c, const struct jpath *p, const struct json_val *v,
+int parse_val_u64(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	    uint64_t max, uint64_t *out)
 {
 	uint64_t n;
@@ -150,21 +150,21 @@ int val_u64(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	if (r == -EINVAL)
 		return not_integer(c, p, v);
 	if (r < 0 || n > max)
-		return perr(c, p, "%s is out of range (0 to %" PRIu64 ")", json_num_text(v), max);
+		return parse_err(c, p, "%s is out of range (0 to %" PRIu64 ")", json_num_text(v), max);
 	*out = n;
 	return 0;
 }
 
-int val_name(struct pctx *c, const struct jpath *p, const struct json_val *v,
+int parse_val_name(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	     const struct oci_name *t, size_t n, const char *what, int *out)
 {
 	int value;
 
-	if (val_type(c, p, v, JSON_STRING) < 0)
+	if (parse_val_type(c, p, v, JSON_STRING) < 0)
 		return -EINVAL;
 	value = oci_name_lookup(t, n, json_str(v));
 	if (value < 0)
-		return perr(c, p, "unknown %s \"%s\"", what, json_str(v));
+		return parse_err(c, p, "unknown %s \"%s\"", what, json_str(v));
 	*out = value;
 	return 0;
 }
@@ -175,15 +175,15 @@ int val_name(struct pctx *c, const struct jpath *p, const struct json_val *v,
 static const struct json_val *want(struct pctx *c, const struct jpath *p,
 				   const struct json_val *obj, const char *key, bool req, int *r)
 {
-	const struct json_val *v = member(obj, key);
+	const struct json_val *v = parse_member(obj, key);
 
 	*r = 0;
 	if (!v && req)
-		*r = perr(c, JKEY(p, key), "required");
+		*r = parse_err(c, JKEY(p, key), "required");
 	return v;
 }
 
-int get_obj(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_obj(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, const struct json_val **out)
 {
 	int r;
@@ -192,13 +192,13 @@ int get_obj(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	*out = NULL;
 	if (!v)
 		return r;
-	if (val_type(c, JKEY(p, key), v, JSON_OBJECT) < 0)
+	if (parse_val_type(c, JKEY(p, key), v, JSON_OBJECT) < 0)
 		return -EINVAL;
 	*out = v;
 	return 1;
 }
 
-int get_arr(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_arr(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, const struct json_val **out)
 {
 	int r;
@@ -207,13 +207,13 @@ int get_arr(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	*out = NULL;
 	if (!v)
 		return r;
-	if (val_type(c, JKEY(p, key), v, JSON_ARRAY) < 0)
+	if (parse_val_type(c, JKEY(p, key), v, JSON_ARRAY) < 0)
 		return -EINVAL;
 	*out = v;
 	return 1;
 }
 
-int get_str(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_str(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, char **out)
 {
 	int r;
@@ -223,23 +223,23 @@ int get_str(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 		return r;
 	if (!req && json_type(v) == JSON_STRING && json_str(v)[0] == '\0')
 		return 0;   /* like Go's zero value: "" is the same as absent */
-	return val_str(c, JKEY(p, key), v, out) < 0 ? -EINVAL : 1;
+	return parse_val_str(c, JKEY(p, key), v, out) < 0 ? -EINVAL : 1;
 }
 
-int get_bool(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_bool(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	     const char *key, bool *out)
 {
-	const struct json_val *v = member(obj, key);
+	const struct json_val *v = parse_member(obj, key);
 
 	if (!v)
 		return 0;
-	if (val_type(c, JKEY(p, key), v, JSON_BOOL) < 0)
+	if (parse_val_type(c, JKEY(p, key), v, JSON_BOOL) < 0)
 		return -EINVAL;
 	*out = json_bool(v);
 	return 1;
 }
 
-int get_i64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_i64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, int64_t min, int64_t max, int64_t *out)
 {
 	int r;
@@ -247,10 +247,10 @@ int get_i64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 
 	if (!v)
 		return r;
-	return val_i64(c, JKEY(p, key), v, min, max, out) < 0 ? -EINVAL : 1;
+	return parse_val_i64(c, JKEY(p, key), v, min, max, out) < 0 ? -EINVAL : 1;
 }
 
-int get_u64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_u64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, uint64_t max, uint64_t *out)
 {
 	int r;
@@ -258,43 +258,43 @@ int get_u64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 
 	if (!v)
 		return r;
-	return val_u64(c, JKEY(p, key), v, max, out) < 0 ? -EINVAL : 1;
+	return parse_val_u64(c, JKEY(p, key), v, max, out) < 0 ? -EINVAL : 1;
 }
 
-int get_u32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_u32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, uint32_t *out)
 {
 	uint64_t v;
-	int r = get_u64(c, p, obj, key, req, UINT32_MAX, &v);
+	int r = parse_get_u64(c, p, obj, key, req, UINT32_MAX, &v);
 
 	if (r > 0)
 		*out = (uint32_t)v;
 	return r;
 }
 
-int get_u16(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_u16(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, uint16_t *out)
 {
 	uint64_t v;
-	int r = get_u64(c, p, obj, key, req, UINT16_MAX, &v);
+	int r = parse_get_u64(c, p, obj, key, req, UINT16_MAX, &v);
 
 	if (r > 0)
 		*out = (uint16_t)v;
 	return r;
 }
 
-int get_i32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_i32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, int32_t *out)
 {
 	int64_t v;
-	int r = get_i64(c, p, obj, key, req, INT32_MIN, INT32_MAX, &v);
+	int r = parse_get_i64(c, p, obj, key, req, INT32_MIN, INT32_MAX, &v);
 
 	if (r > 0)
 		*out = (int32_t)v;
 	return r;
 }
 
-int get_name(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_name(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	     const char *key, bool req, const struct oci_name *t, size_t n,
 	     const char *what, int *out)
 {
@@ -303,10 +303,10 @@ int get_name(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 
 	if (!v)
 		return r;
-	return val_name(c, JKEY(p, key), v, t, n, what, out) < 0 ? -EINVAL : 1;
+	return parse_val_name(c, JKEY(p, key), v, t, n, what, out) < 0 ? -EINVAL : 1;
 }
 
-int get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	     const char *key, bool req, char ***out, size_t *n)
 {
 	const struct json_val *arr;
@@ -315,14 +315,14 @@ int get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	size_t len;
 	int r;
 
-	if ((r = get_arr(c, p, obj, key, req, &arr)) <= 0)
+	if ((r = parse_get_arr(c, p, obj, key, req, &arr)) <= 0)
 		return r;
 	len = json_len(arr);
-	v = palloc(c, len + 1, sizeof(*v));
+	v = parse_alloc(c, len + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++)
-		if (val_str(c, JIDX(kp, i), json_at(arr, i), &v[i]) < 0)
+		if (parse_val_str(c, JIDX(kp, i), json_at(arr, i), &v[i]) < 0)
 			return -EINVAL;
 	*out = v;
 	*n = len;
@@ -343,8 +343,8 @@ static int by_key_then_index(const void *a, const void *b, void *map)
 static bool *repeated_keys(struct pctx *c, const struct json_val *map)
 {
 	size_t n = json_len(map);
-	size_t *idx = palloc(c, n, sizeof(*idx));
-	bool *rep = palloc(c, n, sizeof(*rep));
+	size_t *idx = parse_alloc(c, n, sizeof(*idx));
+	bool *rep = parse_alloc(c, n, sizeof(*rep));
 
 	if (!idx || !rep)
 		return NULL;
@@ -356,7 +356,7 @@ static bool *repeated_keys(struct pctx *c, const struct json_val *map)
 	return rep;
 }
 
-int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	   const char *key, struct oci_kv **out, size_t *n)
 {
 	const struct json_val *map;
@@ -366,10 +366,10 @@ int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	size_t len;
 	int r;
 
-	if ((r = get_obj(c, p, obj, key, OPT, &map)) <= 0)
+	if ((r = parse_get_obj(c, p, obj, key, OPT, &map)) <= 0)
 		return r;
 	len = json_len(map);
-	kv = palloc(c, len, sizeof(*kv));
+	kv = parse_alloc(c, len, sizeof(*kv));
 	if (!kv || !(rep = repeated_keys(c, map)))
 		return -ENOMEM;
 	*n = 0;
@@ -378,9 +378,9 @@ int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 
 		if (rep[i])
 			continue;
-		if (!(e->key = pstrdup(c, json_key(map, i))))
+		if (!(e->key = parse_strdup(c, json_key(map, i))))
 			return -ENOMEM;
-		if (val_str(c, JKEY(kp, json_key(map, i)), json_at(map, i), &e->value) < 0)
+		if (parse_val_str(c, JKEY(kp, json_key(map, i)), json_at(map, i), &e->value) < 0)
 			return -EINVAL;
 		(*n)++;
 	}
@@ -388,7 +388,7 @@ int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	return 1;
 }
 
-int get_array_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_array_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 		 const char *key, size_t size, void *out, size_t *n, elem_fn fn, void *ud)
 {
 	const struct json_val *arr;
@@ -397,16 +397,16 @@ int get_array_of(struct pctx *c, const struct jpath *p, const struct json_val *o
 	size_t len;
 	int r;
 
-	if ((r = get_arr(c, p, obj, key, OPT, &arr)) <= 0)
+	if ((r = parse_get_arr(c, p, obj, key, OPT, &arr)) <= 0)
 		return r;
 	len = json_len(arr);
-	elems = palloc(c, len, size);
+	elems = parse_alloc(c, len, size);
 	if (!elems)
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++) {
 		const struct json_val *v = json_at(arr, i);
 
-		if (val_type(c, JIDX(kp, i), v, JSON_OBJECT) < 0)
+		if (parse_val_type(c, JIDX(kp, i), v, JSON_OBJECT) < 0)
 			return -EINVAL;
 		if ((r = fn(c, JIDX(kp, i), v, elems + i * size, ud)) < 0)
 			return r;
@@ -416,7 +416,7 @@ int get_array_of(struct pctx *c, const struct jpath *p, const struct json_val *o
 	return 1;
 }
 
-int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	       const char *key, size_t size, void *out, size_t *n, entry_fn fn, void *ud)
 {
 	const struct json_val *map;
@@ -426,10 +426,10 @@ int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj
 	size_t len;
 	int r;
 
-	if ((r = get_obj(c, p, obj, key, OPT, &map)) <= 0)
+	if ((r = parse_get_obj(c, p, obj, key, OPT, &map)) <= 0)
 		return r;
 	len = json_len(map);
-	elems = palloc(c, len, size);
+	elems = parse_alloc(c, len, size);
 	if (!elems || !(rep = repeated_keys(c, map)))
 		return -ENOMEM;
 	*n = 0;
@@ -439,7 +439,7 @@ int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj
 
 		if (rep[i])
 			continue;
-		if (val_type(c, ep, v, JSON_OBJECT) < 0)
+		if (parse_val_type(c, ep, v, JSON_OBJECT) < 0)
 			return -EINVAL;
 		if ((r = fn(c, ep, json_key(map, i), v, elems + *n * size, ud)) < 0)
 			return r;
@@ -465,7 +465,7 @@ static bool parse_num(const char **s, unsigned long *out)
 	return true;
 }
 
-bool cpu_list_valid(const char *s)
+bool parse_cpu_list_valid(const char *s)
 {
 	unsigned long a, b;
 

@@ -44,55 +44,55 @@ enum { OPT = 0, REQ = 1 };
 #define OCI_DEV_MAJOR_MAX 4095
 #define OCI_DEV_MINOR_MAX 1048575
 
-int perr(struct pctx *c, const struct jpath *p, const char *fmt, ...)
+int parse_err(struct pctx *c, const struct jpath *p, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Write the path (".linux.namespaces[2].type") into buf. */
-void jpath_format(const struct jpath *p, char *buf, size_t size);
+void parse_jpath_format(const struct jpath *p, char *buf, size_t size);
 
-void *palloc(struct pctx *c, size_t n, size_t size);   /* zeroed n*size, error set on NULL */
-char *pstrdup(struct pctx *c, const char *s);
+void *parse_alloc(struct pctx *c, size_t n, size_t size);   /* zeroed n*size, error set on NULL */
+char *parse_strdup(struct pctx *c, const char *s);
 
 /* obj's member `key`, NULL when absent, null, or obj is not an object. */
-const struct json_val *member(const struct json_val *obj, const char *key);
+const struct json_val *parse_member(const struct json_val *obj, const char *key);
 
 /* ---- a value at path p ------------------------------------------------- */
-int val_type(struct pctx *c, const struct jpath *p, const struct json_val *v, enum json_type t);
-int val_str(struct pctx *c, const struct jpath *p, const struct json_val *v, char **out);
-int val_i64(struct pctx *c, const struct jpath *p, const struct json_val *v,
+int parse_val_type(struct pctx *c, const struct jpath *p, const struct json_val *v, enum json_type t);
+int parse_val_str(struct pctx *c, const struct jpath *p, const struct json_val *v, char **out);
+int parse_val_i64(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	    int64_t min, int64_t max, int64_t *out);
-int val_u64(struct pctx *c, const struct jpath *p, const struct json_val *v,
+int parse_val_u64(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	    uint64_t max, uint64_t *out);
 /* Look a string up in a name table: error `unknown <what> "NAME"`. */
-int val_name(struct pctx *c, const struct jpath *p, const struct json_val *v,
+int parse_val_name(struct pctx *c, const struct jpath *p, const struct json_val *v,
 	     const struct oci_name *t, size_t n, const char *what, int *out);
 
 /* ---- members of obj (obj at path p) ------------------------------------ */
-int get_obj(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_obj(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, const struct json_val **out);
-int get_arr(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_arr(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, const struct json_val **out);
-int get_str(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_str(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, char **out);
-int get_bool(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_bool(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	     const char *key, bool *out);
-int get_i64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_i64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, int64_t min, int64_t max, int64_t *out);
-int get_u64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_u64(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, uint64_t max, uint64_t *out);
-int get_u32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_u32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, uint32_t *out);
-int get_u16(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_u16(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, uint16_t *out);
-int get_i32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_i32(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	    const char *key, bool req, int32_t *out);
-int get_name(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_name(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	     const char *key, bool req, const struct oci_name *t, size_t n,
 	     const char *what, int *out);
 /* Array of strings, NULL-terminated as well. */
-int get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_strv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	     const char *key, bool req, char ***out, size_t *n);
 /* Object of strings -> key/value pairs. */
-int get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_kv(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	   const char *key, struct oci_kv **out, size_t *n);
 
 /* Array of objects / object of objects into a zeroed arena array of `size`
@@ -101,13 +101,13 @@ typedef int (*elem_fn)(struct pctx *c, const struct jpath *p, const struct json_
 		       void *elem, void *ud);
 typedef int (*entry_fn)(struct pctx *c, const struct jpath *p, const char *key,
 			const struct json_val *v, void *elem, void *ud);
-int get_array_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_array_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 		 const char *key, size_t size, void *out, size_t *n, elem_fn fn, void *ud);
-int get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
+int parse_get_map_of(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 	       const char *key, size_t size, void *out, size_t *n, entry_fn fn, void *ud);
 
 /* "0-3,7": a list of CPU or node numbers. */
-bool cpu_list_valid(const char *s);
+bool parse_cpu_list_valid(const char *s);
 
 /* ---- section parsers (config_*.c) --------------------------------------- */
 int parse_process(struct pctx *c, const struct jpath *p, const struct json_val *v,
@@ -124,7 +124,7 @@ int parse_seccomp(struct pctx *c, const struct jpath *p, const struct json_val *
 int parse_idmaps(struct pctx *c, const struct jpath *p, const struct json_val *obj,
 		 const char *key, struct oci_idmap **out, size_t *n);
 /* Checks across sections (namespaces vs mappings, hostname, sysctl ...). */
-int validate_config(struct pctx *c, const struct oci_config *cfg);
+int parse_validate(struct pctx *c, const struct oci_config *cfg);
 
 /* Parse `text` (NUL-terminated, `len` bytes before the NUL) with the JSON
  * library: error "<name>: invalid JSON: ...". A NUL byte inside the text or

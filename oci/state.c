@@ -86,11 +86,11 @@ int oci_state_to_json(const struct container_state *st, const char *status,
 static int state_str(struct pctx *c, const struct json_val *root, const char *key, bool req,
 		     char **out)
 {
-	const struct json_val *v = member(root, key);
+	const struct json_val *v = parse_member(root, key);
 
 	if (!v)
-		return req ? perr(c, JKEY(NULL, key), "required") : 0;
-	return val_str(c, JKEY(NULL, key), v, out);
+		return req ? parse_err(c, JKEY(NULL, key), "required") : 0;
+	return parse_val_str(c, JKEY(NULL, key), v, out);
 }
 
 static int state_fields(struct pctx *c, const struct json_val *root, struct container_state *st)
@@ -98,18 +98,18 @@ static int state_fields(struct pctx *c, const struct json_val *root, struct cont
 	int64_t pid = 0;
 	int r;
 
-	if ((r = val_type(c, NULL, root, JSON_OBJECT)) < 0 ||
+	if ((r = parse_val_type(c, NULL, root, JSON_OBJECT)) < 0 ||
 	    (r = state_str(c, root, "ociVersion", REQ, &st->oci_version)) < 0 ||
 	    (r = state_str(c, root, "id", REQ, &st->id)) < 0 ||
-	    (r = get_i64(c, NULL, root, "pid", OPT, 0, INT_MAX, &pid)) < 0 ||
-	    (r = get_u64(c, NULL, root, "pid_start_time", OPT, UINT64_MAX, &st->pid_start_time)) < 0 ||
+	    (r = parse_get_i64(c, NULL, root, "pid", OPT, 0, INT_MAX, &pid)) < 0 ||
+	    (r = parse_get_u64(c, NULL, root, "pid_start_time", OPT, UINT64_MAX, &st->pid_start_time)) < 0 ||
 	    (r = state_str(c, root, "bundle", OPT, &st->bundle)) < 0 ||
 	    (r = state_str(c, root, "rootfs", OPT, &st->rootfs)) < 0 ||
 	    (r = state_str(c, root, "created", OPT, &st->created)) < 0 ||
 	    (r = state_str(c, root, "owner", OPT, &st->owner)) < 0 ||
 	    (r = state_str(c, root, "cgroup_path", OPT, &st->cgroup_path)) < 0 ||
-	    (r = get_bool(c, NULL, root, "systemd_cgroup", &st->systemd_cgroup)) < 0 ||
-	    (r = get_kv(c, NULL, root, "annotations", &st->annotations, &st->n_annotations)) < 0)
+	    (r = parse_get_bool(c, NULL, root, "systemd_cgroup", &st->systemd_cgroup)) < 0 ||
+	    (r = parse_get_kv(c, NULL, root, "annotations", &st->annotations, &st->n_annotations)) < 0)
 		return r;
 	st->pid = (pid_t)pid;
 	return 0;

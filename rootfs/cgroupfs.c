@@ -37,7 +37,7 @@ static int bind_host(const char *host, int dst, const struct mount_attr *a)
 
 	if (src < 0)
 		return -errno;
-	r = setattr_fd(src, AT_RECURSIVE, a);
+	r = rootfs_setattr_fd(src, AT_RECURSIVE, a);
 	if (r == 0)
 		r = move_detached(src, dst);
 	close(src);
@@ -60,7 +60,7 @@ static int mount_v2_detached(unsigned long flags, int dst)
 		close(fs);
 		return r;
 	}
-	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
 	mnt = fsmount(fs, FSMOUNT_CLOEXEC, a.attr_set);
 	r = mnt < 0 ? -errno : move_detached(mnt, dst);
 	if (mnt >= 0)
@@ -75,7 +75,7 @@ static int mount_v2(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 	char path[FD_PATH_MAX];
 	int r;
 
-	if (mount("cgroup2", fd_path(path, dst), "cgroup2", flags, NULL) == 0)
+	if (mount("cgroup2", rootfs_fd_path(path, dst), "cgroup2", flags, NULL) == 0)
 		return 0;
 	r = -errno;
 	if (r == -EBUSY && (r = mount_v2_detached(flags, dst)) == 0)
@@ -83,7 +83,7 @@ static int mount_v2(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 	if (r != -EPERM)
 		return fail(c, m->destination, r, "mount cgroup2");
 	/* a user namespace without a cgroup namespace: the host's tree, as runc */
-	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
 	if ((r = bind_host(CGROUP_ROOT, dst, &a)) < 0)
 		return fail(c, m->destination, r, "bind " CGROUP_ROOT);
 	return 0;
@@ -132,12 +132,12 @@ static int mount_hierarchy(struct rootfs_ctx *c, int tmp, char *ctrls, const cha
 	if ((dst = openat(tmp, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -errno;
 	if (c->o->new_cgroupns) {
-		if (mount(type, fd_path(path, dst), type, flags & ~MS_RDONLY, opts) < 0)
+		if (mount(type, rootfs_fd_path(path, dst), type, flags & ~MS_RDONLY, opts) < 0)
 			r = -errno;
 	} else {
 		if (strlen(host) + strlen(cgpath) >= sizeof(host))
 			r = -ENAMETOOLONG;
-		else if (strcat(host, cgpath), mount(host, fd_path(path, dst), NULL, MS_BIND | MS_REC, NULL) < 0)
+		else if (strcat(host, cgpath), mount(host, rootfs_fd_path(path, dst), NULL, MS_BIND | MS_REC, NULL) < 0)
 			r = -errno;
 	}
 	close(dst);
@@ -166,9 +166,9 @@ static int mount_v1(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 
 	if ((r = read_self_cgroup(c, buf, sizeof(buf))) < 0)
 		return fail(c, m->destination, r, "read /proc/self/cgroup");
-	if (mount("tmpfs", fd_path(path, dst), "tmpfs", flags & ~MS_RDONLY, "mode=755") < 0)
+	if (mount("tmpfs", rootfs_fd_path(path, dst), "tmpfs", flags & ~MS_RDONLY, "mode=755") < 0)
 		return fail(c, m->destination, -errno, "mount tmpfs");
-	tmp = open_in_root_flags(c->root_fd, m->destination, O_PATH | O_DIRECTORY, false);
+	tmp = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH | O_DIRECTORY, false);
 	if (tmp < 0)
 		return fail(c, m->destination, tmp, "reopen");
 	for (char *line = buf, *next; *line; line = next) {
@@ -191,13 +191,13 @@ static int mount_v1(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 			return fail(c, m->destination, r, ctrls[0] ? ctrls : "unified");
 		}
 	}
-	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
-	r = setattr_fd(tmp, AT_RECURSIVE, &a);
+	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	r = rootfs_setattr_fd(tmp, AT_RECURSIVE, &a);
 	close(tmp);
 	return r < 0 ? fail(c, m->destination, r, "mount_setattr") : 0;
 }
 
-int mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int dst)
+int rootfs_mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int dst)
 {
 	unsigned long flags = p->ms_flags;
 	struct statfs sfs;

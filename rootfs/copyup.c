@@ -69,7 +69,7 @@ static int copy_entry(int from, int to, const char *name, int depth)
 			return -errno;
 		sub_from = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		sub_to = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		r = sub_from < 0 || sub_to < 0 ? -errno : copy_tree(sub_from, sub_to, depth + 1);
+		r = sub_from < 0 || sub_to < 0 ? -errno : rootfs_copy_tree(sub_from, sub_to, depth + 1);
 		if (sub_from >= 0)
 			close(sub_from);
 		if (sub_to >= 0)
@@ -103,7 +103,7 @@ static int copy_entry(int from, int to, const char *name, int depth)
 	return r;
 }
 
-int copy_tree(int from, int to, int depth)
+int rootfs_copy_tree(int from, int to, int depth)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	long n;

@@ -67,7 +67,7 @@ static int bind_host_node(int dir, const char *name, const char *host)
 
 	if (fd < 0)
 		return fd;
-	if (mount(host, fd_path(path, fd), NULL, MS_BIND, NULL) < 0)
+	if (mount(host, rootfs_fd_path(path, fd), NULL, MS_BIND, NULL) < 0)
 		r = -errno;
 	close(fd);
 	return r;
@@ -117,7 +117,7 @@ static int open_parent(struct rootfs_ctx *c, const char *path, const char **base
 	if (!n)
 		dir[0] = '/';
 	*base = slash + 1;
-	return open_or_create(c->root_fd, dir, DEST_DIR, false);
+	return rootfs_open_or_create(c->root_fd, dir, DEST_DIR, false);
 }
 
 static int make_node(struct rootfs_ctx *c, int devfd, const struct dev_node *d)
@@ -143,7 +143,7 @@ static int make_node(struct rootfs_ctx *c, int devfd, const struct dev_node *d)
 static bool in_config(const struct oci_linux *l, const char *path)
 {
 	for (size_t i = 0; i < l->n_devices; i++)
-		if (path_equal(l->devices[i].path, path))
+		if (rootfs_path_equal(l->devices[i].path, path))
 			return true;
 	return false;
 }
@@ -160,7 +160,7 @@ static mode_t dev_type(char t)
 static bool mounted_on(const struct oci_config *cfg, const char *dest)
 {
 	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if (path_equal(cfg->mounts[i].destination, dest))
+		if (rootfs_path_equal(cfg->mounts[i].destination, dest))
 			return true;
 	return false;
 }
@@ -185,16 +185,16 @@ static int dev_links_make(struct rootfs_ctx *c, int devfd)
 	return 0;
 }
 
-int setup_dev(struct rootfs_ctx *c)
+int rootfs_setup_dev(struct rootfs_ctx *c)
 {
 	const struct oci_linux *l = &c->cfg->linux_;
 	char path[16];
 	int devfd, r = 0;
 
 	for (size_t i = 0; i < c->cfg->n_mounts; i++)
-		if (is_bind_of_dev(&c->cfg->mounts[i]))
+		if (rootfs_is_bind_of_dev(&c->cfg->mounts[i]))
 			return 0;     /* the host's /dev (or the user's): leave it as it is */
-	devfd = open_or_create(c->root_fd, "/dev", DEST_DIR, false);
+	devfd = rootfs_open_or_create(c->root_fd, "/dev", DEST_DIR, false);
 	if (devfd < 0)
 		return error_sys(c->err, -devfd, "/dev");
 	for (size_t i = 0; r == 0 && i < sizeof(default_devs) / sizeof(default_devs[0]); i++) {
@@ -245,7 +245,7 @@ int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct er
 
 	if ((root = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return error_sys(err, errno, "console: %s", o->rootfs);
-	devfd = open_or_create(root, "/dev", DEST_DIR, false);
+	devfd = rootfs_open_or_create(root, "/dev", DEST_DIR, false);
 	close(root);
 	if (devfd < 0)
 		return error_sys(err, -devfd, "console: /dev");
@@ -253,7 +253,7 @@ int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct er
 	close(devfd);
 	if (fd < 0)
 		return error_sys(err, -fd, "console: /dev/console");
-	if (mount(fd_path(src, pty_slave_fd), fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
+	if (mount(rootfs_fd_path(src, pty_slave_fd), rootfs_fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
 		r = error_sys(err, errno, "console: bind the terminal on /dev/console");
 	close(fd);
 	return r;

@@ -26,7 +26,7 @@
 static bool clonable_bind(const struct oci_mount *m)
 {
 	return (m->is_bind || (m->flags & MS_BIND)) && !(m->flags & MS_REMOUNT) && m->source &&
-	       !wants_idmap(m);
+	       !rootfs_wants_idmap(m);
 }
 
 static bool id_mapped(const struct oci_idmap *m, size_t n, uint32_t host)
@@ -73,7 +73,7 @@ static bool unreachable(const struct oci_linux *l, int dirfd, const char *source
 
 	if (fd < 0)
 		return false;   /* missing: the child reports it */
-	n = readlink(fd_path(fdp, fd), path, sizeof(path) - 1);
+	n = readlink(rootfs_fd_path(fdp, fd), path, sizeof(path) - 1);
 	close(fd);
 	if (n <= 0 || path[0] != '/')
 		return true;
@@ -122,7 +122,7 @@ static void bind_clones_open(const struct oci_config *cfg, int dirfd, int *fds)
 static bool wants_fds(const struct oci_config *cfg, bool userns)
 {
 	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if (wants_idmap(&cfg->mounts[i]) || (userns && clonable_bind(&cfg->mounts[i])))
+		if (rootfs_wants_idmap(&cfg->mounts[i]) || (userns && clonable_bind(&cfg->mounts[i])))
 			return true;
 	return false;
 }
@@ -143,7 +143,7 @@ int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, bool
 	/* relative sources are relative to the bundle */
 	if ((dirfd = open(bundle ? bundle : ".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		dirfd = AT_FDCWD;
-	r = idmap_trees_open(cfg, dirfd, fds, err);
+	r = rootfs_idmap_trees_open(cfg, dirfd, fds, err);
 	if (r == 0 && userns)
 		bind_clones_open(cfg, dirfd, fds + n);
 	if (dirfd >= 0)

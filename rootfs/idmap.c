@@ -16,7 +16,7 @@
 
 #include "rootfs/internal.h"
 
-bool wants_idmap(const struct oci_mount *m)
+bool rootfs_wants_idmap(const struct oci_mount *m)
 {
 	return m->idmap || m->ridmap || m->n_uid_mappings || m->n_gid_mappings;
 }
@@ -128,7 +128,7 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 	return tree;
 }
 
-int idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err)
+int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err)
 {
 	const struct oci_mount *userns_of = NULL;
 	int userns = -1, r = 0;
@@ -136,7 +136,7 @@ int idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct e
 	for (size_t i = 0; i < cfg->n_mounts; i++)
 		fds[i] = -1;
 	for (size_t i = 0; r == 0 && i < cfg->n_mounts; i++) {
-		if (!wants_idmap(&cfg->mounts[i]))
+		if (!rootfs_wants_idmap(&cfg->mounts[i]))
 			continue;
 		if ((r = idmap_tree(cfg, &cfg->mounts[i], dirfd, &userns, &userns_of, err)) >= 0)
 			fds[i] = r, r = 0;

@@ -21,7 +21,7 @@ struct rootfs_ctx {
 
 /* "/proc/self/fd/N": how mount(2) reaches an fd we resolved safely. */
 #define FD_PATH_MAX 32
-const char *fd_path(char buf[FD_PATH_MAX], int fd);
+const char *rootfs_fd_path(char buf[FD_PATH_MAX], int fd);
 
 /* ---- plan.c: what to ask the kernel for one mounts[] entry (pure) ---- */
 
@@ -42,59 +42,59 @@ enum dest_kind { DEST_DIR, DEST_FILE };
 		     MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME | MS_NOSYMFOLLOW)
 #define MS_PROPAGATION (MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
 
-void mount_plan_make(const struct oci_mount *m, struct mount_plan *p);
+void rootfs_mount_plan_make(const struct oci_mount *m, struct mount_plan *p);
 /* MS_* per-mount flags set/cleared -> mount_attr (atime handled as the enum it is). */
-void ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a);
+void rootfs_ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a);
 /* Apply a mount_attr's set/clear to MS_* flags of a new mount (no children,
  * so recursive and plain attributes are the same thing there). */
-unsigned long attr_apply_ms(const struct mount_attr *a, unsigned long flags);
+unsigned long rootfs_attr_apply_ms(const struct mount_attr *a, unsigned long flags);
 /* Make a set/clear pair of MOUNT_ATTR_* valid for mount_setattr (atime enum). */
-void attr_fix_atime(struct mount_attr *a);
+void rootfs_attr_fix_atime(struct mount_attr *a);
 /* enum oci_propagation -> MS_* (with MS_REC for the r* forms), 0 for none. */
-unsigned long propagation_ms(enum oci_propagation p);
+unsigned long rootfs_mount_propagation_ms(enum oci_propagation p);
 unsigned long rootfs_propagation_ms(enum oci_rootfs_propagation_mode p);
 static inline bool attr_empty(const struct mount_attr *a)
 {
 	return !a->attr_set && !a->attr_clr && !a->propagation && !a->userns_fd;
 }
 /* A bind of a non-directory needs a file as its mountpoint. */
-enum dest_kind dest_kind_for(const struct oci_mount *m, mode_t src_mode);
+enum dest_kind rootfs_dest_kind_for(const struct oci_mount *m, mode_t src_mode);
 /* true for /proc and /sys destinations and proc/sysfs mounts: refuse symlinks
  * anywhere in the path and a destination that already is a mount. */
-bool dest_is_guarded(const struct oci_mount *m);
-bool is_bind_of_dev(const struct oci_mount *m);
+bool rootfs_dest_is_guarded(const struct oci_mount *m);
+bool rootfs_is_bind_of_dev(const struct oci_mount *m);
 /* "a/b/../c" style compare: are these the same absolute container path? */
-bool path_equal(const char *a, const char *b);
+bool rootfs_path_equal(const char *a, const char *b);
 
 /* ---- resolve.c ---- */
 /* Open `path` below root_fd, creating it (with parents, dirs 0755) as `kind`
  * when missing. Returns an O_PATH fd or -errno. */
-int open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
+int rootfs_open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
 int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
 /* rootfs_open_in_root, optionally refusing any symlink on the way (-ELOOP). */
-int open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks);
+int rootfs_open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks);
 
 /* ---- idmap.c ---- */
-bool wants_idmap(const struct oci_mount *m);
+bool rootfs_wants_idmap(const struct oci_mount *m);
 /* fds[i] = an idmapped detached tree for each mounts[i] that asks for one, else -1 */
-int idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err);
+int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err);
 
 /* ---- mounts.c ---- */
-int mount_entry(struct rootfs_ctx *c, size_t i);
-int mount_deferred_ro(struct rootfs_ctx *c);
-int setattr_fd(int fd, unsigned flags, const struct mount_attr *a);
+int rootfs_mount_entry(struct rootfs_ctx *c, size_t i);
+int rootfs_mount_deferred_ro(struct rootfs_ctx *c);
+int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a);
 
 /* ---- cgroupfs.c ---- */
-int mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int dest_fd);
+int rootfs_mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int dest_fd);
 
 /* ---- copyup.c ---- */
-int copy_tree(int from_dir, int to_dir, int depth);
+int rootfs_copy_tree(int from_dir, int to_dir, int depth);
 
 /* ---- devices.c ---- */
-int setup_dev(struct rootfs_ctx *c);
+int rootfs_setup_dev(struct rootfs_ctx *c);
 
 /* ---- paths.c ---- */
-int mask_paths(struct rootfs_ctx *c);
-int readonly_paths(struct rootfs_ctx *c);
+int rootfs_mask_paths(struct rootfs_ctx *c);
+int rootfs_readonly_paths(struct rootfs_ctx *c);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include "rootfs/internal.h"
 
-int setattr_fd(int fd, unsigned flags, const struct mount_attr *a)
+int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a)
 {
 	struct mount_attr attr = *a;
 
@@ -62,13 +62,13 @@ static int check_guarded(struct rootfs_ctx *c, const struct oci_mount *m, int fd
 
 static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_kind kind, bool create)
 {
-	bool guarded = dest_is_guarded(m);
+	bool guarded = rootfs_dest_is_guarded(m);
 	int fd, r;
 
 	if (create)
-		fd = open_or_create(c->root_fd, m->destination, kind, guarded);
+		fd = rootfs_open_or_create(c->root_fd, m->destination, kind, guarded);
 	else
-		fd = open_in_root_flags(c->root_fd, m->destination, O_PATH, guarded);
+		fd = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, guarded);
 	if (fd < 0) {
 		if (fd == -ELOOP && guarded)
 			return error_set(c->err, ELOOP, "mount %s on %s: destination contains a symlink",
@@ -124,12 +124,12 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 			close(src);
 			return r;
 		}
-		if ((dst = dest_open(c, m, dest_kind_for(m, st.st_mode), true)) < 0) {
+		if ((dst = dest_open(c, m, rootfs_dest_kind_for(m, st.st_mode), true)) < 0) {
 			close(src);
 			return dst;
 		}
 	}
-	if ((r = setattr_fd(src, AT_RECURSIVE, &p->rec)) < 0 || (r = setattr_fd(src, 0, &p->top)) < 0)
+	if ((r = rootfs_setattr_fd(src, AT_RECURSIVE, &p->rec)) < 0 || (r = rootfs_setattr_fd(src, 0, &p->top)) < 0)
 		r = fail(c, m, r, "mount_setattr");
 	else if (!p->remount &&
 		 move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
@@ -148,11 +148,11 @@ static int sysfs_host_bind(struct rootfs_ctx *c, const struct oci_mount *m, int 
 	struct mount_attr a = { 0 };
 	int src, r = 0;
 
-	ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
 	src = open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (src < 0)
 		return fail(c, m, -errno, "bind /sys");
-	if ((r = setattr_fd(src, AT_RECURSIVE, &a)) < 0)
+	if ((r = rootfs_setattr_fd(src, AT_RECURSIVE, &a)) < 0)
 		r = fail(c, m, r, "mount_setattr");
 	else if (move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = fail(c, m, -errno, "move_mount");
@@ -210,14 +210,14 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 	struct stat under_st;
 
 	if (type_is(m, "tmpfs") && !p->remount &&
-	    (dst = open_in_root_flags(c->root_fd, m->destination, O_PATH, false)) >= 0) {
+	    (dst = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, false)) >= 0) {
 		existed = fstat(dst, &under_st) == 0 && S_ISDIR(under_st.st_mode);
 		close(dst);
 	}
 	if ((dst = dest_open(c, m, DEST_DIR, !p->remount)) < 0)
 		return dst;
 	if (type_is(m, "cgroup") || type_is(m, "cgroup2")) {
-		r = mount_cgroup(c, m, p, dst);
+		r = rootfs_mount_cgroup(c, m, p, dst);
 		close(dst);
 		return r;
 	}
@@ -227,7 +227,7 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 		r = fail(c, m, -errno, "tmpcopyup: open");
 		goto out;
 	}
-	if (mount(m->source ? m->source : m->type, fd_path(path, dst), m->type, flags,
+	if (mount(m->source ? m->source : m->type, rootfs_fd_path(path, dst), m->type, flags,
 		  fs_data(c, m, data, sizeof(data))) < 0) {
 		r = -errno;
 		if (r == -EPERM && type_is(m, "sysfs") && !c->o->new_netns) {
@@ -241,16 +241,16 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 	}
 	if (!m->tmpcopyup && !p->top.propagation && !existed)
 		goto out;
-	top = open_in_root_flags(c->root_fd, m->destination, O_RDONLY | O_DIRECTORY, false);
+	top = rootfs_open_in_root_flags(c->root_fd, m->destination, O_RDONLY | O_DIRECTORY, false);
 	if (top < 0) {
 		r = fail(c, m, top, "reopen");
 		goto out;
 	}
 	if (existed && (r = tmpfs_root(m, top, &under_st)) < 0)
 		r = fail(c, m, r, "mode of the tmpfs root");
-	else if (m->tmpcopyup && !host_sysfs && (r = copy_tree(under, top, 0)) < 0)
+	else if (m->tmpcopyup && !host_sysfs && (r = rootfs_copy_tree(under, top, 0)) < 0)
 		r = fail(c, m, r, "tmpcopyup");
-	else if ((r = setattr_fd(top, 0, &p->top)) < 0)
+	else if ((r = rootfs_setattr_fd(top, 0, &p->top)) < 0)
 		r = fail(c, m, r, "propagation");
 out:
 	if (under >= 0)
@@ -261,13 +261,13 @@ out:
 	return r;
 }
 
-int mount_entry(struct rootfs_ctx *c, size_t i)
+int rootfs_mount_entry(struct rootfs_ctx *c, size_t i)
 {
 	const struct oci_mount *m = &c->cfg->mounts[i];
 	const int *fds = c->o->mount_fds;
 	struct mount_plan p;
 
-	mount_plan_make(m, &p);
+	rootfs_mount_plan_make(m, &p);
 	if (!p.bind)
 		return new_fs_entry(c, m, &p);
 	return bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1,
@@ -276,7 +276,7 @@ int mount_entry(struct rootfs_ctx *c, size_t i)
 
 /* tmpfs (and /dev) asked read-only became read-only only now, after the
  * mounts and device nodes below them were made (runc does the same). */
-int mount_deferred_ro(struct rootfs_ctx *c)
+int rootfs_mount_deferred_ro(struct rootfs_ctx *c)
 {
 	const struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
 
@@ -285,13 +285,13 @@ int mount_deferred_ro(struct rootfs_ctx *c)
 		struct mount_plan p;
 		int fd, r;
 
-		mount_plan_make(m, &p);
+		rootfs_mount_plan_make(m, &p);
 		if (!p.defer_ro)
 			continue;
-		fd = open_in_root_flags(c->root_fd, m->destination, O_PATH, false);
+		fd = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, false);
 		if (fd < 0)
 			return fail(c, m, fd, "reopen");
-		r = setattr_fd(fd, 0, &ro);
+		r = rootfs_setattr_fd(fd, 0, &ro);
 		close(fd);
 		if (r < 0)
 			return fail(c, m, r, "read-only");

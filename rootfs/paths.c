@@ -17,7 +17,7 @@ static int mask_one(struct rootfs_ctx *c, const char *p, int *empty_dir)
 	struct stat st;
 	int fd, r = 0;
 
-	fd = open_in_root_flags(c->root_fd, p, O_PATH, false);
+	fd = rootfs_open_in_root_flags(c->root_fd, p, O_PATH, false);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
@@ -25,22 +25,22 @@ static int mask_one(struct rootfs_ctx *c, const char *p, int *empty_dir)
 	if (fstat(fd, &st) < 0) {
 		r = error_sys(c->err, errno, "maskedPaths: %s", p);
 	} else if (!S_ISDIR(st.st_mode)) {
-		if (mount("/dev/null", fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
+		if (mount("/dev/null", rootfs_fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
 			r = error_sys(c->err, errno, "maskedPaths: %s", p);
 	} else if (*empty_dir >= 0) {
-		if (mount(fd_path(src, *empty_dir), fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
+		if (mount(rootfs_fd_path(src, *empty_dir), rootfs_fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
 			r = error_sys(c->err, errno, "maskedPaths: %s", p);
-	} else if (mount("tmpfs", fd_path(dst, fd), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	} else if (mount("tmpfs", rootfs_fd_path(dst, fd), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			 NULL) < 0) {
 		r = error_sys(c->err, errno, "maskedPaths: %s", p);
-	} else if ((*empty_dir = open_in_root_flags(c->root_fd, p, O_PATH | O_DIRECTORY, false)) < 0) {
+	} else if ((*empty_dir = rootfs_open_in_root_flags(c->root_fd, p, O_PATH | O_DIRECTORY, false)) < 0) {
 		r = error_sys(c->err, -*empty_dir, "maskedPaths: %s", p);
 	}
 	close(fd);
 	return r;
 }
 
-int mask_paths(struct rootfs_ctx *c)
+int rootfs_mask_paths(struct rootfs_ctx *c)
 {
 	const struct oci_linux *l = &c->cfg->linux_;
 	int empty_dir = -1, r = 0;
@@ -58,26 +58,26 @@ static int readonly_one(struct rootfs_ctx *c, const char *p)
 	char path[FD_PATH_MAX];
 	int fd, top, r = 0;
 
-	fd = open_in_root_flags(c->root_fd, p, O_PATH, false);
+	fd = rootfs_open_in_root_flags(c->root_fd, p, O_PATH, false);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
 		return error_sys(c->err, -fd, "readonlyPaths: %s", p);
-	fd_path(path, fd);
+	rootfs_fd_path(path, fd);
 	if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) < 0)
 		r = -errno;
 	close(fd);
 	/* the fd names what is under the new bind: reopen to reach the bind */
-	if (r == 0 && (top = open_in_root_flags(c->root_fd, p, O_PATH, false)) < 0)
+	if (r == 0 && (top = rootfs_open_in_root_flags(c->root_fd, p, O_PATH, false)) < 0)
 		r = top;
 	else if (r == 0) {
-		r = setattr_fd(top, AT_RECURSIVE, &ro);
+		r = rootfs_setattr_fd(top, AT_RECURSIVE, &ro);
 		close(top);
 	}
 	return r < 0 ? error_sys(c->err, -r, "readonlyPaths: %s", p) : 0;
 }
 
-int readonly_paths(struct rootfs_ctx *c)
+int rootfs_readonly_paths(struct rootfs_ctx *c)
 {
 	const struct oci_linux *l = &c->cfg->linux_;
 	int r = 0;

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "oci/util.h"
 #include "rootfs/internal.h"
 
 /* pivot_root(".", "."): the old root ends up stacked on the new one and is
@@ -73,33 +74,9 @@ static bool full_pseudo_fs(char *line, const char *rootfs, char **mnt)
 
 static char *read_mountinfo(void)
 {
-	size_t len = 0, cap = 16384;
-	char *buf = malloc(cap);
-	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char *buf;
 
-	if (!buf || fd < 0)
-		goto fail;
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		char *more;
-
-		len += (size_t)n;
-		if (cap - len > 1)
-			continue;
-		if (!(more = realloc(buf, cap *= 2)))
-			goto fail;
-		buf = more;
-	}
-	if (n < 0)
-		goto fail;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
+	return util_read_at(AT_FDCWD, "/proc/self/mountinfo", 0, 16384, 0, &buf, NULL) < 0 ? NULL : buf;
 }
 
 /* With MS_MOVE + chroot the old root stays in the mount namespace, and a
@@ -170,17 +147,17 @@ int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, stru
 
 	if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return error_sys(err, errno, "open the rootfs %s", o->rootfs);
-	if ((r = mask_paths(&c)) < 0 || (r = readonly_paths(&c)) < 0)
+	if ((r = rootfs_mask_paths(&c)) < 0 || (r = rootfs_readonly_paths(&c)) < 0)
 		goto out;
 	if (cfg->root_readonly) {
 		/* process.cwd cannot be made once / is read-only (runc makes it too) */
 		if (cfg->has_process && cfg->process.cwd) {
-			int fd = open_or_create(c.root_fd, cfg->process.cwd, DEST_DIR, false);
+			int fd = rootfs_open_or_create(c.root_fd, cfg->process.cwd, DEST_DIR, false);
 
 			if (fd >= 0)
 				close(fd);
 		}
-		if ((r = setattr_fd(c.root_fd, 0, &ro)) < 0) {
+		if ((r = rootfs_setattr_fd(c.root_fd, 0, &ro)) < 0) {
 			r = error_sys(err, -r, "root.readonly");
 			goto out;
 		}

@@ -32,7 +32,7 @@ static int atime_mode(unsigned long set, unsigned long clr)
 	return -1;
 }
 
-void ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a)
+void rootfs_ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a)
 {
 	int mode = atime_mode(set, clr);
 
@@ -48,7 +48,7 @@ void ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a)
 	}
 }
 
-void attr_fix_atime(struct mount_attr *a)
+void rootfs_attr_fix_atime(struct mount_attr *a)
 {
 	uint64_t mode = a->attr_set & MOUNT_ATTR__ATIME;
 
@@ -63,7 +63,7 @@ void attr_fix_atime(struct mount_attr *a)
 	a->attr_set = (a->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | mode;
 }
 
-unsigned long attr_apply_ms(const struct mount_attr *a, unsigned long flags)
+unsigned long rootfs_attr_apply_ms(const struct mount_attr *a, unsigned long flags)
 {
 	for (size_t i = 0; i < sizeof(flag_map) / sizeof(flag_map[0]); i++) {
 		if (a->attr_clr & flag_map[i].attr)
@@ -82,7 +82,7 @@ unsigned long attr_apply_ms(const struct mount_attr *a, unsigned long flags)
 	return flags;
 }
 
-unsigned long propagation_ms(enum oci_propagation p)
+unsigned long rootfs_mount_propagation_ms(enum oci_propagation p)
 {
 	switch (p) {
 	case OCI_PROP_PRIVATE: return MS_PRIVATE;
@@ -100,12 +100,12 @@ unsigned long propagation_ms(enum oci_propagation p)
 unsigned long rootfs_propagation_ms(enum oci_rootfs_propagation_mode p)
 {
 	/* the two enums list the same modes in the same order */
-	return p == OCI_ROOTFS_PROP_DEFAULT ? 0 : propagation_ms((enum oci_propagation)p);
+	return p == OCI_ROOTFS_PROP_DEFAULT ? 0 : rootfs_mount_propagation_ms((enum oci_propagation)p);
 }
 
 static unsigned long mount_propagation(const struct oci_mount *m)
 {
-	unsigned long p = propagation_ms(m->propagation);
+	unsigned long p = rootfs_mount_propagation_ms(m->propagation);
 
 	/* a parser may also have left the bits in flags */
 	if (!p && (m->flags & MS_PROPAGATION))
@@ -118,7 +118,7 @@ static bool is_type(const struct oci_mount *m, const char *t)
 	return m->type && strcmp(m->type, t) == 0;
 }
 
-bool path_equal(const char *a, const char *b)
+bool rootfs_path_equal(const char *a, const char *b)
 {
 	for (;;) {
 		while (*a == '/' && (a[1] == '/' || a[1] == '\0' || (a[1] == '.' && (a[2] == '/' || !a[2]))))
@@ -133,20 +133,20 @@ bool path_equal(const char *a, const char *b)
 	}
 }
 
-void mount_plan_make(const struct oci_mount *m, struct mount_plan *p)
+void rootfs_mount_plan_make(const struct oci_mount *m, struct mount_plan *p)
 {
 	unsigned long prop = mount_propagation(m);
 	unsigned long flags = m->flags & ~(MS_PROPAGATION | MS_BIND | MS_REC | MS_REMOUNT);
 	struct mount_attr rec = { .attr_set = m->attr_set, .attr_clr = m->attr_clr };
 
 	memset(p, 0, sizeof(*p));
-	attr_fix_atime(&rec);
+	rootfs_attr_fix_atime(&rec);
 	p->bind = m->is_bind || (m->flags & MS_BIND);
 	p->remount = m->flags & MS_REMOUNT;
 	if (p->bind) {
 		p->recursive = m->flags & MS_REC;
 		/* a bind keeps what it inherits; options change only what they name */
-		ms_to_attr(flags & MS_PERMOUNT, m->clear_flags & MS_PERMOUNT, &p->top);
+		rootfs_ms_to_attr(flags & MS_PERMOUNT, m->clear_flags & MS_PERMOUNT, &p->top);
 		p->rec = rec;
 		if (prop & MS_REC)
 			p->rec.propagation = prop & MS_PROPAGATION;
@@ -166,24 +166,24 @@ void mount_plan_make(const struct oci_mount *m, struct mount_plan *p)
 	}
 	/* a new filesystem: flags go straight to mount(2); r* attributes are
 	 * the same as plain ones on a mount without children */
-	p->ms_flags = attr_apply_ms(&rec, flags & ~m->clear_flags);
+	p->ms_flags = rootfs_attr_apply_ms(&rec, flags & ~m->clear_flags);
 	if (!(p->ms_flags & MS_ATIME) && (m->clear_flags & MS_ATIME)) {
 		struct mount_attr a = { 0 };
 
-		ms_to_attr(0, m->clear_flags & MS_ATIME, &a);
-		p->ms_flags = attr_apply_ms(&a, p->ms_flags);
+		rootfs_ms_to_attr(0, m->clear_flags & MS_ATIME, &a);
+		p->ms_flags = rootfs_attr_apply_ms(&a, p->ms_flags);
 	}
 	p->top.propagation = prop & MS_PROPAGATION;
 	if (p->remount)
 		p->ms_flags |= MS_REMOUNT;
-	else if (p->ms_flags & MS_RDONLY && (is_type(m, "tmpfs") || path_equal(m->destination, "/dev"))) {
+	else if (p->ms_flags & MS_RDONLY && (is_type(m, "tmpfs") || rootfs_path_equal(m->destination, "/dev"))) {
 		/* mounts below it still need their mountpoints created */
 		p->ms_flags &= ~MS_RDONLY;
 		p->defer_ro = true;
 	}
 }
 
-enum dest_kind dest_kind_for(const struct oci_mount *m, mode_t src_mode)
+enum dest_kind rootfs_dest_kind_for(const struct oci_mount *m, mode_t src_mode)
 {
 	if ((m->is_bind || (m->flags & MS_BIND)) && !S_ISDIR(src_mode))
 		return DEST_FILE;
@@ -199,14 +199,14 @@ static bool under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-bool dest_is_guarded(const struct oci_mount *m)
+bool rootfs_dest_is_guarded(const struct oci_mount *m)
 {
 	return is_type(m, "proc") || is_type(m, "sysfs") ||
-	       path_equal(m->destination, "/proc") || path_equal(m->destination, "/sys") ||
+	       rootfs_path_equal(m->destination, "/proc") || rootfs_path_equal(m->destination, "/sys") ||
 	       under(m->destination, "/proc");
 }
 
-bool is_bind_of_dev(const struct oci_mount *m)
+bool rootfs_is_bind_of_dev(const struct oci_mount *m)
 {
-	return (m->is_bind || (m->flags & MS_BIND)) && path_equal(m->destination, "/dev");
+	return (m->is_bind || (m->flags & MS_BIND)) && rootfs_path_equal(m->destination, "/dev");
 }

@@ -67,7 +67,7 @@ static int *open_relative_sources(const struct oci_config *cfg)
 		const struct oci_mount *m = &cfg->mounts[i];
 
 		if (!(m->is_bind || (m->flags & MS_BIND)) || (m->flags & MS_REMOUNT) || !m->source ||
-		    m->source[0] == '/' || wants_idmap(m) || !budget)
+		    m->source[0] == '/' || rootfs_wants_idmap(m) || !budget)
 			continue;
 		if (!fds) {
 			if (!(fds = malloc(cfg->n_mounts * sizeof(int))))
@@ -100,9 +100,9 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 		goto out;
 	}
 	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if ((r = mount_entry(&c, i)) < 0)
+		if ((r = rootfs_mount_entry(&c, i)) < 0)
 			goto out;
-	if ((r = setup_dev(&c)) < 0 || (r = mount_deferred_ro(&c)) < 0)
+	if ((r = rootfs_setup_dev(&c)) < 0 || (r = rootfs_mount_deferred_ro(&c)) < 0)
 		goto out;
 out:
 	if (c.root_fd >= 0)

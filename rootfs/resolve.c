@@ -18,7 +18,7 @@
 static int walk(int root_fd, const char *path, int flags, mode_t mode, bool no_links);
 static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
 
-const char *fd_path(char buf[FD_PATH_MAX], int fd)
+const char *rootfs_fd_path(char buf[FD_PATH_MAX], int fd)
 {
 	snprintf(buf, FD_PATH_MAX, "/proc/self/fd/%d", fd);
 	return buf;
@@ -50,7 +50,7 @@ int rootfs_open_in_root(int root_fd, const char *path, int flags, mode_t mode)
 	return open_in(root_fd, path, flags, mode, 0);
 }
 
-int open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks)
+int rootfs_open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks)
 {
 	return open_in(root_fd, path, flags, 0, no_symlinks ? RESOLVE_NO_SYMLINKS : 0);
 }
@@ -197,7 +197,7 @@ static int create_at(int dir_fd, const char *name, enum dest_kind kind)
  * path, resolved component by component inside the root (".." stops at
  * "/", an absolute link target starts again at the root, a relative one at
  * the link's directory), the part that does not exist kept as written.
- * The result names no symlink: open_or_create makes what is missing. */
+ * The result names no symlink: rootfs_open_or_create makes what is missing. */
 static int secure_join(int root_fd, const char *path, char *out, size_t size)
 {
 	char rest[PATH_MAX], target[PATH_MAX];
@@ -277,7 +277,7 @@ static int secure_join(int root_fd, const char *path, char *out, size_t size)
 	return 0;
 }
 
-int open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks)
+int rootfs_open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks)
 {
 	char joined[PATH_MAX];
 	int fd = open_or_create_walk(root_fd, path, kind, no_symlinks);

@@ -7,6 +7,50 @@
 
 #include "log.h"
 
+/* The command table and the option tables no command owns (declared in cli.h). */
+const struct cli_opt cli_no_opts[] = { { 0 } };
+
+/* For help, the man page and completion; main.c's parse_globals reads them. */
+const struct cli_opt cli_global_opts[] = {
+	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; use a tmpfs)" },
+	{ "log", 0, 0, "FILE", "also write messages to FILE (text: time, level, message)" },
+	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
+	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
+	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus, when systemd runs)" },
+	{ "cgroup-manager", 0, 0, "cgroupfs|systemd", "crun's spelling of --systemd-cgroup" },
+	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },
+	{ "help", 'h', 0, NULL, "this help; tinyrun help COMMAND or COMMAND --help for a command" },
+	{ 0 },
+};
+
+const struct command cli_commands[] = {
+	{ "create", cmd_create, "create a container, blocked before its process runs", "create [options] ID", cmd_create_opts,
+	  "With LISTEN_FDS=N set (systemd socket activation), fds 3..3+N-1 go first." },
+	{ "start", cmd_start, "run the process of a created container", "start ID", cli_no_opts, NULL },
+	{ "state", cmd_state, "print the state of a container as JSON", "state ID", cli_no_opts, NULL },
+	{ "kill", cmd_kill, "send a signal to the container's process", "kill [options] ID [SIGNAL]", cmd_kill_opts,
+	  "SIGNAL: a name (KILL, SIGKILL), a number, or 0 to check that it runs; default TERM." },
+	{ "delete", cmd_delete, "remove a stopped container", "delete [options] ID", cmd_delete_opts, NULL },
+	{ "run", cmd_run, "create and start a container", "run [options] ID\nrun [options] BUNDLE-PATH", cmd_run_opts,
+	  "A lone argument holding '/', or . or .., is a bundle path (without --bundle); the id is the\n"
+	  "directory's name (made unique when taken, printed with --detach). In the foreground the exit\n"
+	  "status is the container's (128+N when killed by signal N)." },
+	{ "exec", cmd_exec, "run a new process in a running container",
+	  "exec [options] ID COMMAND [ARGS...]\nexec [options] -p process.json ID", cmd_exec_opts,
+	  "Options go before ID. Exit status: the process's; 255 when exec itself fails." },
+	{ "ps", cmd_ps, "list the container's processes", "ps [options] ID [-- ps options]", cmd_ps_opts, NULL },
+	{ "pause", cmd_pause, "freeze every process of a container", "pause ID", cli_no_opts, NULL },
+	{ "resume", cmd_resume, "thaw a paused container", "resume ID", cli_no_opts, NULL },
+	{ "list", cmd_list, "list containers", "list [options]", cmd_list_opts, NULL },
+	{ "update", cmd_update, "change a running container's resources", "update [options] ID", cmd_update_opts, NULL },
+	{ "events", cmd_events, "print container events and statistics as JSON lines", "events [options] ID",
+	  cmd_events_opts, NULL },
+	{ "spec", cmd_spec, "write a default config.json", "spec [options]", cmd_spec_opts, NULL },
+	{ "features", cmd_features, "print the runtime's features as JSON", "features", cli_no_opts, NULL },
+	{ "help", NULL, "show the help of a command", "help [COMMAND]", cli_no_opts, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
+};
+
 int cli_fail(const struct error *err)
 {
 	log_error("%s", err->msg);
@@ -68,7 +112,7 @@ int cli_option_error(const char *cmd, const struct cli_opt *opts, int ch, char *
 
 const struct command *cli_find_command(const char *name)
 {
-	for (const struct command *c = commands; c->name; c++)
+	for (const struct command *c = cli_commands; c->name; c++)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
@@ -98,7 +142,7 @@ static void print_opts(FILE *out, const struct cli_opt *opts)
 
 void cli_print_globals(FILE *out)
 {
-	print_opts(out, global_opts);
+	print_opts(out, cli_global_opts);
 }
 
 void cli_print_help(const struct command *cmd)
@@ -161,9 +205,9 @@ static void roff_opts(FILE *out, const struct cli_opt *opts)
 static void print_man(FILE *out)
 {
 	fputs(".SH GLOBAL OPTIONS\n", out);
-	roff_opts(out, global_opts);
+	roff_opts(out, cli_global_opts);
 	fputs(".SH COMMANDS\n", out);
-	for (const struct command *c = commands; c->name; c++) {
+	for (const struct command *c = cli_commands; c->name; c++) {
 		const char *s = c->synopsis;
 
 		fputs(".SS ", out);
@@ -204,12 +248,12 @@ int cli_help(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--commands")) {   /* for completion */
-		for (c = commands; c->name; c++)
+		for (c = cli_commands; c->name; c++)
 			printf("%s\n", c->name);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--options")) {    /* for completion: OPTION [VALUE-PLACEHOLDER] */
-		const struct cli_opt *o = argc > 2 && strcmp(argv[2], "--global") ? NULL : global_opts;
+		const struct cli_opt *o = argc > 2 && strcmp(argv[2], "--global") ? NULL : cli_global_opts;
 
 		if (!o) {
 			if (!(c = cli_find_command(argv[2])))

@@ -55,6 +55,24 @@ void cli_print_help(const struct command *cmd);
 /* True when argv has --help / -h before any "--"; prints help. */
 bool cli_wants_help(const struct command *cmd, int argc, char **argv);
 
+struct create_opts;
+struct oci_config;
+
+/* The options only `run` has. */
+struct run_flags {
+	bool detach;
+	bool keep;                 /* --keep: the stopped container stays until delete */
+	const char *id;            /* --id, with a bundle path */
+};
+
+/* runtime/cmd_create.c, shared with cmd_run.c. Parse create/run options
+ * (anywhere on the line, as runc) into o, and run's own into rf (NULL for create); returns the index of the first positional
+ * argument or -1 after printing a usage error. */
+int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf);
+/* systemd socket activation, as runc: with LISTEN_FDS=N in our environment
+ * (and LISTEN_PID ours or unset), fds 3..3+N-1 go to the container before the
+ * --preserve-fds ones, whose env gets LISTEN_FDS=N and LISTEN_PID=1. */
+void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg);
 /* Every command, in runtime/cmd_*.c */
 int cmd_create(struct global_opts *g, int argc, char **argv);
 int cmd_start(struct global_opts *g, int argc, char **argv);
@@ -72,8 +90,11 @@ int cmd_events(struct global_opts *g, int argc, char **argv);
 int cmd_spec(struct global_opts *g, int argc, char **argv);
 int cmd_features(struct global_opts *g, int argc, char **argv);
 
-extern const struct command commands[];
-extern const struct cli_opt create_opts[], run_opts[], kill_opts[], delete_opts[], exec_opts[], ps_opts[],
-	list_opts[], update_opts[], events_opts[], spec_opts[], no_opts[], global_opts[];
+extern const struct command cli_commands[];
+/* Each command's options, in its runtime/cmd_<name>.c; the global ones and
+ * the empty table in cli.c. */
+extern const struct cli_opt cmd_create_opts[], cmd_run_opts[], cmd_kill_opts[], cmd_delete_opts[],
+	cmd_exec_opts[], cmd_ps_opts[], cmd_list_opts[], cmd_update_opts[], cmd_events_opts[],
+	cmd_spec_opts[], cli_no_opts[], cli_global_opts[];
 
 #endif

@@ -20,8 +20,8 @@
 	{ "no-subreaper", 0, 'S', NULL, "accepted for runc compatibility; tinyrun never becomes a subreaper" }, \
 	{ "config", 0, 'F', "FILE", "the config file, relative to the bundle (default: config.json)" }
 
-const struct cli_opt create_opts[] = { CREATE_OPTS, { 0 } };
-const struct cli_opt run_opts[] = {
+const struct cli_opt cmd_create_opts[] = { CREATE_OPTS, { 0 } };
+const struct cli_opt cmd_run_opts[] = {
 	CREATE_OPTS,
 	{ "detach", 'd', 'd', NULL, "return once the container runs, do not wait for it" },
 	{ "keep", 0, 'k', NULL, "keep the stopped container (and its cgroup) until delete" },
@@ -29,12 +29,12 @@ const struct cli_opt run_opts[] = {
 	{ 0 },
 };
 
-int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)
+int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)
 {
 	int ch;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, rf ? run_opts : create_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, rf ? cmd_run_opts : cmd_create_opts, false)) != -1) {
 		switch (ch) {
 		case 'b': o->bundle = optarg; break;
 		case 'p': o->pid_file = optarg; break;
@@ -71,7 +71,7 @@ int create_opts_parse(const char *cmd, int argc, char **argv, struct create_opts
 	return optind;
 }
 
-void create_socket_activation(struct create_opts *o, struct oci_config *cfg)
+void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg)
 {
 	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
 	struct oci_process *p = &cfg->process;
@@ -102,7 +102,7 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	struct container c;
 	struct created cr;
 	struct error err;
-	int i = create_opts_parse("create", argc, argv, &o, NULL), r;
+	int i = cmd_create_parse("create", argc, argv, &o, NULL), r;
 
 	if (i < 0)
 		return 1;
@@ -119,7 +119,7 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	}
 	o.bundle = b.path;
 	o.config_path = b.config_path;
-	create_socket_activation(&o, &b.cfg);
+	cmd_create_socket_activation(&o, &b.cfg);
 	r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
 	bundle_free(&b);
 	if (r < 0)

@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "runtime/container/lifecycle.h"
 
-const struct cli_opt delete_opts[] = {
+const struct cli_opt cmd_delete_opts[] = {
 	{ "force", 'f', 'f', NULL, "kill a running container (SIGKILL) first" },
 	{ 0 },
 };
@@ -18,7 +18,7 @@ int cmd_delete(struct global_opts *g, int argc, char **argv)
 	int ch;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, delete_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_delete_opts, false)) != -1) {
 		if (ch != 'f')
 			return cli_usage_error("delete", "unknown option %s", argv[optind - 1]);
 		force = true;

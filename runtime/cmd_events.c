@@ -91,7 +91,7 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 	return 0;
 }
 
-const struct cli_opt events_opts[] = {
+const struct cli_opt cmd_events_opts[] = {
 	{ "stats", 0, 's', NULL, "print the resource usage once, as one JSON object, and exit" },
 	{ "interval", 0, 'i', "TIME", "time between two stats events: seconds, or with a unit (500ms, 2s, 1m); default 5s" },
 	{ 0 },
@@ -108,13 +108,13 @@ int cmd_events(struct global_opts *g, int argc, char **argv)
 	int ch, r;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, events_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_events_opts, false)) != -1) {
 		if (ch == 's')
 			stats_once = true;
 		else if (ch == 'i' && parse_interval(optarg, &interval_ms) == 0)
 			;
 		else
-			return cli_option_error("events", events_opts, ch, argv);
+			return cli_option_error("events", cmd_events_opts, ch, argv);
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("events", "expected exactly one container id");

@@ -85,7 +85,7 @@ static int parse_user(const char *arg, struct exec_args *a)
 	return 0;
 }
 
-const struct cli_opt exec_opts[] = {
+const struct cli_opt cmd_exec_opts[] = {
 	{ "process", 'p', 'p', "FILE", "the process as a JSON file (config.json's process object)" },
 	{ "detach", 'd', 'd', NULL, "return once the process runs, do not wait for it" },
 	{ "tty", 't', 't', NULL, "a terminal for the process (config.json's process.terminal is not used)" },
@@ -111,7 +111,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 	uint32_t v;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, exec_opts, true)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_exec_opts, true)) != -1) {
 		switch (ch) {
 		case 'S': a->o.console_socket = optarg; break;
 		case 'C': a->cwd = optarg; break;

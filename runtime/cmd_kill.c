@@ -55,7 +55,7 @@ static int signal_all(struct container *c, int sig, struct error *err)
 	return r;
 }
 
-const struct cli_opt kill_opts[] = {
+const struct cli_opt cmd_kill_opts[] = {
 	{ "all", 'a', 'a', NULL, "signal every process in the container's cgroup, not only its init" },
 	{ 0 },
 };
@@ -69,7 +69,7 @@ int cmd_kill(struct global_opts *g, int argc, char **argv)
 	int ch, sig = SIGTERM, r;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, kill_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_kill_opts, false)) != -1) {
 		if (ch != 'a')
 			return cli_usage_error("kill", "unknown option %s", argv[optind - 1]);
 		all = true;

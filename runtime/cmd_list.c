@@ -103,7 +103,7 @@ static void print_row(struct container *c, enum container_status s, int fmt, boo
 	*first = false;
 }
 
-const struct cli_opt list_opts[] = {
+const struct cli_opt cmd_list_opts[] = {
 	{ "quiet", 'q', 'q', NULL, "the ids only, one per line" },
 	{ "format", 'f', 'f', "table|json", "a table (default) or a JSON array" },
 	{ 0 },
@@ -118,13 +118,13 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	struct table table = { 0 };
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, list_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_list_opts, false)) != -1) {
 		if (ch == 'q')
 			fmt = 'q';
 		else if (ch == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "table")))
 			fmt = fmt == 'q' ? 'q' : optarg[0];
 		else
-			return cli_option_error("list", list_opts, ch, argv);
+			return cli_option_error("list", cmd_list_opts, ch, argv);
 	}
 	if (optind != argc)
 		return cli_usage_error("list", "takes no arguments");

@@ -57,7 +57,7 @@ static int print_ps(pid_t *pids, size_t n, int argc, char **argv)
 	return pidcol < 0 ? cli_failf("ps: no PID column in the output of ps") : 0;
 }
 
-const struct cli_opt ps_opts[] = {
+const struct cli_opt cmd_ps_opts[] = {
 	{ "format", 'f', 'f', "table|json", "ps(1)'s table (default) or a JSON array of host pids" },
 	{ 0 },
 };
@@ -74,11 +74,11 @@ int cmd_ps(struct global_opts *g, int argc, char **argv)
 	int ch, r;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, ps_opts, true)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_ps_opts, true)) != -1) {
 		if (ch == 'f' && (!strcmp(optarg, "json") || !strcmp(optarg, "table")))
 			json = !strcmp(optarg, "json");
 		else
-			return cli_option_error("ps", ps_opts, ch, argv);
+			return cli_option_error("ps", cmd_ps_opts, ch, argv);
 	}
 	if (optind >= argc)
 		return cli_usage_error("ps", "expected a container id");

@@ -83,7 +83,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	struct container c;
 	struct created cr;
 	struct error err;
-	int i = create_opts_parse("run", argc, argv, &o, &rf), r;
+	int i = cmd_create_parse("run", argc, argv, &o, &rf), r;
 
 	if (i < 0)
 		return 1;
@@ -110,7 +110,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	}
 	o.bundle = b.path;
 	o.config_path = b.config_path;
-	create_socket_activation(&o, &b.cfg);
+	cmd_create_socket_activation(&o, &b.cfg);
 	if (rf.detach && b.cfg.process.terminal && !o.console_socket) {
 		bundle_free(&b);
 		return cli_failf("process.terminal is true: --console-socket is required with --detach");

@@ -10,7 +10,7 @@
 #include "oci/profiles.h"
 #include "oci/spec.h"
 
-const struct cli_opt spec_opts[] = {
+const struct cli_opt cmd_spec_opts[] = {
 	{ "bundle", 'b', 'b', "DIR", "write DIR/config.json (default: the current directory)" },
 	{ "rootless", 0, 'r', NULL, "a user namespace mapping the caller to root, no network namespace" },
 	{ "seccomp", 0, 's', "default|strict", "add one of the shipped seccomp profiles" },
@@ -27,7 +27,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 
 	(void)g;
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, spec_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_spec_opts, false)) != -1) {
 		if (ch == 'b')
 			bundle = optarg;
 		else if (ch == 'r')
@@ -35,7 +35,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 		else if (ch == 's')
 			profile = optarg;
 		else
-			return cli_option_error("spec", spec_opts, ch, argv);
+			return cli_option_error("spec", cmd_spec_opts, ch, argv);
 	}
 	if (optind != argc)
 		return cli_usage_error("spec", "takes no arguments");

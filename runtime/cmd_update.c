@@ -53,7 +53,7 @@ enum {
 	O_RTPERIOD, O_RTRUNTIME, O_CPUS, O_MEMS, O_PIDS, O_BLKIO,
 };
 
-const struct cli_opt update_opts[] = {
+const struct cli_opt cmd_update_opts[] = {
 	{ "resources", 'r', 'r', "FILE", "linux.resources as a JSON file, \"-\" for stdin" },
 	{ "memory", 0, O_MEMORY, "BYTES", "memory limit: bytes or with a suffix (k, m, g), -1 unlimited" },
 	{ "memory-reservation", 0, O_MEMRES, "BYTES", "memory soft limit (bytes, k, m, g; -1 unlimited)" },
@@ -74,7 +74,7 @@ const struct cli_opt update_opts[] = {
 
 static const char *opt_name(int val)
 {
-	for (const struct cli_opt *o = update_opts; o->name; o++)
+	for (const struct cli_opt *o = cmd_update_opts; o->name; o++)
 		if (o->val == val)
 			return o->name;
 	return "?";
@@ -133,11 +133,11 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 	int ch, r;
 
 	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, update_opts, false)) != -1) {
+	while ((ch = cli_getopt(argc, argv, cmd_update_opts, false)) != -1) {
 		if (ch == 'r')
 			file = optarg;
 		else if (ch < O_MEMORY)
-			return cli_option_error("update", update_opts, ch, argv);
+			return cli_option_error("update", cmd_update_opts, ch, argv);
 		else if (set_flag(&res, ch, optarg) < 0)
 			return cli_usage_error("update", "--%s: invalid value \"%s\"", opt_name(ch), optarg);
 	}

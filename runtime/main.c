@@ -14,56 +14,13 @@
 #include "log.h"
 #include "runtime/container/selfseal.h"
 
-const struct cli_opt no_opts[] = { { 0 } };
-
-/* For help, the man page and completion; parse_globals reads them. */
-const struct cli_opt global_opts[] = {
-	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; use a tmpfs)" },
-	{ "log", 0, 0, "FILE", "also write messages to FILE (text: time, level, message)" },
-	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
-	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
-	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus, when systemd runs)" },
-	{ "cgroup-manager", 0, 0, "cgroupfs|systemd", "crun's spelling of --systemd-cgroup" },
-	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },
-	{ "help", 'h', 0, NULL, "this help; tinyrun help COMMAND or COMMAND --help for a command" },
-	{ 0 },
-};
-
-const struct command commands[] = {
-	{ "create", cmd_create, "create a container, blocked before its process runs", "create [options] ID", create_opts,
-	  "With LISTEN_FDS=N set (systemd socket activation), fds 3..3+N-1 go first." },
-	{ "start", cmd_start, "run the process of a created container", "start ID", no_opts, NULL },
-	{ "state", cmd_state, "print the state of a container as JSON", "state ID", no_opts, NULL },
-	{ "kill", cmd_kill, "send a signal to the container's process", "kill [options] ID [SIGNAL]", kill_opts,
-	  "SIGNAL: a name (KILL, SIGKILL), a number, or 0 to check that it runs; default TERM." },
-	{ "delete", cmd_delete, "remove a stopped container", "delete [options] ID", delete_opts, NULL },
-	{ "run", cmd_run, "create and start a container", "run [options] ID\nrun [options] BUNDLE-PATH", run_opts,
-	  "A lone argument holding '/', or . or .., is a bundle path (without --bundle); the id is the\n"
-	  "directory's name (made unique when taken, printed with --detach). In the foreground the exit\n"
-	  "status is the container's (128+N when killed by signal N)." },
-	{ "exec", cmd_exec, "run a new process in a running container",
-	  "exec [options] ID COMMAND [ARGS...]\nexec [options] -p process.json ID", exec_opts,
-	  "Options go before ID. Exit status: the process's; 255 when exec itself fails." },
-	{ "ps", cmd_ps, "list the container's processes", "ps [options] ID [-- ps options]", ps_opts, NULL },
-	{ "pause", cmd_pause, "freeze every process of a container", "pause ID", no_opts, NULL },
-	{ "resume", cmd_resume, "thaw a paused container", "resume ID", no_opts, NULL },
-	{ "list", cmd_list, "list containers", "list [options]", list_opts, NULL },
-	{ "update", cmd_update, "change a running container's resources", "update [options] ID", update_opts, NULL },
-	{ "events", cmd_events, "print container events and statistics as JSON lines", "events [options] ID",
-	  events_opts, NULL },
-	{ "spec", cmd_spec, "write a default config.json", "spec [options]", spec_opts, NULL },
-	{ "features", cmd_features, "print the runtime's features as JSON", "features", no_opts, NULL },
-	{ "help", NULL, "show the help of a command", "help [COMMAND]", no_opts, NULL },
-	{ NULL, NULL, NULL, NULL, NULL, NULL },
-};
-
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"tinyrun %s: an OCI container runtime\n\n"
 		"usage: tinyrun [global options] COMMAND [options] [arguments]\n\n"
 		"commands:\n", TINYRUN_VERSION);
-	for (const struct command *c = commands; c->name; c++)
+	for (const struct command *c = cli_commands; c->name; c++)
 		fprintf(out, "  %-9s %s\n", c->name, c->summary);
 	fprintf(out,
 		"\ncommand options may also follow the container id, except for exec and ps\n"
@@ -180,7 +137,7 @@ int main(int argc, char **argv)
 		}
 		return cli_help(argc - ci, argv + ci);
 	}
-	for (const struct command *c = commands; c->name; c++) {
+	for (const struct command *c = cli_commands; c->name; c++) {
 		if (strcmp(c->name, argv[ci]) || !c->run)
 			continue;
 		if (cli_wants_help(c, argc - ci, argv + ci))

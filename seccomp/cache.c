@@ -9,6 +9,7 @@
  * key, instructions, skipped syscall names ('\n'-separated), and a trailing
  * FNV-1a 64 over all of it (a torn or corrupted file is a miss). */
 #include "seccomp.h"
+#include "oci/util.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -26,55 +27,22 @@
 #define MAGIC "TRSCMP1\n"
 #define MAX_FILE (4u << 20)
 
-/* ---- a growable byte buffer ------------------------------------------- */
+/* ---- the key and file are built in a util_buf ---------------------------- */
 
-struct sbuf {
-	unsigned char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct sbuf *b, const void *data, size_t n)
+static void put(struct util_buf *b, const void *data, size_t n)
 {
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		while (cap < b->len + n)
-			cap *= 2;
-		unsigned char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
+	(void)util_buf_put(b, data, n);   /* b->oom is checked once at the end */
 }
 
-static void put_u32(struct sbuf *b, uint32_t v) { put(b, &v, sizeof(v)); }
-static void put_u64(struct sbuf *b, uint64_t v) { put(b, &v, sizeof(v)); }
+static void put_u32(struct util_buf *b, uint32_t v) { put(b, &v, sizeof(v)); }
+static void put_u64(struct util_buf *b, uint64_t v) { put(b, &v, sizeof(v)); }
 
-static void put_str(struct sbuf *b, const char *s)
+static void put_str(struct util_buf *b, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
 	put_u32(b, s ? (uint32_t)n : UINT32_MAX);  /* NULL differs from "" */
 	put(b, s, n);
-}
-
-uint64_t seccomp_fnv1a64(const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
 }
 
 /* ---- key ---------------------------------------------------------------- */
@@ -114,7 +82,7 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 	return 1;   /* the first object is the program itself: stop there */
 }
 
-static void put_rule(struct sbuf *b, const struct oci_seccomp_rule *r)
+static void put_rule(struct util_buf *b, const struct oci_seccomp_rule *r)
 {
 	put_u64(b, r->n_names);
 	for (size_t i = 0; i < r->n_names; i++)
@@ -136,7 +104,7 @@ int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool noti
 		      unsigned char **key, size_t *len)
 {
 	const struct scmp_version *v = seccomp_version();
-	struct sbuf b = { 0 };
+	struct util_buf b = { 0 };
 	struct utsname u;
 
 	if (uname(&u) < 0)
@@ -171,14 +139,15 @@ int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool noti
 		free(b.p);
 		return -ENOMEM;
 	}
-	*key = b.p;
+	*key = (unsigned char *)b.p;
 	*len = b.len;
 	return 0;
 }
 
 static void cache_path(char *out, size_t size, const char *dir, const unsigned char *key, size_t len)
 {
-	snprintf(out, size, "%s/%016llx.bpf", dir, (unsigned long long)seccomp_fnv1a64(key, len));
+	snprintf(out, size, "%s/%016llx.bpf", dir,
+		 (unsigned long long)util_fnv1a64(key, len, UTIL_FNV1A64_BASIS));
 }
 
 /* ---- skipped names ------------------------------------------------------ */
@@ -221,8 +190,8 @@ struct header {
 static int read_file(const char *path, unsigned char **data, size_t *len)
 {
 	struct stat st;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), r;
 
 	if (fd < 0)
 		return -errno;
@@ -232,18 +201,16 @@ static int read_file(const char *path, unsigned char **data, size_t *len)
 		close(fd);
 		return -EPERM;
 	}
-	*data = malloc((size_t)st.st_size + 1);
-	if (!*data) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = pread(fd, *data, (size_t)st.st_size, 0);
+	r = util_read_fd(fd, (size_t)st.st_size + 1, MAX_FILE, (char **)data, &n);
 	close(fd);
-	if (n != st.st_size) {
-		free(*data);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || n != (size_t)st.st_size) {
+		if (r == 0)
+			free(*data);
 		return -EIO;
 	}
-	*len = (size_t)n;
+	*len = n;
 	return 0;
 }
 
@@ -270,7 +237,7 @@ int seccomp_cache_get(const char *dir, const unsigned char *key, size_t key_len,
 	size_t insn_bytes = (size_t)h.n_insns * sizeof(struct sock_filter);
 	if (memcmp(h.magic, MAGIC, 8) != 0 || h.n_insns == 0 || h.n_insns > BPF_MAXINSNS ||
 	    sizeof(h) + (size_t)h.key_len + insn_bytes + h.skipped_len + sizeof(sum) != len ||
-	    seccomp_fnv1a64(data, len - sizeof(sum)) != sum)
+	    util_fnv1a64(data, len - sizeof(sum), UTIL_FNV1A64_BASIS) != sum)
 		goto out;
 	if (h.key_len != key_len || memcmp(data + sizeof(h), key, key_len) != 0)
 		goto out;   /* another profile with the same hash */
@@ -316,7 +283,7 @@ int seccomp_cache_put(const char *dir, const unsigned char *key, size_t key_len,
 {
 	struct header h = { .key_len = (uint32_t)key_len, .n_insns = prog->len, .flags = prog->flags,
 			    .notify = prog->notify, .skipped_len = (uint32_t)sk->len };
-	struct sbuf b = { 0 };
+	struct util_buf b = { 0 };
 	char path[4096], tmp[4096];
 	uint64_t sum;
 	int fd, r;
@@ -330,7 +297,7 @@ int seccomp_cache_put(const char *dir, const unsigned char *key, size_t key_len,
 		free(b.p);
 		return -ENOMEM;
 	}
-	sum = seccomp_fnv1a64(b.p, b.len);
+	sum = util_fnv1a64(b.p, b.len, UTIL_FNV1A64_BASIS);
 	put(&b, &sum, sizeof(sum));
 
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {

@@ -74,7 +74,6 @@ bool seccomp_needs_enosys_stub(const struct oci_seccomp *s);
 int seccomp_enosys_stub(const struct oci_seccomp *s, const uint32_t *arches, size_t n,
 			struct sock_filter **out, size_t *n_out);
 
-uint64_t seccomp_fnv1a64(const void *data, size_t n);
 int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool notify,
 		      unsigned char **key, size_t *len);
 /* "<dir>/<fnv1a64 of key>.bpf"; get: 0 on a hit, negative on any miss. */

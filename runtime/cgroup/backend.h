@@ -17,6 +17,7 @@
 #ifndef TINYRUN_CGROUP_BACKEND_H
 #define TINYRUN_CGROUP_BACKEND_H
 
+#include "oci/error.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/join.h"
 

@@ -105,9 +105,8 @@ static int resolve_path(const char *id, const char *cgroups_path, bool systemd, 
 
 		/* ids go up to 1024 characters, cgroup names to 255 */
 		if (strlen(id) > 200) {
-			uint64_t h = 1469598103934665603ULL;
-			for (const char *p = id; *p; p++)
-				h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+			uint64_t h = util_fnv1a64(id, strlen(id), UTIL_ID_HASH_BASIS);
+
 			snprintf(name, sizeof(name), "%.100s-%016llx", id, (unsigned long long)h);
 		} else {
 			snprintf(name, sizeof(name), "%s", id);

@@ -74,46 +74,6 @@ ssize_t cg_read(int dirfd, const char *file, char *buf, size_t size)
 	return n;
 }
 
-int cg_read_all(int dirfd, const char *file, char **out, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap), *nb;
-	int fd, e;
-	ssize_t r;
-
-	if (!buf)
-		return -ENOMEM;
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		free(buf);
-		return -e;
-	}
-	while ((r = read(fd, buf + n, cap - n - 1)) > 0) {
-		n += r;
-		if (cap - n - 1 == 0) {
-			if (!(nb = realloc(buf, cap * 2))) {
-				close(fd);
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	e = errno;
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return -e;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	if (len)
-		*len = n;
-	return 0;
-}
-
 static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
@@ -299,7 +259,7 @@ int cg_read_pids(int dirfd, bool recursive, pid_t **pids, size_t *n, size_t *cap
 	struct dirent *de;
 	int r, fd;
 
-	if ((r = cg_read_all(dirfd, "cgroup.procs", &text, NULL)) < 0)
+	if ((r = util_read_at(dirfd, "cgroup.procs", 0, 0, 0, &text, NULL)) < 0)
 		return r;
 	for (p = text; *p; p = end) {
 		long v = strtol(p, &end, 10);

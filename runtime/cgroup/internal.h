@@ -7,6 +7,7 @@
 
 #include "runtime/cgroup/backend.h"
 #include "runtime/cgroup/cgroup.h"
+#include "oci/util.h"
 
 #define CG_ROOT "/sys/fs/cgroup"
 #define CG_DEFAULT_PARENT "/tinyrun"
@@ -28,8 +29,7 @@ int cg_writef(int dirfd, const char *file, struct error *err, const char *fmt, .
 	__attribute__((format(printf, 4, 5)));
 /* Read a small file, NUL-terminated, trailing newline removed. Length or -errno. */
 ssize_t cg_read(int dirfd, const char *file, char *buf, size_t size);
-/* A whole file of any size, malloc'd and NUL-terminated. */
-int cg_read_all(int dirfd, const char *file, char **out, size_t *len);
+/* A whole file of any size: util_read_at (oci/util.h). */
 /* A single number; "max" reads as UINT64_MAX. */
 int cg_read_u64(int dirfd, const char *file, uint64_t *v);
 /* "key value" lines: the value of `key`, or -ENOENT. */

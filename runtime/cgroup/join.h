@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "oci/error.h"
 #include "runtime/cgroup/cgroup.h"
 
 #define CGROUP_JOIN_MAX 16

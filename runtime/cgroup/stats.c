@@ -42,7 +42,7 @@ char *cg_stats_slurp(int fd, const char *file)
 {
 	char *text = NULL;
 
-	if (fd >= 0 && cg_read_all(fd, file, &text, NULL) < 0)
+	if (fd >= 0 && util_read_at(fd, file, 0, 0, 0, &text, NULL) < 0)
 		text = NULL;
 	return text;
 }

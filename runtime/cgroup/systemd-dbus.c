@@ -30,7 +30,7 @@ static struct {
 #undef MEMBER
 } sd;
 
-bool systemd_booted(void)
+bool cgsd_booted(void)
 {
 	struct stat st;
 
@@ -196,7 +196,7 @@ static int new_start_call(sd_bus *bus, const struct systemd_unit *u, pid_t pid, 
 	return r;
 }
 
-int systemd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
+int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
 {
 	static const char method[] = "StartTransientUnit";
 	sd_bus_error e = SD_BUS_ERROR_NULL;
@@ -233,7 +233,7 @@ out:
 
 /* ---- StopUnit ------------------------------------------------------------- */
 
-int systemd_stop_unit(const char *name, struct error *err)
+int cgsd_stop_unit(const char *name, struct error *err)
 {
 	static const char method[] = "StopUnit";
 	sd_bus_error e = SD_BUS_ERROR_NULL;

@@ -22,16 +22,16 @@ struct systemd_unit {
 };
 
 /* sd_booted(): /run/systemd/system is a directory. */
-bool systemd_booted(void);
+bool cgsd_booted(void);
 
 /* StartTransientUnit(u->name, "fail") and wait for its job. A scope gets
  * Slice=u->slice, Delegate=yes, PIDs=[pid]; a slice gets Wants=u->slice and
  * no pid. Both DefaultDependencies=no and Memory/CPU/TasksAccounting=yes.
  * u->started is set once systemd has the unit (even if its job then fails). */
-int systemd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
+int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
 
 /* StopUnit(name, "replace") and wait a few seconds for its job. A unit
  * systemd does not know (NoSuchUnit) is already stopped: 0. */
-int systemd_stop_unit(const char *name, struct error *err);
+int cgsd_stop_unit(const char *name, struct error *err);
 
 #endif

@@ -93,7 +93,7 @@ int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct s
 
 int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err)
 {
-	if (!systemd_booted()) {
+	if (!cgsd_booted()) {
 		cg_debug("cgroup: systemd is not running: the unit %s is only its cgroupfs path %s", u->name, cg->path);
 		return 0;
 	}
@@ -114,7 +114,7 @@ int cgsd_open_unit(struct cgroup *cg, struct error *err)
 	size_t n = strlen(base);
 
 	if (n >= sizeof(cg->unit->name) || n < 7 || (strcmp(base + n - 6, ".scope") && strcmp(base + n - 6, ".slice")) ||
-	    !systemd_booted())
+	    !cgsd_booted())
 		return 0;
 	if (!(cg->unit = calloc(1, sizeof(*cg->unit))))
 		return error_set(err, ENOMEM, "out of memory");
@@ -163,7 +163,7 @@ static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, 
 	if (!cg->unit || !cg->unit->pending)
 		return 0;
 	cg->unit->pending = false;
-	if ((r = systemd_start_unit(cg->unit, pid, err)) < 0)
+	if ((r = cgsd_start_unit(cg->unit, pid, err)) < 0)
 		return r;
 	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
 	 * in it: the rest is as without systemd, at the same path */
@@ -229,7 +229,7 @@ static int sd_destroy(struct cgroup *cg, struct error *err)
 	if (cg->unit && !cg->unit->started)
 		return 0;                     /* a unit not (yet) ours: nothing made */
 	if (cg->unit) {
-		stop_r = systemd_stop_unit(cg->unit->name, &stop_err);
+		stop_r = cgsd_stop_unit(cg->unit->name, &stop_err);
 		free(cg->unit);
 		cg->unit = NULL;
 	}

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "oci/error.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/systemd-dbus.h"
 

@@ -9,15 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* oci_read_file without the message: -errno (-EINVAL for a file that is
- * not a regular one, -EFBIG when too large). */
-int read_whole_file(const char *path, char **buf, size_t *len)
-{
-	struct error err;
-
-	return oci_read_file(path, path, buf, len, &err);
-}
-
 int bundle_load(const char *dir, const char *config, struct bundle *b, struct error *err)
 {
 	char name[sizeof(b->path) + 64];

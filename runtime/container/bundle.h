@@ -19,7 +19,5 @@ struct bundle {
  * unless absolute (crun's --config). */
 int bundle_load(const char *dir, const char *config, struct bundle *b, struct error *err);
 void bundle_free(struct bundle *b);
-/* Read a whole file (malloc'd, NUL-terminated). "-" is stdin. */
-int read_whole_file(const char *path, char **buf, size_t *len);
 
 #endif

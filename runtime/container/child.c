@@ -266,7 +266,7 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 	return setup_tail(s, exe, err);
 }
 
-void child_main(struct child_ctx *ctx)
+void container_child_main(struct child_ctx *ctx)
 {
 	static char state[SYNC_PAYLOAD_MAX], start_state[SYNC_PAYLOAD_MAX], exe[PATH_MAX];
 	const struct oci_process *p = &ctx->cfg->process;

@@ -127,7 +127,7 @@ static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_c
 		pid = syscall(SYS_clone, ctx->clone_ns | SIGCHLD, 0, NULL, NULL, 0);
 	}
 	if (pid == 0)
-		child_main(ctx);
+		container_child_main(ctx);
 	return pid;
 }
 
@@ -296,22 +296,16 @@ static int save_copy_of_config(struct container *c, const char *json, size_t len
 	return 0;
 }
 
-static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg, bool run_mode)
+static void plan_namespaces(struct child_ctx *ctx, const struct oci_config *cfg)
 {
-	const struct oci_linux *l = &cfg->linux_;
-	int new_ns = ns_new_flags(l);
+	struct ns_plan p;
 
-	ctx->join_any = ns_any_path(l);
-	ctx->userns = l->ns[OCI_NS_USER].present;
-	if (!ctx->join_any && !l->ns[OCI_NS_TIME].present) {
-		ctx->clone_ns = new_ns;      /* fast path: clone makes them all */
-		return;
-	}
-	ctx->unshare_ns = new_ns & ~CLONE_NEWPID;
-	ctx->must_fork = (new_ns & CLONE_NEWPID) || l->ns[OCI_NS_PID].path || l->ns[OCI_NS_TIME].present;
-	if (new_ns & CLONE_NEWPID)
-		ctx->unshare_ns |= CLONE_NEWPID;
-	(void)run_mode;
+	ns_plan_make(&cfg->linux_, &p);
+	ctx->clone_ns = p.clone_ns;
+	ctx->unshare_ns = p.unshare_ns;
+	ctx->join_any = p.join_any;
+	ctx->must_fork = p.must_fork;
+	ctx->userns = p.userns;
 }
 
 /* runtime.md: a failed create goes on with the lifecycle's end: the
@@ -354,7 +348,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 
 	struct stat self;
 
-	plan_namespaces(ctx, cfg, o->run_mode);
+	plan_namespaces(ctx, cfg);
 	if (stat("/proc/self/exe", &self) == 0) {
 		ctx->self_dev = self.st_dev;
 		ctx->self_ino = self.st_ino;
@@ -514,10 +508,10 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
-	c->st.pid_start_time = proc_start_time(out->pid, &zombie);
+	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
 	if ((r = container_save_state(c, err)) < 0)
 		return r;
-	if (o->pid_file && (r = write_pid_file(o->pid_file, out->pid, err)) < 0)
+	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)
 		return r;
 	/* exec needs to know whether to join the container's session keyring */
 	if (o->no_new_keyring && (r = mark_no_new_keyring(c, err)) < 0)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "oci/error.h"
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/join.h"
 #include "runtime/cli.h"
@@ -69,7 +70,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct container *c, struct created *out, struct error *err);
 
 /* Child side: never returns. */
-__attribute__((noreturn)) void child_main(struct child_ctx *ctx);
+__attribute__((noreturn)) void container_child_main(struct child_ctx *ctx);
 
 /* Undo a container: kill its processes, destroy the cgroup, remove the state
  * dir. Used by failed creates and by delete. */

@@ -27,10 +27,6 @@
 #include "runtime/linux/terminal.h"
 #include "runtime/container/wait.h"
 
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-
 struct exec_ctx {
 	const char *id;
 	dev_t self_dev;
@@ -114,16 +110,6 @@ fail:
 	_exit(255);
 }
 
-static int ns_flags_of(const struct oci_config *cfg)
-{
-	int flags = 0;
-
-	for (int t = 0; t < OCI_NS_TYPES; t++)
-		if (cfg->linux_.ns[t].present)
-			flags |= ns_clone_flag(t);
-	return flags;
-}
-
 /* Wait for the child to exec (its sync socket closes) or to report an error. */
 static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int sync_fd, int *pty_master,
 		       struct error *err)
@@ -175,7 +161,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	bool have_cg = false;
 	pid_t pid;
 
-	x.ns_flags = ns_flags_of(cfg) & ~(CLONE_NEWPID | CLONE_NEWTIME);
+	x.ns_flags = ns_exec_join_flags(&cfg->linux_);
 	{
 		struct stat self;
 		if (stat("/proc/self/exe", &self) == 0) {
@@ -243,7 +229,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	sv[1] = -1;
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
-	if (o->pid_file && (r = write_pid_file(o->pid_file, pid, err)) < 0)
+	if (o->pid_file && (r = container_write_pid_file(o->pid_file, pid, err)) < 0)
 		goto kill;
 	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig);
 	goto out;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "oci/error.h"
 #include "oci/config.h"
 #include "seccomp/seccomp.h"
 #include "runtime/container/statedir.h"

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oci/util.h"
 #include "runtime/cgroup/cgroup.h"
 
 static bool id_char(char ch)
@@ -41,14 +42,13 @@ int container_id_check(const char *id, struct error *err)
 
 static void dir_name(const char *id, char *out, size_t size)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h;
 
 	if (strlen(id) <= LONG_ID) {
 		snprintf(out, size, "%s", id);
 		return;
 	}
-	for (const char *p = id; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = util_fnv1a64(id, strlen(id), UTIL_ID_HASH_BASIS);
 	snprintf(out, size, "~%.*s-%016llx", HASHED_PREFIX, id, (unsigned long long)h);
 }
 
@@ -222,24 +222,17 @@ bool container_exists(const char *root, const char *id)
 static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
 {
 	struct stat sb;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || !(*buf = malloc(sb.st_size + 1))) {
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return -EINVAL;
 	}
-	n = read(fd, *buf, sb.st_size);
+	r = util_read_fd(fd, (size_t)sb.st_size + 1, 0, buf, len);
 	close(fd);
-	if (n < 0) {
-		free(*buf);
-		return -EIO;
-	}
-	(*buf)[n] = 0;
-	*len = n;
-	return 0;
+	return r == -ENOMEM ? -EINVAL : r < 0 ? -EIO : 0;
 }
 
 int container_read_file(const struct container *c, const char *name, char **buf, size_t *len)
@@ -335,7 +328,7 @@ void container_close(struct container *c)
 	c->has_state = false;
 }
 
-uint64_t proc_start_time(pid_t pid, bool *zombie)
+uint64_t container_proc_start_time(pid_t pid, bool *zombie)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
@@ -374,7 +367,7 @@ bool container_alive(const struct container *c)
 
 	if (!c->has_state || c->st.pid <= 0)
 		return false;
-	start = proc_start_time(c->st.pid, &zombie);
+	start = container_proc_start_time(c->st.pid, &zombie);
 	return start != 0 && !zombie && start == c->st.pid_start_time;
 }
 
@@ -404,7 +397,7 @@ const char *container_status_name(enum container_status s)
 	return names[s];
 }
 
-int write_pid_file(const char *path, pid_t pid, struct error *err)
+int container_write_pid_file(const char *path, pid_t pid, struct error *err)
 {
 	char tmp[4096], buf[32];
 	int fd, n;

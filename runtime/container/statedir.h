@@ -58,11 +58,11 @@ const char *container_status_name(enum container_status s);
 
 /* field 22 of /proc/<pid>/stat (start time in clock ticks), 0 when gone;
  * *zombie set when the process is a zombie or dead. */
-uint64_t proc_start_time(pid_t pid, bool *zombie);
+uint64_t container_proc_start_time(pid_t pid, bool *zombie);
 /* Is the recorded init process still the one we started (and not a zombie)? */
 bool container_alive(const struct container *c);
 
 /* Write "<pid>" to path atomically (temp + rename), as runc does. */
-int write_pid_file(const char *path, pid_t pid, struct error *err);
+int container_write_pid_file(const char *path, pid_t pid, struct error *err);
 
 #endif

@@ -8,10 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-
 static const int ns_flags[OCI_NS_TYPES] = {
 	[OCI_NS_PID] = CLONE_NEWPID, [OCI_NS_NET] = CLONE_NEWNET, [OCI_NS_MOUNT] = CLONE_NEWNS,
 	[OCI_NS_IPC] = CLONE_NEWIPC, [OCI_NS_UTS] = CLONE_NEWUTS, [OCI_NS_USER] = CLONE_NEWUSER,
@@ -21,11 +17,6 @@ static const int ns_flags[OCI_NS_TYPES] = {
 static const char *const ns_names[OCI_NS_TYPES] = {
 	"pid", "network", "mount", "ipc", "uts", "user", "cgroup", "time",
 };
-
-int ns_clone_flag(enum oci_ns_type t)
-{
-	return ns_flags[t];
-}
 
 int ns_new_flags(const struct oci_linux *l)
 {
@@ -43,6 +34,29 @@ bool ns_any_path(const struct oci_linux *l)
 		if (l->ns[t].present && l->ns[t].path)
 			return true;
 	return false;
+}
+
+void ns_plan_make(const struct oci_linux *l, struct ns_plan *p)
+{
+	int new_ns = ns_new_flags(l);
+
+	*p = (struct ns_plan){ .join_any = ns_any_path(l), .userns = l->ns[OCI_NS_USER].present };
+	if (!p->join_any && !l->ns[OCI_NS_TIME].present) {
+		p->clone_ns = new_ns;      /* fast path: clone makes them all */
+		return;
+	}
+	p->unshare_ns = new_ns;            /* a new pid ns too: the fork below enters it */
+	p->must_fork = (new_ns & CLONE_NEWPID) || l->ns[OCI_NS_PID].path || l->ns[OCI_NS_TIME].present;
+}
+
+int ns_exec_join_flags(const struct oci_linux *l)
+{
+	int flags = 0;
+
+	for (int t = 0; t < OCI_NS_TYPES; t++)
+		if (l->ns[t].present)
+			flags |= ns_flags[t];
+	return flags & ~(CLONE_NEWPID | CLONE_NEWTIME);
 }
 
 static int join_one(const struct oci_linux *l, int t, struct error *err)

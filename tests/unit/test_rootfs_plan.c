@@ -23,7 +23,7 @@ static void test_binds(void)
 	struct mount_plan p;
 	struct oci_mount m = mnt("/data", NULL, MS_BIND | MS_RDONLY);
 
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.bind && !p.recursive && !p.remount);
 	CHECK(p.top.attr_set == MOUNT_ATTR_RDONLY && p.top.attr_clr == 0);
 	CHECK(attr_empty(&p.rec));
@@ -32,7 +32,7 @@ static void test_binds(void)
 	m = mnt("/data", NULL, MS_BIND | MS_REC | MS_NOSUID);
 	m.attr_set = MOUNT_ATTR_RDONLY;
 	m.propagation = OCI_PROP_RPRIVATE;
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.bind && p.recursive);
 	CHECK(p.top.attr_set == MOUNT_ATTR_NOSUID && p.top.propagation == 0);
 	CHECK(p.rec.attr_set == MOUNT_ATTR_RDONLY && p.rec.propagation == MS_PRIVATE);
@@ -41,41 +41,41 @@ static void test_binds(void)
 	m = mnt("/data", NULL, MS_BIND);
 	m.attr_set = MOUNT_ATTR_NOEXEC;
 	m.propagation = OCI_PROP_RSLAVE;
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.top.attr_set == MOUNT_ATTR_NOEXEC && p.top.propagation == MS_SLAVE);
 	CHECK(attr_empty(&p.rec));
 
 	/* rw, suid, dev clear only what they name */
 	m = mnt("/data", NULL, MS_BIND);
 	m.clear_flags = MS_RDONLY | MS_NOSUID;
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.top.attr_clr == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID) && p.top.attr_set == 0);
 
 	/* atime is an enum for mount_setattr */
 	m = mnt("/data", NULL, MS_BIND | MS_STRICTATIME);
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.top.attr_clr == MOUNT_ATTR__ATIME && p.top.attr_set == MOUNT_ATTR_STRICTATIME);
 	m = mnt("/data", NULL, MS_BIND);
 	m.clear_flags = MS_RELATIME;                      /* norelatime */
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.top.attr_clr == MOUNT_ATTR__ATIME && p.top.attr_set == MOUNT_ATTR_STRICTATIME);
 	m = mnt("/data", NULL, MS_BIND | MS_REC);
 	m.attr_clr = MOUNT_ATTR_NOATIME;                  /* ratime */
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.rec.attr_clr == MOUNT_ATTR__ATIME && p.rec.attr_set == MOUNT_ATTR_RELATIME);
 	m = mnt("/data", NULL, MS_BIND | MS_REC);
 	m.attr_set = MOUNT_ATTR_NOATIME;                  /* rnoatime */
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.rec.attr_clr == MOUNT_ATTR__ATIME && p.rec.attr_set == MOUNT_ATTR_NOATIME);
 
 	/* bind,remount: attributes on what is already there */
 	m = mnt("/data", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY);
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.bind && p.remount && p.top.attr_set == MOUNT_ATTR_RDONLY);
 
 	/* propagation bits left in flags by a parser still count */
 	m = mnt("/data", NULL, MS_BIND | MS_REC | MS_SHARED);
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.rec.propagation == MS_SHARED);
 }
 
@@ -85,32 +85,32 @@ static void test_new_fs(void)
 	struct oci_mount m = mnt("/proc", "proc", MS_NOSUID);
 
 	m.attr_set = MOUNT_ATTR_NOEXEC | MOUNT_ATTR_RDONLY;   /* rnoexec,rro: no children */
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(!p.bind && p.ms_flags == (MS_NOSUID | MS_NOEXEC | MS_RDONLY));
 	CHECK(attr_empty(&p.top) && attr_empty(&p.rec));
 
 	m = mnt("/tmp", "tmpfs", MS_RDONLY | MS_NODEV);      /* ro tmpfs: ro at the end */
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.defer_ro && p.ms_flags == MS_NODEV);
 	m = mnt("/dev/", "devtmpfs", MS_RDONLY);
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.defer_ro && !(p.ms_flags & MS_RDONLY));
 	m = mnt("/sys", "sysfs", MS_RDONLY);
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(!p.defer_ro && p.ms_flags == MS_RDONLY);
 
 	m = mnt("/tmp", "tmpfs", MS_NOSUID);
 	m.clear_flags = MS_RELATIME;                      /* norelatime */
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.ms_flags == (MS_NOSUID | MS_STRICTATIME));
 
 	m = mnt("/mnt", "tmpfs", 0);
 	m.propagation = OCI_PROP_RSHARED;
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.top.propagation == MS_SHARED && p.ms_flags == 0);
 
 	m = mnt("/proc", "proc", MS_REMOUNT | MS_RDONLY);
-	mount_plan_make(&m, &p);
+	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.remount && p.ms_flags == (MS_REMOUNT | MS_RDONLY) && !p.defer_ro);
 }
 
@@ -118,25 +118,25 @@ static void test_decisions(void)
 {
 	struct oci_mount b = mnt("/etc/hosts", NULL, MS_BIND), t = mnt("/x", "tmpfs", 0);
 
-	CHECK(dest_kind_for(&b, S_IFREG | 0644) == DEST_FILE);
-	CHECK(dest_kind_for(&b, S_IFCHR | 0666) == DEST_FILE);
-	CHECK(dest_kind_for(&b, S_IFDIR | 0755) == DEST_DIR);
-	CHECK(dest_kind_for(&t, S_IFREG) == DEST_DIR);
+	CHECK(rootfs_dest_kind_for(&b, S_IFREG | 0644) == DEST_FILE);
+	CHECK(rootfs_dest_kind_for(&b, S_IFCHR | 0666) == DEST_FILE);
+	CHECK(rootfs_dest_kind_for(&b, S_IFDIR | 0755) == DEST_DIR);
+	CHECK(rootfs_dest_kind_for(&t, S_IFREG) == DEST_DIR);
 
-	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/x", .type = "proc" }));
-	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/x", .type = "sysfs" }));
-	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "//proc/" }));
-	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/proc/cpuinfo" }));
-	CHECK(dest_is_guarded(&(struct oci_mount){ .destination = "/sys" }));
-	CHECK(!dest_is_guarded(&(struct oci_mount){ .destination = "/procfoo" }));
-	CHECK(!dest_is_guarded(&(struct oci_mount){ .destination = "/sys/fs/cgroup", .type = "cgroup" }));
+	CHECK(rootfs_dest_is_guarded(&(struct oci_mount){ .destination = "/x", .type = "proc" }));
+	CHECK(rootfs_dest_is_guarded(&(struct oci_mount){ .destination = "/x", .type = "sysfs" }));
+	CHECK(rootfs_dest_is_guarded(&(struct oci_mount){ .destination = "//proc/" }));
+	CHECK(rootfs_dest_is_guarded(&(struct oci_mount){ .destination = "/proc/cpuinfo" }));
+	CHECK(rootfs_dest_is_guarded(&(struct oci_mount){ .destination = "/sys" }));
+	CHECK(!rootfs_dest_is_guarded(&(struct oci_mount){ .destination = "/procfoo" }));
+	CHECK(!rootfs_dest_is_guarded(&(struct oci_mount){ .destination = "/sys/fs/cgroup", .type = "cgroup" }));
 
-	CHECK(path_equal("/dev", "/dev/") && path_equal("//dev", "/dev") && path_equal("/./dev", "/dev"));
-	CHECK(!path_equal("/dev/shm", "/dev") && !path_equal("/devx", "/dev"));
-	CHECK(is_bind_of_dev(&(struct oci_mount){ .destination = "/dev/", .is_bind = true }));
-	CHECK(!is_bind_of_dev(&(struct oci_mount){ .destination = "/dev", .type = "tmpfs" }));
+	CHECK(rootfs_path_equal("/dev", "/dev/") && rootfs_path_equal("//dev", "/dev") && rootfs_path_equal("/./dev", "/dev"));
+	CHECK(!rootfs_path_equal("/dev/shm", "/dev") && !rootfs_path_equal("/devx", "/dev"));
+	CHECK(rootfs_is_bind_of_dev(&(struct oci_mount){ .destination = "/dev/", .is_bind = true }));
+	CHECK(!rootfs_is_bind_of_dev(&(struct oci_mount){ .destination = "/dev", .type = "tmpfs" }));
 
-	CHECK(propagation_ms(OCI_PROP_RUNBINDABLE) == (MS_UNBINDABLE | MS_REC));
+	CHECK(rootfs_mount_propagation_ms(OCI_PROP_RUNBINDABLE) == (MS_UNBINDABLE | MS_REC));
 	CHECK(rootfs_propagation_ms(OCI_ROOTFS_PROP_DEFAULT) == 0);
 	CHECK(rootfs_propagation_ms(OCI_ROOTFS_PROP_RSLAVE) == (MS_SLAVE | MS_REC));
 	CHECK(rootfs_propagation_ms(OCI_ROOTFS_PROP_SHARED) == MS_SHARED);
@@ -192,22 +192,22 @@ static void test_resolve(void)
 		CHECK(fd >= 0 && same(fd, root, "created"));
 		CHECK(unlinkat(root, "created", 0) == 0);
 	}
-	CHECK(open_in_root_flags(root, "/evil/a", O_PATH, true) == -ELOOP);
-	CHECK(same(open_in_root_flags(root, "/a/b", O_PATH, true), root, "a/b"));
+	CHECK(rootfs_open_in_root_flags(root, "/evil/a", O_PATH, true) == -ELOOP);
+	CHECK(same(rootfs_open_in_root_flags(root, "/a/b", O_PATH, true), root, "a/b"));
 
 	/* destinations are created inside the root, through the links */
-	CHECK(same(open_or_create(root, "/evil/new/dir/", DEST_DIR, false), root, "new/dir"));
+	CHECK(same(rootfs_open_or_create(root, "/evil/new/dir/", DEST_DIR, false), root, "new/dir"));
 	CHECK(fstatat(root, "new/dir", &st, 0) == 0 && S_ISDIR(st.st_mode));
-	CHECK(same(open_or_create(root, "/up/a/file", DEST_FILE, false), root, "a/file"));
+	CHECK(same(rootfs_open_or_create(root, "/up/a/file", DEST_FILE, false), root, "a/file"));
 	CHECK(fstatat(root, "a/file", &st, 0) == 0 && S_ISREG(st.st_mode));
-	CHECK(same(open_or_create(root, "/a/file", DEST_DIR, false), root, "a/file"));  /* exists: kept */
+	CHECK(same(rootfs_open_or_create(root, "/a/file", DEST_DIR, false), root, "a/file"));  /* exists: kept */
 	/* a dangling link: its target is made inside the root, as runc's securejoin */
-	CHECK(same(open_or_create(root, "/dangling/sub", DEST_DIR, false), root, "nowhere/x/sub"));
+	CHECK(same(rootfs_open_or_create(root, "/dangling/sub", DEST_DIR, false), root, "nowhere/x/sub"));
 	CHECK(symlinkat("../../nowhere2/y", root, "a/dangling2") == 0);
-	CHECK(same(open_or_create(root, "/a/dangling2", DEST_FILE, false), root, "nowhere2/y"));
+	CHECK(same(rootfs_open_or_create(root, "/a/dangling2", DEST_FILE, false), root, "nowhere2/y"));
 	CHECK(fstatat(root, "nowhere2/y", &st, 0) == 0 && S_ISREG(st.st_mode));
-	CHECK(open_or_create(root, "/evil/x", DEST_DIR, true) == -ELOOP);
-	CHECK(open_or_create(root, "/dangling/z", DEST_DIR, true) == -ELOOP);
+	CHECK(rootfs_open_or_create(root, "/evil/x", DEST_DIR, true) == -ELOOP);
+	CHECK(rootfs_open_or_create(root, "/dangling/z", DEST_DIR, true) == -ELOOP);
 
 	close(root);
 	{

@@ -1,0 +1,107 @@
+#include "oci/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len)
+{
+	size_t cap = hint ? hint : 4096, n = 0;
+	char *buf;
+
+	if (!max)
+		max = SIZE_MAX - 1;
+	if (cap > max + 1)
+		return -EFBIG;
+	if (!(buf = malloc(cap)))
+		return -ENOMEM;
+	for (;;) {
+		ssize_t k;
+
+		if (n + 1 == cap) {
+			char *b;
+
+			if (n > max) {
+				free(buf);
+				return -EFBIG;
+			}
+			if (!(b = realloc(buf, cap * 2))) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		k = read(fd, buf + n, cap - n - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+
+			free(buf);
+			return -e;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	if (n > max) {
+		free(buf);
+		return -EFBIG;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int util_read_at(int dirfd, const char *path, int flags, size_t hint, size_t max,
+		 char **out, size_t *len)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | flags), r;
+
+	if (fd < 0)
+		return -errno;
+	r = util_read_fd(fd, hint, max, out, len);
+	close(fd);
+	return r;
+}
+
+uint64_t util_fnv1a64(const void *data, size_t n, uint64_t basis)
+{
+	const unsigned char *p = data;
+	uint64_t h = basis;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;   /* 1099511628211 */
+	}
+	return h;
+}
+
+int util_buf_put(struct util_buf *b, const void *data, size_t n)
+{
+	if (b->oom)
+		return -ENOMEM;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		if (!(p = realloc(b->p, cap))) {
+			b->oom = true;
+			return -ENOMEM;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->p + b->len, data, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}

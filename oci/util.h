@@ -1,0 +1,51 @@
+/* Small things every layer needs, written once: a whole-file reader, the
+ * FNV-1a hash and a growable buffer. Like error.h this header includes
+ * nothing of oci/ (oci/ is the base library every binary links, so it is
+ * where the layer-neutral code lives): rootfs/, seccomp/ and runtime/ use it
+ * without knowing anything of the JSON code beside it. */
+#ifndef TINYRUN_UTIL_H
+#define TINYRUN_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- whole files ---------------------------------------------------------- */
+
+/* Read fd from where it is to its end into one malloc'd, NUL-terminated
+ * buffer; *len (when len is not NULL) is the byte count before the NUL.
+ * hint: the first allocation (st_size + 1 for a regular file; 0: 4096).
+ * max: more than max bytes is -EFBIG (0: no limit). EINTR is retried.
+ * Returns 0, or -ENOMEM, -EFBIG or read()'s -errno with *out untouched.
+ * No check of what fd is: for input a user controls, see oci_read_file. */
+int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len);
+/* openat(dirfd, path, O_RDONLY | O_CLOEXEC | flags), then util_read_fd:
+ * for kernel files (cgroupfs, /proc) and our own. -errno of openat too. */
+int util_read_at(int dirfd, const char *path, int flags, size_t hint, size_t max,
+		 char **out, size_t *len);
+
+/* ---- FNV-1a 64 ------------------------------------------------------------ */
+
+#define UTIL_FNV1A64_BASIS 0xcbf29ce484222325ULL
+/* The basis the long-id names (state dir "~<id>-<hash>", cgroup
+ * "<id>-<hash>") were made with: FNV's offset basis with its last digit
+ * dropped. Kept: the names of existing containers depend on it. */
+#define UTIL_ID_HASH_BASIS 1469598103934665603ULL
+
+uint64_t util_fnv1a64(const void *data, size_t n, uint64_t basis);
+
+/* ---- growable buffer ------------------------------------------------------ */
+
+/* Zero-initialise. p stays NUL-terminated after any append; on an
+ * allocation failure oom is set and this and every later append are
+ * dropped, so a writer checks once at the end. The owner frees p. */
+struct util_buf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+/* Append n bytes; 0 or -ENOMEM (also once oom is set). */
+int util_buf_put(struct util_buf *b, const void *data, size_t n);
+
+#endif

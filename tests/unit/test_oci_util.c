@@ -1,0 +1,136 @@
+/* oci/util.h: the one whole-file reader, FNV-1a and the growable buffer. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "oci/util.h"
+#include "unit.h"
+
+/* The loop the state dir and cgroup names were hashed with before util_fnv1a64. */
+static uint64_t old_id_hash(const char *id)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+static void test_fnv(void)
+{
+	char id[1025];
+
+	CHECK(util_fnv1a64("", 0, UTIL_FNV1A64_BASIS) == 0xcbf29ce484222325ULL);
+	CHECK(util_fnv1a64("a", 1, UTIL_FNV1A64_BASIS) == 0xaf63dc4c8601ec8cULL);
+	CHECK(util_fnv1a64("foobar", 6, UTIL_FNV1A64_BASIS) == 0x85944171f73967e8ULL);
+	memset(id, 'x', sizeof(id) - 1);
+	id[sizeof(id) - 1] = '\0';
+	id[7] = '\xe9';
+	CHECK(util_fnv1a64(id, strlen(id), UTIL_ID_HASH_BASIS) == old_id_hash(id));
+	CHECK(util_fnv1a64("c1", 2, UTIL_ID_HASH_BASIS) == old_id_hash("c1"));
+}
+
+/* A pipe of n bytes 'a'..'z' repeated (written by a child: more than a pipe holds). */
+static int pipe_of(size_t n)
+{
+	int p[2];
+
+	if (pipe(p) < 0)
+		return -1;
+	if (fork() == 0) {
+		close(p[0]);
+		for (size_t i = 0; i < n; i++) {
+			char c = 'a' + i % 26;
+			if (write(p[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+static void test_read_fd(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int fd = pipe_of(100000), ok = 1;
+
+	CHECK(util_read_fd(fd, 16, 0, &buf, &len) == 0);
+	CHECK(len == 100000 && buf && buf[len] == '\0');
+	for (size_t i = 0; buf && i < len; i++)
+		ok &= buf[i] == 'a' + (int)(i % 26);
+	CHECK(ok);
+	free(buf);
+	close(fd);
+
+	/* max: exactly max bytes is fine, one more is -EFBIG, *out untouched */
+	fd = pipe_of(4096);
+	buf = NULL;
+	CHECK(util_read_fd(fd, 0, 4096, &buf, NULL) == 0 && strlen(buf) == 4096);
+	free(buf);
+	close(fd);
+	fd = pipe_of(4097);
+	buf = (char *)"untouched";
+	CHECK(util_read_fd(fd, 0, 4096, &buf, &len) == -EFBIG);
+	CHECK_STR(buf, "untouched");
+	close(fd);
+	/* a hint over max is refused before reading */
+	CHECK(util_read_fd(0, 100, 10, &buf, &len) == -EFBIG);
+
+	fd = pipe_of(0);
+	CHECK(util_read_fd(fd, 1, 0, &buf, &len) == 0 && len == 0 && buf[0] == '\0');
+	free(buf);
+	close(fd);
+	CHECK(util_read_fd(-1, 0, 0, &buf, &len) == -EBADF);
+}
+
+static void test_read_at(void)
+{
+	char dir[] = "/tmp/test_oci_util.XXXXXX", *buf = NULL;
+	size_t len;
+	int dfd, fd;
+
+	CHECK(mkdtemp(dir) != NULL);
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(dfd, "f", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	CHECK(write(fd, "hello\n", 6) == 6);
+	close(fd);
+	CHECK(symlinkat("f", dfd, "l") == 0);
+	CHECK(util_read_at(dfd, "f", 0, 0, 0, &buf, &len) == 0 && len == 6);
+	CHECK_STR(buf, "hello\n");
+	free(buf);
+	CHECK(util_read_at(dfd, "missing", 0, 0, 0, &buf, &len) == -ENOENT);
+	CHECK(util_read_at(dfd, "l", O_NOFOLLOW, 0, 0, &buf, &len) == -ELOOP);
+	unlinkat(dfd, "l", 0);
+	unlinkat(dfd, "f", 0);
+	close(dfd);
+	rmdir(dir);
+}
+
+static void test_buf(void)
+{
+	struct util_buf b = { 0 };
+	char big[5000];
+
+	CHECK(util_buf_put(&b, "ab", 2) == 0 && b.len == 2);
+	CHECK_STR(b.p, "ab");
+	CHECK(util_buf_put(&b, NULL, 0) == 0 && b.len == 2);
+	memset(big, 'z', sizeof(big));
+	CHECK(util_buf_put(&b, big, sizeof(big)) == 0 && b.len == 5002 && b.cap > 5002);
+	CHECK(b.p[5002] == '\0' && b.p[5001] == 'z' && b.p[1] == 'b');
+	b.oom = true;
+	CHECK(util_buf_put(&b, "c", 1) == -ENOMEM && b.len == 5002);
+	free(b.p);
+}
+
+int main(void)
+{
+	test_fnv();
+	test_read_fd();
+	test_read_at();
+	test_buf();
+	return unit_report("test_oci_util");
+}

@@ -16,18 +16,27 @@ int error_set(struct error *err, int errnum, const char *fmt, ...)
 	return -err->code;
 }
 
+/* The message, then ": TEXT" (the errno's text). */
+static int error_with_text(struct error *err, int errnum, const char *text, const char *fmt, va_list ap)
+{
+	size_t n;
+
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	n = strlen(err->msg);
+	snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", text);
+	err->code = errnum ? errnum : EINVAL;
+	return -err->code;
+}
+
 int error_sys(struct error *err, int errnum, const char *fmt, ...)
 {
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	r = error_with_text(err, errnum, strerror(errnum), fmt, ap);
 	va_end(ap);
-	n = strlen(err->msg);
-	snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", strerror(errnum));
-	err->code = errnum ? errnum : EINVAL;
-	return -err->code;
+	return r;
 }
 
 /* Go's syscall.Errno texts where they differ from glibc's beyond the
@@ -63,15 +72,12 @@ const char *error_text_lc(int errnum)
 int error_sys_lc(struct error *err, int errnum, const char *fmt, ...)
 {
 	va_list ap;
-	size_t n;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	r = error_with_text(err, errnum, error_text_lc(errnum), fmt, ap);
 	va_end(ap);
-	n = strlen(err->msg);
-	snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", error_text_lc(errnum));
-	err->code = errnum ? errnum : EINVAL;
-	return -err->code;
+	return r;
 }
 
 void error_prefix(struct error *err, const char *fmt, ...)

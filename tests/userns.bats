@@ -70,17 +70,25 @@ run_ctr() {
 	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
 }
 
-@test "rootless: the created init, still running the runtime's code, is not dumpable" {
-	local uid=4242 state="$BATS_TEST_TMPDIR/rootless-state" pid
+# rootless_true_bundle UID STATE: $BUNDLE is a `spec --rootless` bundle
+# running true, mapping the unprivileged UID to root, owned by it; STATE its
+# --root.
+rootless_true_bundle() {
+	local uid="$1" state="$2"
 	rm "$BUNDLE/config.json"
 	runtime spec --rootless --bundle "$BUNDLE"
 	update_config '.process.terminal = false | .process.args = ["true"]
-		| .linux.uidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]
-		| .linux.gidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]'
+		| .linux.uidMappings = [{"containerID": 0, "hostID": $u, "size": 1}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": $u, "size": 1}]' --argjson u "$uid"
 	chown -R "$uid:$uid" "$BUNDLE"
 	open_path "$BUNDLE"
 	mkdir -p "$state"
 	chown "$uid:$uid" "$state"
+}
+
+@test "rootless: the created init, still running the runtime's code, is not dumpable" {
+	local uid=4242 state="$BATS_TEST_TMPDIR/rootless-state" pid
+	rootless_true_bundle "$uid" "$state"
 	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
 		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$state" create --bundle "$BUNDLE" "$CID"
 	assert_success
@@ -100,15 +108,7 @@ run_ctr() {
 	cp "$RUNTIME" "$rt"
 	chown -R "$uid:$uid" "$(dirname "$rt")"
 	open_path "$(dirname "$rt")"
-	rm "$BUNDLE/config.json"
-	runtime spec --rootless --bundle "$BUNDLE"
-	update_config '.process.terminal = false | .process.args = ["true"]
-		| .linux.uidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]
-		| .linux.gidMappings = [{"containerID": 0, "hostID": 4242, "size": 1}]'
-	chown -R "$uid:$uid" "$BUNDLE"
-	open_path "$BUNDLE"
-	mkdir -p "$state"
-	chown "$uid:$uid" "$state"
+	rootless_true_bundle "$uid" "$state"
 	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
 		"$TEST_LIB_BIN/subreaper" "$rt" --root "$state" create --bundle "$BUNDLE" "$CID"
 	assert_success

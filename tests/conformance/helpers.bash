@@ -8,7 +8,7 @@
 # container, process, mount and cgroup the test made, then asserts that
 # nothing is left.  What this suite shares with tests/helpers.bash (runtime
 # wrapper, static helper builds, the busybox rootfs, process checks) is in
-# tests/lib/common.bash.
+# tests/lib/common.bash; the checker is tests/lib/checker.c.
 
 CONF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CONF_REPO=$(cd "$CONF_DIR/../.." && pwd)
@@ -22,9 +22,9 @@ CONF_TIMEOUT=${CONF_TIMEOUT:-60}
 
 # ---------------------------------------------------------------- build --
 
-# the checker and the subreaper, then the rootfs template
+# the checker of tests/lib and the subreaper, then the rootfs template
 conformance_build() {
-	build_static_into "$CONF_DIR/checker.c" "$CONF_BUILD" &&
+	build_static_into "$CONF_REPO/tests/lib/checker.c" "$CONF_BUILD" &&
 		build_static_into "$CONF_DIR/subreaper.c" "$CONF_BUILD" || return 1
 	(
 		flock 9

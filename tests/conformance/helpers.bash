@@ -8,7 +8,7 @@
 # container, process, mount and cgroup the test made, then asserts that
 # nothing is left.  What this suite shares with tests/helpers.bash (runtime
 # wrapper, static helper builds, the busybox rootfs, process checks) is in
-# tests/lib/common.bash; the checker is tests/lib/checker.c.
+# tests/lib/common.bash; the checker and the subreaper are tests/lib/*.c.
 
 CONF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CONF_REPO=$(cd "$CONF_DIR/../.." && pwd)
@@ -22,10 +22,10 @@ CONF_TIMEOUT=${CONF_TIMEOUT:-60}
 
 # ---------------------------------------------------------------- build --
 
-# the checker of tests/lib and the subreaper, then the rootfs template
+# the checker and the subreaper of tests/lib, then the rootfs template
 conformance_build() {
 	build_static_into "$CONF_REPO/tests/lib/checker.c" "$CONF_BUILD" &&
-		build_static_into "$CONF_DIR/subreaper.c" "$CONF_BUILD" || return 1
+		build_static_into "$CONF_REPO/tests/lib/subreaper.c" "$CONF_BUILD" || return 1
 	(
 		flock 9
 		local t=$CONF_BUILD/rootfs

@@ -1,5 +1,7 @@
 # shellcheck shell=bash
 # Shared bats helpers for tinyrun's tests. Every suite does `load helpers`.
+# What this suite shares with tests/conformance/ (runtime wrapper, static
+# helper builds, the busybox rootfs, process checks) is in tests/lib/common.bash.
 #
 # Each test gets:
 #   $BUNDLE   a busybox bundle (rootfs + config.json from tests/lib/config.json,
@@ -16,7 +18,8 @@
 
 TESTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(cd "$TESTS_DIR/.." && pwd)"
-RUNTIME="${RUNTIME:-$REPO_DIR/tinyrun}"
+# shellcheck source=lib/common.bash
+source "$TESTS_DIR/lib/common.bash"
 BATS_LIB_DIR="${BATS_LIB_DIR:-/usr/lib/bats}"
 
 load "$BATS_LIB_DIR/bats-support/load"
@@ -31,11 +34,6 @@ TEST_LIB_BIN="${TINYRUN_TEST_LIB:-$REPO_DIR/build/tests/lib}"
 # TINYRUN_TEST_CACHE so all suites share one).
 TEST_CACHE="${TINYRUN_TEST_CACHE:-$BATS_RUN_TMPDIR/tinyrun-cache}"
 
-# The runtime under test, with this test's private root.
-runtime() {
-	"$RUNTIME" --root "$ROOT" "$@"
-}
-
 is_runc() {
 	[[ "$(basename "$RUNTIME")" == runc ]]
 }
@@ -43,19 +41,12 @@ is_runc() {
 # --- helper programs and rootfs -------------------------------------------
 
 # build_static SRC: $TEST_LIB_BIN/<name of SRC without .c>, a static binary,
-# rebuilt when SRC is newer; concurrent suites serialise on a lock.
+# rebuilt when SRC is newer (tests/lib/common.bash).
 build_static() {
-	local src="$1" bin="$TEST_LIB_BIN/$(basename "${1%.c}")"
-	[[ -x "$bin" && ! "$src" -nt "$bin" ]] && return 0
-	mkdir -p "$TEST_LIB_BIN"
-	(
-		flock 9
-		if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
-			gcc -static -O2 -Wall -Wextra -Werror -o "$bin.tmp" "$src" && mv "$bin.tmp" "$bin"
-		fi
-	) 9>"$TEST_LIB_BIN/.lock"
+	build_static_into "$1" "$TEST_LIB_BIN"
 }
 
+# The checker (the in-container probe) and the subreaper.
 build_test_lib() {
 	build_static "$TESTS_DIR/lib/checker.c" && build_static "$TESTS_DIR/lib/subreaper.c"
 }
@@ -80,15 +71,7 @@ build_base_rootfs() {
 	(
 		flock 9
 		[[ -e "$TEST_CACHE/rootfs.done" ]] && exit 0
-		rm -rf "$base"
-		mkdir -p "$base"/{bin,dev,proc,sys,tmp,etc,root,run,var,home,out}
-		chmod 1777 "$base/tmp"
-		cp /bin/busybox "$base/bin/busybox"
-		local applet
-		for applet in $(/bin/busybox --list); do
-			[[ "$applet" == busybox ]] || ln -s busybox "$base/bin/$applet"
-		done
-		cp "$TEST_LIB_BIN/checker" "$base/bin/checker"
+		busybox_rootfs "$base" "$TEST_LIB_BIN/checker" dev proc sys etc root run var home out || exit 1
 		printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$base/etc/passwd"
 		printf 'root:x:0:\nnogroup:x:65534:\n' >"$base/etc/group"
 		touch "$TEST_CACHE/rootfs.done"
@@ -223,30 +206,8 @@ record_pid() {
 
 record_container_pid() {
 	local pid
-	pid="$(timeout -k 2 10 "$RUNTIME" --root "$ROOT" state "$1" 2>/dev/null | jq -r '.pid // 0' 2>/dev/null)" || return 0
+	pid="$(runtime_timeout 10 state "$1" 2>/dev/null | jq -r '.pid // 0' 2>/dev/null)" || return 0
 	[[ "$pid" =~ ^[0-9]+$ && "$pid" -gt 0 ]] && record_pid "$pid"
-	return 0
-}
-
-# Field 22 of /proc/PID/stat (after the parenthesised comm).
-proc_start_time() {
-	local stat
-	stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
-	stat="${stat##*) }"
-	# shellcheck disable=SC2086
-	set -- $stat
-	echo "${20}"
-}
-
-proc_alive() { # PID [START]: alive and not a zombie (and the same process)
-	local stat state
-	stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
-	stat="${stat##*) }"
-	state="${stat%% *}"
-	[[ "$state" != Z && "$state" != X ]] || return 1
-	if [[ -n "${2:-}" ]]; then
-		[[ "$(proc_start_time "$1")" == "$2" ]] || return 1
-	fi
 	return 0
 }
 
@@ -259,7 +220,7 @@ state_field() {
 wait_for_state() {
 	local id="$1" want="$2" got="" i
 	for ((i = 0; i < 200; i++)); do
-		got="$(timeout -k 2 10 "$RUNTIME" --root "$ROOT" state "$id" 2>/dev/null | jq -r .status 2>/dev/null)" || got=""
+		got="$(runtime_timeout 10 state "$id" 2>/dev/null | jq -r .status 2>/dev/null)" || got=""
 		[[ "$got" == "$want" ]] && return 0
 		sleep 0.05
 	done
@@ -283,11 +244,7 @@ wait_for_file() {
 
 # wait_for_exit PID: until PID is gone or a zombie (up to 10 s).
 wait_for_exit() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		proc_alive "$1" || return 0
-		sleep 0.05
-	done
+	proc_wait_gone "$1" && return 0
 	echo "process $1 still alive" >&2
 	return 1
 }
@@ -407,8 +364,8 @@ tr_teardown() {
 			[[ -d "$d" ]] || continue
 			id="$(basename "$d")"
 			# timeout: a runtime that hangs must fail the test, not the run
-			timeout -k 2 10 "$RUNTIME" --root "$ROOT" kill "$id" KILL </dev/null >/dev/null 2>&1 3>&- 4>&- || true
-			timeout -k 2 10 "$RUNTIME" --root "$ROOT" delete --force "$id" </dev/null >/dev/null 2>&1 3>&- 4>&- || true
+			runtime_timeout 10 kill "$id" KILL </dev/null >/dev/null 2>&1 || true
+			runtime_timeout 10 delete --force "$id" </dev/null >/dev/null 2>&1 || true
 		done
 	fi
 	assert_no_leftovers || rc=1

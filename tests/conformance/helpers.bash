@@ -6,48 +6,37 @@
 # (create --bundle --pid-file, start, state, kill, delete) and reads what
 # the checker printed inside (`val QUERY`).  teardown removes every
 # container, process, mount and cgroup the test made, then asserts that
-# nothing is left.
+# nothing is left.  What this suite shares with tests/helpers.bash (runtime
+# wrapper, static helper builds, the busybox rootfs, process checks) is in
+# tests/lib/common.bash; the checker and the subreaper are tests/lib/*.c.
 
 CONF_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CONF_REPO=$(cd "$CONF_DIR/../.." && pwd)
 CONF_BUILD=${CONF_BUILD:-$CONF_REPO/build/conformance}
 CHECKER=$CONF_BUILD/checker
-RUNTIME=${RUNTIME:-$CONF_REPO/tinyrun}
-case $RUNTIME in /*) ;; */*) RUNTIME=$(cd "$(dirname "$RUNTIME")" && pwd)/$(basename "$RUNTIME") ;; *) RUNTIME=$(command -v "$RUNTIME" || echo "$RUNTIME") ;; esac
+# shellcheck source=../lib/common.bash
+source "$CONF_REPO/tests/lib/common.bash"
 CONF_RUNID=${CONFORMANCE_RUNID:-$(basename "${BATS_RUN_TMPDIR:-/tmp/x$$}")}
 CG_PARENT=tinyrun-conformance-$CONF_RUNID
 CONF_TIMEOUT=${CONF_TIMEOUT:-60}
 
 # ---------------------------------------------------------------- build --
 
+# the checker and the subreaper of tests/lib, then the rootfs template
 conformance_build() {
-	mkdir -p "$CONF_BUILD"
+	build_static_into "$CONF_REPO/tests/lib/checker.c" "$CONF_BUILD" &&
+		build_static_into "$CONF_REPO/tests/lib/subreaper.c" "$CONF_BUILD" || return 1
 	(
 		flock 9
-		local src
-		for src in checker subreaper; do
-			if [ ! -x "$CONF_BUILD/$src" ] || [ "$CONF_DIR/$src.c" -nt "$CONF_BUILD/$src" ]; then
-				gcc -static -O2 -Wall -Wextra -o "$CONF_BUILD/$src.tmp" "$CONF_DIR/$src.c" &&
-					mv "$CONF_BUILD/$src.tmp" "$CONF_BUILD/$src" || exit 1
-			fi
-		done
 		local t=$CONF_BUILD/rootfs
 		if [ ! -e "$t/.done" ] || [ "$CHECKER" -nt "$t/.done" ]; then
-			rm -rf "$t"
-			mkdir -p "$t"/{bin,dev,etc,proc,sys,tmp,root,mnt,run,var/run,home/user}
-			cp /bin/busybox "$t/bin/busybox"
-			local a
-			for a in $(/bin/busybox --list); do
-				[ -e "$t/bin/$a" ] || ln -s busybox "$t/bin/$a"
-			done
-			cp "$CHECKER" "$t/bin/checker"
+			busybox_rootfs "$t" "$CHECKER" dev etc proc sys root mnt run var/run home/user || exit 1
 			printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/home/user:/bin/sh\n' >"$t/etc/passwd"
 			printf 'root:x:0:\nuser:x:1000:\n' >"$t/etc/group"
 			echo "regular file" >"$t/etc/regular"
-			chmod 1777 "$t/tmp"
 			touch "$t/.done"
 		fi
-	) 9>"$CONF_BUILD/.lock"
+	) 9>"$CONF_BUILD/.rootfs.lock"
 }
 
 # ------------------------------------------------------------ bundle/config --
@@ -123,7 +112,7 @@ add_mount() { cfg '.mounts += [$m]' --argjson m "$1"; }
 
 # ------------------------------------------------------------ runtime CLI --
 
-rt() { timeout -k 5 "$CONF_TIMEOUT" "$RUNTIME" --root "$ROOT" "$@" 3>&-; }
+rt() { runtime_timeout "$CONF_TIMEOUT" "$@"; }
 
 # create [ID [BUNDLE]]: the container's stdio goes to $T/ID.out, $T/ID.err
 create() {
@@ -381,9 +370,7 @@ ours() {
 	grep -q "$CG_PARENT" "/proc/$1/cgroup" 2>/dev/null && return 0
 	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -e "$T" -e "$CONF_BUILD"
 }
-alive() {
-	[ -d "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]
-}
+alive() { proc_alive "$1"; }
 
 # kill whatever is in a cgroup dir tree, then rmdir it bottom-up
 cg_remove_tree() {
@@ -461,12 +448,7 @@ conformance_teardown() {
 	done < <(tac "$T/.cgroups" 2>/dev/null)
 	# processes must be gone
 	for p in "${owned[@]}"; do
-		local i
-		for ((i = 0; i < 100; i++)); do
-			alive "$p" || break
-			sleep 0.05
-		done
-		alive "$p" && ours "$p" && problems+=("process $p still alive")
+		if ! proc_wait_gone "$p" 100 && ours "$p"; then problems+=("process $p still alive"); fi
 	done
 	if [ ${#problems[@]} -gt 0 ]; then
 		printf 'teardown: %s\n' "${problems[@]}" >&2

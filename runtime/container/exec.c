@@ -150,13 +150,56 @@ static int join_pid_time(int pidfd, const struct oci_config *cfg, struct error *
 	return 0;
 }
 
+/* Never a process outside the container's cgroup: no cgroup, no exec. */
+static int exec_join_cgroup(const struct container *c, struct cgroup *cg, bool *have_cg, struct cgroup_join *j,
+			    struct error *err)
+{
+	int r = 0;
+
+	if (!c->st.cgroup_path)
+		return 0;
+	if ((r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, cg, err)) == 0) {
+		*have_cg = true;
+		r = cgroup_join_prepare(cg, j, err);
+	}
+	if (r < 0)
+		error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+	return r;
+}
+
+/* clone3 into the container's cgroup, or, where the kernel refuses
+ * CLONE_INTO_CGROUP, with the child writing cgroup.procs itself. Returns
+ * the pid (0 in the child), or -errno with err set. */
+static pid_t exec_clone(const struct container *c, const struct cgroup *cg, struct cgroup_join *j,
+			int *pidfd, struct error *err)
+{
+	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD,
+				 .pidfd = (uint64_t)(uintptr_t)pidfd };
+	pid_t pid;
+	int r;
+
+	if (j->clone_dirfd >= 0) {
+		ca.flags |= CLONE_INTO_CGROUP;
+		ca.cgroup = j->clone_dirfd;
+	}
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
+		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+		if ((r = cgroup_join_without_clone(cg, j, err)) < 0) {
+			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+			return r;
+		}
+		pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	}
+	return pid < 0 ? error_sys(err, errno, "clone") : pid;
+}
+
 int exec_process(struct container *c, const struct oci_config *cfg, struct oci_process *p,
 		 const struct exec_opts *o, struct error *err)
 {
 	struct exec_ctx x = { .id = c->id, .cfg = cfg, .p = p, .o = o, .init_pidfd = -1,
 			      .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	struct cgroup cg = { .v2_dirfd = -1 };
-	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
 	int sv[2] = { -1, -1 }, pidfd = -1, pty = -1, r, sig;
 	bool have_cg = false;
 	pid_t pid;
@@ -179,19 +222,8 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
 		goto out;
 	}
-	/* never a process outside the container's cgroup: no cgroup, no exec */
-	if (c->st.cgroup_path) {
-		r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err);
-		if (r == 0) {
-			have_cg = true;
-			r = cgroup_join_prepare(&cg, &x.join, err);
-		}
-		if (r < 0) {
-			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
-			goto out;
-		}
-	}
-	if ((r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
+	if ((r = exec_join_cgroup(c, &cg, &have_cg, &x.join, err)) < 0 ||
+	    (r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		r = error_sys(err, errno, "socketpair");
@@ -200,31 +232,16 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	x.sync_fd = sv[1];
 	if (!o->detach)
 		wait_block_signals();
-	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
-	if (x.join.clone_dirfd >= 0) {
-		ca.flags |= CLONE_INTO_CGROUP;
-		ca.cgroup = x.join.clone_dirfd;
-	}
 	/* kernel facts from the host, before the container's /proc and /sys are in view */
 	process_cap_last_cap();
 	if (p->apparmor_profile)
 		attrs_probe_lsm();
-	pid = syscall(SYS_clone3, &ca, sizeof(ca));
-	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
-		/* the child writes cgroup.procs itself */
-		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
-		if ((r = cgroup_join_without_clone(&cg, &x.join, err)) < 0) {
-			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
-			goto out;
-		}
-		pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if ((pid = exec_clone(c, &cg, &x.join, &pidfd, err)) < 0) {
+		r = pid;
+		goto out;
 	}
 	if (pid == 0)
 		exec_child(&x);
-	if (pid < 0) {
-		r = error_sys(err, errno, "clone");
-		goto out;
-	}
 	close(sv[1]);
 	sv[1] = -1;
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)

@@ -22,7 +22,6 @@
 #include <selinux/selinux.h>
 
 #include "runtime/linux/attrs.h"
-#include "runtime/container/process.h"
 #include "runtime/container/hooks.h"
 #include "rootfs/rootfs.h"
 #include "runtime/log.h"
@@ -460,8 +459,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 			close(cwd);
 		return r;
 	}
-	/* kernel facts from the host, before the container's /proc and /sys are in view */
-	process_cap_last_cap();
+	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
 	out->pid = do_clone(ctx, out, err);

@@ -232,8 +232,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	x.sync_fd = sv[1];
 	if (!o->detach)
 		wait_block_signals();
-	/* kernel facts from the host, before the container's /proc and /sys are in view */
-	process_cap_last_cap();
+	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (p->apparmor_profile)
 		attrs_probe_lsm();
 	if ((pid = exec_clone(c, &cg, &x.join, &pidfd, err)) < 0) {

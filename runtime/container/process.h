@@ -42,9 +42,8 @@ void process_join_keyring(const char *id);
  * file. */
 int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
 			      struct error *err);
-/* Highest capability the running kernel knows, from the host's procfs and
- * cached: the parent calls it before clone, so a child never reads the
- * container's /proc (an image's fake file would keep capabilities). */
+/* Highest capability the running kernel knows, asked of the kernel
+ * (PR_CAPBSET_READ), never of a file an image could fake; cached. */
 int process_cap_last_cap(void);
 
 /* CVE-2024-21626 class: close every fd from `first` up, except the KEEP ones

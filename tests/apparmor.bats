@@ -95,28 +95,10 @@ teardown_file() {
 	return 0
 }
 
-# Not local: skip (AA_SKIP), or pass, fail (with the guest's diagnostics)
-# or skip as the guest did for the test of the same name (as cgroups-v2.bats).
-guest_verdict() {
-	local verdict status
+# Not local: skip (AA_SKIP), or the guest's verdict (helpers.bash).
+aa_guest_verdict() {
 	[[ "$AA_MODE" != skip ]] || skip "$AA_SKIP"
-	verdict="$(awk -v name="$BATS_TEST_DESCRIPTION" '
-		/^(ok|not ok) [0-9]+ / {
-			found = 0
-			d = $0
-			sub(/^(ok|not ok) [0-9]+ /, "", d)
-			if (d == name) { found = 1; print ($1 == "ok" ? "ok" : "fail"); next }
-			if (index(d, name " # skip") == 1) { found = 1; print "skip" substr(d, length(name) + 8); next }
-			next
-		}
-		found && /^#/ { print }' "$VM_TAP")"
-	status="${verdict%%$'\n'*}"
-	case "$status" in
-	ok) return 0 ;;
-	skip*) skip "in the guest:${status#skip}" ;;
-	fail) tail -n +2 <<<"$verdict" | fail ;;
-	*) { echo "the guest ran no test of this name; the end of its output:"; tail -40 "$VM_TAP"; } | fail ;;
-	esac
+	guest_verdict
 }
 
 not_local() {
@@ -142,7 +124,7 @@ set_profile() {
 READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /other; echo "other=$?"'
 
 @test "apparmor: without a profile the container is unconfined and reads /secret (control)" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	set_cmd "$READ_BOTH"
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"
 	assert_success
@@ -152,7 +134,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: apparmorProfile confines the container (attr/current, /secret EACCES)" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	set_profile "$AA_DENY"
 	set_cmd "$READ_BOTH"
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"
@@ -165,7 +147,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: exec into the confined container gets the container's profile" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	set_profile "$AA_DENY"
 	run_detached "$CID"
 	assert_equal "$(cat "/proc/$(state_field "$CID" pid)/attr/current")" "$AA_DENY (enforce)"
@@ -178,7 +160,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: exec --apparmor OTHER gets OTHER, the container keeps its own" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	set_profile "$AA_DENY"
 	run_detached "$CID"
 	run_nohang runtime exec --apparmor "$AA_OTHER" "$CID" sh -c "$READ_BOTH"
@@ -192,7 +174,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: a profile that is not loaded fails run (exit 1, clear error, no state dir)" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	set_profile "$AA_MISSING"
 	set_cmd 'echo started'
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"
@@ -203,7 +185,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: exec --apparmor with a profile that is not loaded fails, the container goes on" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	run_detached "$CID"
 	run_nohang runtime exec --apparmor "$AA_MISSING" "$CID" echo started
 	assert_failure 255
@@ -213,7 +195,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: hostile image, a fake /sys/module/apparmor/parameters/enabled saying N: still confined" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	# no sysfs in the container: its /sys is the image's, with the fake file
 	update_config '.mounts |= map(select(.destination | startswith("/sys") | not))'
 	mkdir -p "$BUNDLE/rootfs/sys/module/apparmor/parameters"
@@ -229,7 +211,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: hostile image, no /proc mount and a fake /proc/self/attr: refused, nothing left" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	update_config '.mounts |= map(select(.destination != "/proc"))
 		| .linux.maskedPaths |= map(select(startswith("/proc") | not))
 		| .linux.readonlyPaths |= map(select(startswith("/proc") | not))'
@@ -247,7 +229,7 @@ READ_BOTH='cat /proc/self/attr/current; cat /secret; echo "secret=$?"; cat /othe
 }
 
 @test "apparmor: hostile mounts over /proc/1/attr/{apparmor/,}exec (CVE-2025-52881): refused, nothing left" {
-	if not_local; then guest_verdict; return; fi
+	if not_local; then aa_guest_verdict; return; fi
 	# the container's first process is pid 1 of its pid namespace: its
 	# /proc/self/attr/... is /proc/1/attr/..., here a plain file of the host
 	: >"$BATS_TEST_TMPDIR/absorb"

@@ -28,29 +28,6 @@ setup_file() {
 		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
 }
 
-# On the host: pass, fail (with the guest's diagnostics) or skip as the
-# guest did for the test of the same name.
-guest_verdict() {
-	local verdict status
-	verdict="$(awk -v name="$BATS_TEST_DESCRIPTION" '
-		/^(ok|not ok) [0-9]+ / {
-			found = 0
-			d = $0
-			sub(/^(ok|not ok) [0-9]+ /, "", d)
-			if (d == name) { found = 1; print ($1 == "ok" ? "ok" : "fail"); next }
-			if (index(d, name " # skip") == 1) { found = 1; print "skip" substr(d, length(name) + 8); next }
-			next
-		}
-		found && /^#/ { print }' "$VM_TAP")"
-	status="${verdict%%$'\n'*}"
-	case "$status" in
-	ok) return 0 ;;
-	skip*) skip "in the guest:${status#skip}" ;;
-	fail) tail -n +2 <<<"$verdict" | fail ;;
-	*) { echo "the guest ran no test of this name; the end of its output:"; tail -40 "$VM_TAP"; } | fail ;;
-	esac
-}
-
 setup() {
 	on_cgroup2 || return 0
 	tr_setup

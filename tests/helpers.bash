@@ -148,6 +148,30 @@ map_userns() {
 	open_path "$BUNDLE"
 }
 
+# guest_verdict: for a suite whose tests ran in a vm-run guest, whose TAP is
+# in $VM_TAP: pass, fail (with the guest's diagnostics) or skip as the guest
+# did for the test of the same name.
+guest_verdict() {
+	local verdict status
+	verdict="$(awk -v name="$BATS_TEST_DESCRIPTION" '
+		/^(ok|not ok) [0-9]+ / {
+			found = 0
+			d = $0
+			sub(/^(ok|not ok) [0-9]+ /, "", d)
+			if (d == name) { found = 1; print ($1 == "ok" ? "ok" : "fail"); next }
+			if (index(d, name " # skip") == 1) { found = 1; print "skip" substr(d, length(name) + 8); next }
+			next
+		}
+		found && /^#/ { print }' "$VM_TAP")"
+	status="${verdict%%$'\n'*}"
+	case "$status" in
+	ok) return 0 ;;
+	skip*) skip "in the guest:${status#skip}" ;;
+	fail) tail -n +2 <<<"$verdict" | fail ;;
+	*) { echo "the guest ran no test of this name; the end of its output:"; tail -40 "$VM_TAP"; } | fail ;;
+	esac
+}
+
 # --- running things ------------------------------------------------------
 
 # run_nohang CMD...: like bats `run`, but CMD's stdio goes to a file, so a

@@ -397,6 +397,12 @@ struct oci_config {
 	size_t n_annotations;
 	bool has_linux;
 	struct oci_linux linux_;   /* `linux` is a predefined macro in GNU C */
+	/* oci/config_tinyaws.c: mounts[0] has destination "/" (an overlay
+	 * mounted onto the root); annotation run.tinyrun.scratch (a directory
+	 * of the bundle, relative, checked) under which create makes
+	 * <scratch>/<id>/{upper,work} for that overlay, or NULL */
+	bool root_mount;
+	char *tinyrun_scratch;
 
 	void *arena;               /* owns every allocation above */
 };

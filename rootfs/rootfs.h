@@ -31,6 +31,7 @@ struct rootfs_opts {
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
 	bool selinux;             /* SELinux is enabled: linux.mountLabel applies */
 	const int *mount_fds;     /* from rootfs_mount_fds_open, or NULL */
+	const char *root_data;    /* data for a "/" mounts[0] (cfg->root_mount) instead of its own */
 };
 
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);

@@ -203,6 +203,7 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,
+		.root_data = ctx->root_data,
 		.selinux = ctx->selinux,
 	};
 	int r;

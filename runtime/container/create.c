@@ -29,6 +29,7 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/linux/rdt.h"
+#include "runtime/container/scratch.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
@@ -407,6 +408,23 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 	return 0;
 }
 
+/* run.tinyrun.scratch: this container's upper/work for the "/" overlay
+ * (recorded in the state dir, removed with it) */
+static int make_scratch(const struct create_opts *o, const struct oci_config *cfg, struct container *c,
+			struct child_ctx *ctx, struct error *err)
+{
+	static char data[8400];
+	int r;
+
+	if (!cfg->tinyrun_scratch)
+		return 0;
+	if ((r = scratch_create(c->dirfd, cfg, o->bundle, o->id, data, sizeof(data), err)) < 0)
+		return r;
+	log_debug("scratch: %s/%s/%s", o->bundle, cfg->tinyrun_scratch, o->id);
+	ctx->root_data = data;
+	return 0;
+}
+
 /* The state dir and what hangs on it: config copy, cgroup, RDT group, exec fifo. */
 static int make_state(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
 		      const char *config_json, size_t config_len, struct container *c, struct created *out,
@@ -424,6 +442,7 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 	};
 	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
 	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0 ||
+	    (r = make_scratch(o, cfg, c, ctx, err)) < 0 ||
 	    (r = make_cgroup(g, o, cfg, out, ctx, err)) < 0)
 		return r;
 	c->st.cgroup_path = out->cg.path;

@@ -50,6 +50,7 @@ struct child_ctx {
 	bool late_cgroupns;          /* unshare the cgroup namespace once joined (v1) */
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
 	int *mount_fds;              /* idmapped trees made before clone, or NULL */
+	const char *root_data;       /* the "/" overlay's data with its scratch (scratch.h), or NULL */
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
 };

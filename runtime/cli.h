@@ -63,6 +63,8 @@ struct run_flags {
 	bool detach;
 	bool keep;                 /* --keep: the stopped container stays until delete */
 	const char *id;            /* --id, with a bundle path */
+	const char *tinyaws;       /* --tinyaws IMAGE: a one-shot tinyaws job */
+	const char *app;           /* --app DIR, with --tinyaws */
 };
 
 /* runtime/cmd_create.c, shared with cmd_run.c. Parse create/run options
@@ -86,6 +88,11 @@ struct tinyaws_opts {
 };
 /* Convert (messages printed); 0 or 1. */
 int cmd_bundle_tinyaws(const struct tinyaws_opts *t);
+/* `run --tinyaws IMAGE --app DIR`: convert into <dir>/bundle, dir a new
+ * temporary directory (size PATH_MAX); 0 or 1 (printed). */
+int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle);
+/* Remove that directory (what the job left in it too). */
+void cmd_bundle_temp_remove(const char *dir);
 /* TINYAWS_SANDBOX=0 in our environment: every layer off. */
 void cmd_bundle_sandbox_env(struct tinyaws_opts *t);
 /* Every command, in runtime/cmd_*.c */

@@ -381,6 +381,29 @@ void cmd_bundle_sandbox_env(struct tinyaws_opts *t)
 	}
 }
 
+int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle)
+{
+	struct tinyaws_opts t = { .image = image, .app = app };
+	const char *tmp = getenv("TMPDIR");
+
+	if ((size_t)snprintf(dir, PATH_MAX, "%s/tinyrun-tinyaws-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= PATH_MAX ||
+	    !mkdtemp(dir))
+		return fail("temporary bundle: %s", strerror(errno));
+	snprintf(bundle, PATH_MAX, "%s/bundle", dir);
+	t.out = bundle;
+	cmd_bundle_sandbox_env(&t);
+	if (cmd_bundle_tinyaws(&t) != 0) {
+		rmdir(dir);
+		return 1;
+	}
+	return 0;
+}
+
+void cmd_bundle_temp_remove(const char *dir)
+{
+	nftw(dir, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+}
+
 int cmd_bundle(struct global_opts *g, int argc, char **argv)
 {
 	struct tinyaws_opts t = { 0 };

@@ -162,7 +162,8 @@ static void write_resources(struct json_writer *w, const struct oci_tinyaws_job 
 
 static void write_linux(struct json_writer *w, const struct oci_tinyaws_job *j, const struct json_val *seccomp)
 {
-	static const char *const all_ns[] = { "pid", "network", "ipc", "uts", "mount", NULL };
+	/* cgroup: the job sees its own cgroup (and its limits) at /sys/fs/cgroup, v1 or v2 */
+	static const char *const all_ns[] = { "pid", "network", "ipc", "uts", "mount", "cgroup", NULL };
 	static const char *const mount_ns[] = { "mount", NULL };
 
 	json_w_key(w, "linux");

@@ -132,5 +132,8 @@ EOF
 }
 
 report >"$RESULTS"
+# tinyaws jobs: tinyrun against tinyaws' own unshare + overlay + cp + pivot_root recipe
+say "bench: tinyaws jobs (tests/bench/tinyaws.sh)"
+BENCH_N=$N bash tests/bench/tinyaws.sh >>"$RESULTS" || say "bench: the tinyaws part failed"
 cat "$RESULTS"
 say "bench: table written to $RESULTS (raw samples summary: $OUT/raw.tsv)"

@@ -5,7 +5,7 @@
 
 load helpers
 
-COMMANDS=(create start state kill delete run exec ps pause resume list update events spec features)
+COMMANDS=(create start state kill delete run exec ps pause resume list update events spec features bundle)
 
 # Usage errors exit 1 (runc: 3 for an unknown command).
 assert_usage_error() {
@@ -772,4 +772,20 @@ readme_section() {
 	done < <("$RUNTIME" help --options --global)
 	grep -q "exits 255 when exec itself fails" "$REPO_DIR/README.md" || fail "README: exec's 255"
 	grep -q "255 when exec itself fails" <<<"$man" || fail "man page: exec's 255"
+}
+
+@test "bundle: usage errors name the command and exit 1; --help shows the synopsis" {
+	run_nohang "$RUNTIME" bundle
+	assert_failure 1
+	assert_output --partial "bundle: expected a kind: tinyaws"
+	run_nohang "$RUNTIME" bundle tinyaws /nonexistent-image
+	assert_failure 1
+	assert_output --partial "-o BUNDLE is required"
+	run_nohang "$RUNTIME" bundle tinyaws /a /b -o "$BATS_TEST_TMPDIR/x"
+	assert_failure 1
+	assert_output --partial "expected exactly one IMAGE"
+	run_nohang "$RUNTIME" bundle --help
+	assert_success
+	assert_output --partial "bundle tinyaws IMAGE -o BUNDLE"
+	[[ ! -e "$BATS_TEST_TMPDIR/x" ]]
 }

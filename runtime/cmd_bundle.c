@@ -244,6 +244,12 @@ static void limits(const struct tinyaws_opts *t, struct oci_tinyaws_job *j)
 	j->pids = TINYAWS_PIDS_DEFAULT;
 }
 
+static int no_device(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)path, (void)flag, (void)f;
+	return S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? 1 : 0;
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
 	(void)st, (void)flag, (void)f;
@@ -274,6 +280,12 @@ static int write_bundle(const struct tinyaws_opts *t, struct oci_tinyaws_job *j,
 		goto out;
 	}
 	r = -1;
+	/* checked on our copy (no race with the app dir): a device node of the
+	 * host's there would be the job's, past every mount of /dev */
+	if (nftw(path, no_device, 32, FTW_PHYS) == 1) {
+		fail("the app dir %s holds a device node", t->app);
+		goto out;
+	}
 	snprintf(path, sizeof(path), "%s/rootfs", tmp);
 	if (mkdir(path, 0755) < 0 || (snprintf(path, sizeof(path), "%s/%s", tmp, OCI_TINYAWS_SCRATCH),
 				      mkdir(path, 0700)) < 0) {

@@ -385,6 +385,15 @@ grep -q "^Seccomp:.2" /proc/self/status && printf 1 || printf 0
 	assert_output --partial 'linux.seccomp.defaultAction: unknown seccomp action "SCMP_ACT_NOPE"'
 	run ls -A "$BATS_TEST_TMPDIR"
 	refute_output --partial "job"
+	# a device node in the app dir would be the job's: refused
+	mknod "$APP/disk" b 7 0
+	convert "$B"
+	assert_failure 1
+	assert_output --partial "the app dir $APP holds a device node"
+	[[ ! -e "$B" ]]
+	run ls -A "$BATS_TEST_TMPDIR"
+	refute_output --partial "job.tmp"
+	rm "$APP/disk"
 	mkdir "$BATS_TEST_TMPDIR/ro"
 	chmod 555 "$BATS_TEST_TMPDIR/ro"
 	# root ignores modes: an unwritable parent is a read-only mount

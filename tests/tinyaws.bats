@@ -336,8 +336,9 @@ grep -q "^Seccomp:.2" /proc/self/status && printf 1 || printf 0
 	assert_failure
 	run grep -c "overlay" /proc/1/mountinfo
 	refute_output --partial "$B"
-	# the job still runs; delete takes it and its scratch
+	# the job still runs; its scratch is recorded in its state dir (for delete, gc)
 	proc_alive "$init"
+	assert_equal "$(cat "$ROOT/$CID/scratch")" "$B/scratch/$CID"
 	run runtime delete --force "$CID"
 	assert_success
 	run ls -A "$B/scratch"

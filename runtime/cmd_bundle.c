@@ -364,8 +364,10 @@ int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
 		return cli_usage_error("bundle", "--type: \"%s\" is not nano, micro, small, medium or large", t->type);
 	if (resolve_image(t->image, image) < 0)
 		return 1;
-	if (t->app && (stat(t->app, &st) < 0 || !S_ISDIR(st.st_mode)))
-		return fail("--app %s: %s", t->app, errno && !S_ISDIR(st.st_mode) ? "not a directory" : strerror(errno));
+	if (t->app && stat(t->app, &st) < 0)
+		return fail("--app %s: %s", t->app, strerror(errno));
+	if (t->app && !S_ISDIR(st.st_mode))
+		return fail("--app %s: not a directory", t->app);
 	if (job_command(t, cmd, sizeof(cmd)) < 0 || resolve_output(t->out, final) < 0)
 		return 1;
 	if (pick_seccomp(t, &profile) < 0)

@@ -375,6 +375,11 @@ grep -q "^Seccomp:.2" /proc/self/status && printf 1 || printf 0
 	touch "$BATS_TEST_TMPDIR/file"
 	run_nohang "$RUNTIME" bundle tinyaws "$BATS_TEST_TMPDIR/file" -o "$B" --app "$APP"
 	assert_output --partial "not a directory"
+	run_nohang "$RUNTIME" bundle tinyaws "$IMAGE" -o "$B" --app "$BATS_TEST_TMPDIR/file"
+	assert_failure 1
+	assert_output --partial "--app $BATS_TEST_TMPDIR/file: not a directory"
+	run_nohang "$RUNTIME" bundle tinyaws "$IMAGE" -o "$B" --app "$BATS_TEST_TMPDIR/noapp"
+	assert_output --partial "--app $BATS_TEST_TMPDIR/noapp: No such file or directory"
 	mkdir "$B"
 	convert "$B"
 	assert_failure 1

@@ -79,20 +79,21 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 static int run_tinyaws(struct global_opts *g, int argc, char **argv, const struct run_flags *rf)
 {
 	char dir[PATH_MAX], bundle[PATH_MAX], *args[64];
-	int n = 0, r;
-
 	struct oci_config no_userns = { 0 };
 	struct error err;
+	int n = 0, r;
 
 	if (rf->detach || rf->keep)
 		return cli_usage_error("run", "--tinyaws runs in the foreground (no --detach, --keep)");
+	if (argc > 60)
+		return cli_usage_error("run", "--tinyaws: too many arguments");
 	/* the sealed re-exec (a job has no user namespace) before anything is made */
 	if (selfseal_guard(&no_userns, &err) < 0)
 		return cli_fail(&err);
 	if (cmd_bundle_temp(rf->tinyaws, rf->app, dir, bundle) != 0)
 		return 1;
 	/* the same run, over the new bundle: argv without --tinyaws/--app */
-	for (int i = 0; i < argc && n < 60; i++) {
+	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--tinyaws") || !strcmp(argv[i], "-tinyaws") ||
 		    !strcmp(argv[i], "--app") || !strcmp(argv[i], "-app")) {
 			i++;

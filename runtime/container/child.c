@@ -83,12 +83,19 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 	return 0;
 }
 
-static int become_ns_root(struct error *err)
+/* A leased identity (run.tinyrun.userns=auto) maps only the process's id:
+ * the set-up runs as that id, with the namespace's capabilities (the kernel
+ * keeps them: 0 is not mapped, so no change "from root" drops them), and the
+ * files it makes (the minimal root's /etc, /dev) are that id's. */
+static int become_ns_root(const struct oci_config *cfg, struct error *err)
 {
-	if (setresgid(0, 0, 0) < 0)
-		return error_sys(err, errno, "setresgid(0) in the user namespace");
-	if (setresuid(0, 0, 0) < 0)
-		return error_sys(err, errno, "setresuid(0) in the user namespace");
+	uid_t uid = cfg->sandbox.userns_auto ? cfg->process.uid : 0;
+	gid_t gid = cfg->sandbox.userns_auto ? cfg->process.gid : 0;
+
+	if (setresgid(gid, gid, gid) < 0)
+		return error_sys(err, errno, "setresgid(%u) in the user namespace", (unsigned)gid);
+	if (setresuid(uid, uid, uid) < 0)
+		return error_sys(err, errno, "setresuid(%u) in the user namespace", (unsigned)uid);
 	return 0;
 }
 
@@ -204,6 +211,7 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,
 		.selinux = ctx->selinux,
+		.request_mnt_fd = cfg->sandbox.request ? ctx->request_mnt_fd : -1,
 	};
 	int r;
 
@@ -219,7 +227,7 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		return r;
 	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
 		return r;
-	if (ctx->userns && (r = become_ns_root(err)) < 0)
+	if (ctx->userns && (r = become_ns_root(cfg, err)) < 0)
 		return r;
 	if (ctx->late_cgroupns && !ctx->unshare_ns && unshare(CLONE_NEWCGROUP) < 0)
 		return error_sys(err, errno, "linux.namespaces: cgroup namespace");

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,16 +29,32 @@ static bool is_sandbox(const struct container *c)
 	return u && r && strcmp(u, "auto") == 0 && strcmp(r, "minimal") == 0;
 }
 
-/* /proc/<pid>/ns/<name> of the process pidfd names: opened, then the pidfd
- * must still name a live process, so the pid was not reused meanwhile. */
-static int open_ns(int pidfd, pid_t pid, const char *name)
+/* pidfs ioctls (Linux 6.11): a namespace of the process a pidfd names */
+#ifndef PIDFD_GET_IPC_NAMESPACE
+#define PIDFD_GET_IPC_NAMESPACE _IO(0xFF, 2)
+#define PIDFD_GET_MNT_NAMESPACE _IO(0xFF, 3)
+#define PIDFD_GET_NET_NAMESPACE _IO(0xFF, 4)
+#define PIDFD_GET_USER_NAMESPACE _IO(0xFF, 9)
+#endif
+
+/* The namespace `name` of the process pidfd names: from the pidfd itself,
+ * or (older kernels) /proc/<pid>/ns/<name> below a proven procfs, after
+ * which the pidfd must still name a live process, so the pid was not
+ * reused meanwhile. */
+static int open_ns(int pidfd, pid_t pid, const char *name, unsigned long ioc)
 {
 	char rel[64];
-	int fd;
+	int fd = ioctl(pidfd, ioc, 0), proc;
 
+	if (fd >= 0 || (errno != ENOTTY && errno != EINVAL))
+		return fd >= 0 ? fd : -errno;
+	if ((proc = procfs_dir("/proc")) < 0)
+		return proc;
 	snprintf(rel, sizeof(rel), "%d/ns/%s", (int)pid, name);
-	if ((fd = procfs_openat(-1, rel, O_RDONLY)) < 0)
-		return fd;
+	fd = openat(proc, rel, O_RDONLY | O_CLOEXEC);
+	close(proc);
+	if (fd < 0)
+		return -errno;
 	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0) {
 		close(fd);
 		return -ESRCH;
@@ -49,9 +66,11 @@ static int open_all(struct sandbox_join *j, pid_t pid, int pidfd)
 {
 	int *fds[] = { &j->user_fd, &j->net_fd, &j->ipc_fd, &j->mnt_fd };
 	static const char *const names[] = { "user", "net", "ipc", "mnt" };
+	static const unsigned long ioc[] = { PIDFD_GET_USER_NAMESPACE, PIDFD_GET_NET_NAMESPACE,
+					     PIDFD_GET_IPC_NAMESPACE, PIDFD_GET_MNT_NAMESPACE };
 
 	for (size_t i = 0; i < 4; i++)
-		if ((*fds[i] = open_ns(pidfd, pid, names[i])) < 0)
+		if ((*fds[i] = open_ns(pidfd, pid, names[i], ioc[i])) < 0)
 			return *fds[i];
 	return 0;
 }

@@ -113,6 +113,9 @@ struct minimal_step {
 size_t rootfs_minimal_plan(const char *cwd, bool shared, struct minimal_step *s, size_t max);
 /* Build the root on c->o->rootfs, set c->root_fd to it. */
 int rootfs_minimal_build(struct rootfs_ctx *c);
+/* The built root (O_PATH), for rootfs_pivot: by then the host path to it may
+ * be out of the process's reach. -1 before rootfs_minimal_build. */
+int rootfs_minimal_root_fd(void);
 
 /* ---- paths.c ---- */
 int rootfs_mask_paths(struct rootfs_ctx *c);

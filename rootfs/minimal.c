@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -340,8 +341,18 @@ static int do_step(int image_fd, int root_fd, const struct oci_config *cfg, cons
 	return -EINVAL;
 }
 
+static int minimal_root_fd = -1;
+
+int rootfs_minimal_root_fd(void)
+{
+	return minimal_root_fd;
+}
+
 int rootfs_minimal_build(struct rootfs_ctx *c)
 {
+	uid_t uid = c->cfg->process.uid;
+	gid_t gid = c->cfg->process.gid;
+	char data[96];
 	struct minimal_step s[16];
 	int trees[16], image_fd, r = 0;
 	size_t n = rootfs_minimal_plan(c->cfg->process.cwd, c->o->request_mnt_fd >= 0, s, 16);
@@ -355,9 +366,20 @@ int rootfs_minimal_build(struct rootfs_ctx *c)
 		r = error_sys(c->err, errno, "open the rootfs %s", c->o->rootfs);
 		goto out;
 	}
-	if (mount("tmpfs", c->o->rootfs, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=1m") < 0 ||
-	    (c->root_fd = open(c->o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	snprintf(data, sizeof(data), "mode=755,size=1m,uid=%u,gid=%u", (unsigned)uid, (unsigned)gid);
+	if (mount("tmpfs", c->o->rootfs, "tmpfs", MS_NOSUID | MS_NODEV, data) < 0 ||
+	    (c->root_fd = open(c->o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    (minimal_root_fd = fcntl(c->root_fd, F_DUPFD_CLOEXEC, 0)) < 0) {
 		r = error_sys(c->err, errno, "run.tinyrun.rootfs=minimal: the tmpfs root on %s", c->o->rootfs);
+		close(image_fd);
+		goto out;
+	}
+	/* the host paths are open: the root's files are the process's id's
+	 * (the runtime's own id is not mapped in the user namespace) */
+	setfsgid(gid);
+	setfsuid(uid);
+	if ((uid_t)setfsuid(-1) != uid || (gid_t)setfsgid(-1) != gid) {
+		r = error_set(c->err, EPERM, "run.tinyrun.rootfs=minimal: setfsuid(%u)", (unsigned)uid);
 		close(image_fd);
 		goto out;
 	}

@@ -152,3 +152,15 @@ int container_sandbox_lease(struct container *c, struct oci_config *cfg, const s
 	log_debug("sandbox: leased host uid/gid %u for container uid/gid %u", id, cfg->process.uid);
 	return 0;
 }
+
+int container_sandbox_child_limits(const struct oci_config *cfg, struct error *err)
+{
+	int r;
+
+	/* the first container of a request owns the user namespace; its tasks join it */
+	if (!cfg->sandbox.userns_auto || cfg->sandbox.request)
+		return 0;
+	if ((r = procfs_write(-1, "sys/user/max_user_namespaces", "0", 1)) < 0)
+		return error_sys(err, -r, "run.tinyrun.userns: user.max_user_namespaces=0 in the container's user namespace");
+	return 0;
+}

@@ -27,4 +27,10 @@ void container_sandbox_join_close(struct sandbox_join *j);
 int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct sandbox_join *j,
 			    struct error *err);
 
+/* In the child, in its new user namespace (still with its capabilities
+ * there): no user namespace may be made inside it (user.max_user_namespaces
+ * = 0), so the task cannot gain a namespace's capabilities; every other
+ * namespace needs CAP_SYS_ADMIN, which it lacks. */
+int container_sandbox_child_limits(const struct oci_config *cfg, struct error *err);
+
 #endif

@@ -132,5 +132,8 @@ EOF
 }
 
 report >"$RESULTS"
+say "bench: the sandbox's start against bubblewrap (tests/bench/sandbox.sh)"
+BENCH_N=$N BENCH_TINYRUN=${BIN[tinyrun]} bash tests/bench/sandbox.sh >>"$RESULTS" ||
+	say "bench: the sandbox comparison failed"
 cat "$RESULTS"
 say "bench: table written to $RESULTS (raw samples summary: $OUT/raw.tsv)"

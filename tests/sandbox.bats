@@ -331,3 +331,18 @@ setup() {
 	assert_line --regexp '^ids=uid=65534'
 	[ -z "$(test_state_dirs)" ]
 }
+
+@test "sandbox: run.tinyrun.userns=auto also works alone, on an ordinary bundle (the config's uid mapped)" {
+	make_bundle "$BATS_TEST_TMPDIR/plain"
+	BUNDLE="$BATS_TEST_TMPDIR/plain"
+	update_config '.annotations["run.tinyrun.userns"] = "auto" | .annotations["run.tinyrun.userns.range"] = $r |
+		.linux.namespaces += [{"type": "user"}] | .process.user = {"uid": 1000, "gid": 1000} |
+		(.mounts[] | select(.destination == "/dev/pts") | .options) |= map(select(. != "gid=5")) |
+		del(.mounts[] | select(.destination == "/sys/fs/cgroup"))' --arg r "$RANGE_FIRST-$RANGE_LAST"
+	open_path "$BUNDLE"   # without the minimal root the set-up runs as the mapped id (as with map_userns)
+	set_args checker file:/proc/self/uid_map ids
+	run_ctr
+	assert_success
+	assert_line --regexp "^file:/proc/self/uid_map= +1000 +$RANGE_FIRST +1$"
+	assert_line --regexp '^ids=uid=1000 .*gid=1000'
+}

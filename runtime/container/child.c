@@ -85,18 +85,23 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 }
 
 /* A leased identity (run.tinyrun.userns=auto) maps only the process's id,
- * not 0: the set-up keeps the runtime's own (host) ids, with the namespace's
- * capabilities, so host paths stay reachable (the rootfs below a root-only
- * directory); rootfs/minimal.c makes the root's files as the process's id
- * (setfsuid), and setup_tail switches to it for good. */
+ * not 0. With the minimal root the set-up keeps the runtime's own (host) ids,
+ * with the namespace's capabilities, so host paths stay reachable (the rootfs
+ * below a root-only directory); rootfs/minimal.c makes the root's files as the
+ * process's id (setfsuid), and setup_tail switches to it for good. */
 static int become_ns_root(const struct oci_config *cfg, struct error *err)
 {
-	if (cfg->sandbox.userns_auto)
+	/* without the minimal root, the config's mounts make files as the one
+	 * mapped id (like any user namespace whose root maps to an unprivileged uid) */
+	uid_t uid = cfg->sandbox.userns_auto ? cfg->process.uid : 0;
+	gid_t gid = cfg->sandbox.userns_auto ? cfg->process.gid : 0;
+
+	if (cfg->sandbox.userns_auto && cfg->sandbox.minimal_root)
 		return 0;
-	if (setresgid(0, 0, 0) < 0)
-		return error_sys(err, errno, "setresgid(0) in the user namespace");
-	if (setresuid(0, 0, 0) < 0)
-		return error_sys(err, errno, "setresuid(0) in the user namespace");
+	if (setresgid(gid, gid, gid) < 0)
+		return error_sys(err, errno, "setresgid(%u) in the user namespace", (unsigned)gid);
+	if (setresuid(uid, uid, uid) < 0)
+		return error_sys(err, errno, "setresuid(%u) in the user namespace", (unsigned)uid);
 	return 0;
 }
 

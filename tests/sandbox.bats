@@ -346,3 +346,18 @@ setup() {
 	assert_line --regexp "^file:/proc/self/uid_map= +1000 +$RANGE_FIRST +1$"
 	assert_line --regexp '^ids=uid=1000 .*gid=1000'
 }
+
+@test "sandbox: an image whose /usr is no directory is refused at create: no state, no lease, no mount left" {
+	echo not-a-dir >"$BUNDLE/rootfs/usr"
+	set_args checker ids
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "the image's /usr is not a directory"
+	[ ! -e "$ROOT/$CID" ]
+	# the range's first id is free again: the next sandbox gets it
+	rm "$BUNDLE/rootfs/usr"
+	set_args checker file:/proc/self/uid_map
+	run_ctr "$CID-2"
+	assert_success
+	assert_line --regexp "^file:/proc/self/uid_map= +65534 +$RANGE_FIRST +1$"
+}

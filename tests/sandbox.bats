@@ -131,10 +131,13 @@ setup() {
 	echo secret >"$BUNDLE/rootfs/etc/shadow"
 	echo cache >"$BUNDLE/rootfs/etc/ld.so.cache"
 	ln -s /bin/busybox "$BUNDLE/rootfs/etc/alternatives/awk"
-	set_args checker readdir:/ readdir:/dev readdir:/etc readdir:/etc/alternatives link:/etc/alternatives/awk \
+	# the root is read-only even when the config says otherwise
+	update_config '.root.readonly = false'
+	set_args checker write:/new readdir:/ readdir:/dev readdir:/etc readdir:/etc/alternatives link:/etc/alternatives/awk \
 		file:/etc/ld.so.cache stat:/dev/null write:/dev/null write:/dev/new mount:/workspace mount:/tmp cwd
 	run_ctr
 	assert_success
+	assert_line "write:/new=ERR:EROFS"
 	assert_line "readdir:/=bin,dev,etc,proc,sys,tmp,workspace"
 	assert_line "readdir:/dev=fd,full,null,random,shm,stderr,stdin,stdout,urandom,zero"
 	assert_line "readdir:/etc=alternatives,group,ld.so.cache,passwd"

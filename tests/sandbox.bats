@@ -364,3 +364,28 @@ setup() {
 	assert_success
 	assert_line --regexp "^file:/proc/self/uid_map= +65534 +$RANGE_FIRST +1$"
 }
+
+@test "sandbox: a task of a request has its own cgroup and pid namespace, and keeps the lease while it lives" {
+	set_args checker sleep:3600
+	create_container "$CID"
+	local task="$BATS_TEST_TMPDIR/task" p1 p2
+	sandbox_bundle "$task"
+	BUNDLE="$task" update_config '.annotations["run.tinyrun.sandbox.request"] = $id | .process.args = ["checker", "sleep:3600"]' \
+		--arg id "$CID"
+	BUNDLE="$task" create_container "$CID-task"
+	p1="$(state_field "$CID" pid)"
+	p2="$(state_field "$CID-task" pid)"
+	[ "$(grep ':pids:' "/proc/$p1/cgroup")" != "$(grep ':pids:' "/proc/$p2/cgroup")" ]
+	[ "$(readlink "/proc/$p1/ns/pid")" != "$(readlink "/proc/$p2/ns/pid")" ]
+	[ "$(readlink "/proc/$p1/ns/net")" = "$(readlink "/proc/$p2/ns/net")" ]
+	[ "$(readlink "/proc/$p1/ns/user")" = "$(readlink "/proc/$p2/ns/user")" ]
+	assert_equal "$(cat "$ROOT/$CID-task/uid-lease")" "$(cat "$ROOT/$CID/uid-lease")"
+	# the first one gone, its lease stays with the task: a new sandbox gets another id
+	runtime delete -f "$CID"
+	wait_for_exit "$p1"
+	sandbox_bundle
+	set_args checker file:/proc/self/uid_map
+	run_ctr "$CID-new"
+	assert_success
+	assert_line --regexp "^file:/proc/self/uid_map= +65534 +$((RANGE_FIRST + 1)) +1$"
+}

@@ -28,7 +28,7 @@ DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq u
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats
 DEB_CLIENTS := podman conmon containerd
-DEB_BENCH := hyperfine time
+DEB_BENCH := hyperfine time bubblewrap
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 
 .PHONY: all deps demo check unit bats bench install clean conformance fuzz man

@@ -380,6 +380,21 @@ struct oci_linux {
 	unsigned long personality; /* PER_LINUX or PER_LINUX32 */
 };
 
+/* ---- the sandbox annotations (oci/annotations_sandbox.c) -------------- */
+
+#define OCI_SANDBOX_RANGE_FIRST 100000u
+#define OCI_SANDBOX_RANGE_LAST 165535u
+
+struct oci_sandbox {
+	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
+	uint32_t range_first;      /* run.tinyrun.userns.range=FIRST-LAST (default 100000-165535) */
+	uint32_t range_last;
+	bool minimal_root;         /* run.tinyrun.rootfs=minimal: rootfs/minimal.c builds / */
+	char *request;             /* run.tinyrun.sandbox.request=<ID>: a task of ID's request */
+};
+/* "FIRST-LAST" -> ids; 0 or -EINVAL. */
+int oci_sandbox_range_parse(const char *s, uint32_t *first, uint32_t *last);
+
 /* ---- the whole config ------------------------------------------------- */
 
 struct oci_config {
@@ -403,6 +418,7 @@ struct oci_config {
 	 * <scratch>/<id>/{upper,work} for that overlay, or NULL */
 	bool root_mount;
 	char *tinyrun_scratch;
+	struct oci_sandbox sandbox;/* from the run.tinyrun.* annotations */
 
 	void *arena;               /* owns every allocation above */
 };

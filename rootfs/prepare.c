@@ -110,12 +110,15 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	c.src_fds = open_relative_sources(cfg);
 	if ((r = set_propagation(cfg, o->rootfs, err)) < 0)
 		goto out;
-	/* a mount of its own, so that pivot_root can move it */
-	if (mount(o->rootfs, o->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0) {
+	if (cfg->sandbox.minimal_root) {
+		/* the sandbox's root is built, not bound (minimal.c) */
+		if ((r = rootfs_minimal_build(&c)) < 0)
+			goto out;
+	} else if (mount(o->rootfs, o->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		/* a mount of its own, so that pivot_root can move it */
 		r = error_sys(err, errno, "bind the rootfs %s", o->rootfs);
 		goto out;
-	}
-	if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	} else if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		r = error_sys(err, errno, "open the rootfs %s", o->rootfs);
 		goto out;
 	}
@@ -124,7 +127,7 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	for (size_t i = cfg->root_mount ? 1 : 0; i < cfg->n_mounts; i++)
 		if ((r = rootfs_mount_entry(&c, i)) < 0)
 			goto out;
-	if ((r = rootfs_setup_dev(&c)) < 0 || (r = rootfs_mount_deferred_ro(&c)) < 0)
+	if ((!cfg->sandbox.minimal_root && (r = rootfs_setup_dev(&c)) < 0) || (r = rootfs_mount_deferred_ro(&c)) < 0)
 		goto out;
 out:
 	if (c.root_fd >= 0)

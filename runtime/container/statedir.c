@@ -310,7 +310,8 @@ int container_save_state(struct container *c, struct error *err)
 void container_dir_remove(struct container *c)
 {
 	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring" };
+					     "no-new-keyring", "uid-lease.tmp",
+					     "uid-lease" /* the lease returns with the record: lease.h */ };
 
 	struct error err;
 

@@ -77,6 +77,7 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
 	 * host fd may be open while they are resolved (the sync socket and the
 	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
+	process_warn_ungrantable(p);
 	if ((r = process_close_fds(s->first_fd, s->keep, 2, err)) < 0)
 		return r;
 	log_forget_file();

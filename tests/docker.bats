@@ -20,11 +20,13 @@
 
 load helpers
 
+# Debian's client (a newer docker in /usr/local/bin may come first in PATH)
 DOCKER=/usr/bin/docker
+DOCKERD="${DOCKERD:-/usr/sbin/dockerd}"
 IMG=tinyrun-test:latest
 
 have_docker() {
-	[[ -x /usr/sbin/dockerd && -x "$DOCKER" ]] && command -v containerd >/dev/null &&
+	[[ -x "$DOCKERD" && -x "$DOCKER" ]] && command -v containerd >/dev/null &&
 		command -v containerd-shim-runc-v2 >/dev/null
 }
 
@@ -95,7 +97,7 @@ docker_start() {
 	# under a subreaper (the shims containerd starts are orphans), in its own
 	# session; the pid of dockerd itself is the one `sh` wrote before exec
 	setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$DK/dockerd.spid" \
-		/usr/sbin/dockerd --config-file "$DK/daemon.json" --data-root "$DK/data" \
+		"$DOCKERD" --config-file "$DK/daemon.json" --data-root "$DK/data" \
 		--exec-root "$DK/exec" --pidfile "$DK/dockerd.pid" -H "unix://$DK/docker.sock" \
 		--iptables=false --ip6tables=false --ip-forward=false --ip-masq=false \
 		--userland-proxy=false "$DK_BRIDGE" --exec-opt native.cgroupdriver=cgroupfs \
@@ -107,7 +109,7 @@ docker_start() {
 		sleep 0.05
 	done
 	DK_SKIP="dockerd could not run here: $(grep -E 'level=(error|fatal)|^failed|Error' "$DK/dockerd.log" | tail -n 3 | tr '\n' ' ')"
-	[[ "$DK_SKIP" == *": " ]] && DK_SKIP+="no API on $DK/docker.sock after 20 s; log: $(tail -n 3 "$DK/dockerd.log" | tr '\n' ' ')"
+	[[ "$DK_SKIP" == *": " ]] && DK_SKIP+="no API on $DK/docker.sock after 20 s; its log ends: $(tail -n 3 "$DK/dockerd.log" | tr '\n' ' ')"
 	return 1
 }
 

@@ -6,9 +6,9 @@
 # --iptables=false --ip-forward=false --ip-masq=false (no host firewall or
 # sysctl change), on a private bridge made here (--bridge=none where no bridge
 # can be made), `--add-runtime tinyrun=$RUNTIME`, and the contrib daemon.json
-# with its runtime renamed `tinyrun-contrib`. dockerd runs its managed
-# containerd (root and state under the data/exec roots); both and every shim
-# are stopped by pid in teardown_file. The image is `docker import` of the
+# with its runtime renamed `tinyrun-contrib`, on a private containerd (own
+# root, state, sockets) started here; dockerd, containerd and every shim are
+# stopped by pid in teardown_file. The image is `docker import` of the
 # test busybox rootfs. Every container runs with `--runtime tinyrun` in this
 # test's cgroup parent, with the test's token in its env; every test then
 # checks that no container, tinyrun state (dockerd gives all runtimes one
@@ -92,24 +92,59 @@ docker_bridge() {
 	export DK_BRIDGE DK_NET
 }
 
+# A private containerd (its own root, state and sockets; only the plugins
+# dockerd uses), under a subreaper: the shims it starts are orphans.
+containerd_start() {
+	local d="$DK/c" i
+	mkdir -p "$d"
+	cat >"$d/config.toml" <<-EOF
+		version = 2
+		root = "$d/root"
+		state = "$d/state"
+		disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.aufs",
+		  "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.devmapper",
+		  "io.containerd.snapshotter.v1.zfs", "io.containerd.tracing.processor.v1.otlp",
+		  "io.containerd.internal.v1.tracing"]
+		[grpc]
+		  address = "$d/containerd.sock"
+		[ttrpc]
+		  address = "$d/containerd.sock.ttrpc"
+		[debug]
+		  address = "$d/debug.sock"
+		[plugins."io.containerd.internal.v1.opt"]
+		  path = "$d/opt"
+	EOF
+	setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
+		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
+	for ((i = 0; i < 1200; i++)); do
+		ctr --address "$d/containerd.sock" version >/dev/null 2>&1 </dev/null 3>&- 4>&- && return 0
+		[[ -f "$d/containerd.pid" ]] && ! proc_alive "$(cat "$d/containerd.pid")" && break
+		sleep 0.05
+	done
+	DK_SKIP="containerd (for dockerd) could not run here: $(tail -n 3 "$d/containerd.log" | tr '\n' ' ')"
+	return 1
+}
+
 docker_start() {
 	local i
-	# under a subreaper (the shims containerd starts are orphans), in its own
-	# session; the pid of dockerd itself is the one `sh` wrote before exec
+	containerd_start || return 1
+	# in its own session; the pid of dockerd itself is the one `sh` wrote
 	setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$DK/dockerd.spid" \
 		"$DOCKERD" --config-file "$DK/daemon.json" --data-root "$DK/data" \
 		--exec-root "$DK/exec" --pidfile "$DK/dockerd.pid" -H "unix://$DK/docker.sock" \
+		--containerd "$DK/c/containerd.sock" \
 		--iptables=false --ip6tables=false --ip-forward=false --ip-masq=false \
 		--userland-proxy=false "$DK_BRIDGE" --exec-opt native.cgroupdriver=cgroupfs \
 		--cgroup-parent "/tr-docker-${DK##*.}" --add-runtime "tinyrun=$RUNTIME" \
 		</dev/null >"$DK/dockerd.log" 2>&1 3>&- 4>&- &
-	for ((i = 0; i < 400; i++)); do
+	# up to 60 s: a slow (emulated) machine
+	for ((i = 0; i < 1200; i++)); do
 		dk_raw version >/dev/null 2>&1 && return 0
 		[[ -f "$DK/dockerd.spid" ]] && ! proc_alive "$(cat "$DK/dockerd.spid")" && break
 		sleep 0.05
 	done
 	DK_SKIP="dockerd could not run here: $(grep -E 'level=(error|fatal)|^failed|Error' "$DK/dockerd.log" | tail -n 3 | tr '\n' ' ')"
-	[[ "$DK_SKIP" == *": " ]] && DK_SKIP+="no API on $DK/docker.sock after 20 s; its log ends: $(tail -n 3 "$DK/dockerd.log" | tr '\n' ' ')"
+	[[ "$DK_SKIP" == *": " ]] && DK_SKIP+="no API on $DK/docker.sock after 60 s; its log ends: $(tail -n 3 "$DK/dockerd.log" | tr '\n' ' ')"
 	return 1
 }
 
@@ -124,15 +159,15 @@ teardown_file() {
 		dk_raw volume prune -f >/dev/null 2>&1
 	fi
 	stop_pid "$(cat "$DK/dockerd.spid" 2>/dev/null)" 15
-	stop_pid "$(cat "$DK/exec/containerd/containerd.pid" 2>/dev/null)" 5
-	for shim in $(pgrep -f "containerd-shim-runc-v2 .*-address $DK/exec/containerd/containerd.sock" 2>/dev/null); do
+	stop_pid "$(cat "$DK/c/containerd.pid" 2>/dev/null)" 5
+	for shim in $(pgrep -f "containerd-shim-runc-v2 .*-address $DK/c/containerd.sock" 2>/dev/null); do
 		kill -KILL "$shim" 2>/dev/null
 	done
 	grep -F " $DK/" /proc/self/mountinfo | awk '{print $5}' | sort -r | while read -r m; do
 		umount -l "$m" 2>/dev/null
 	done
 	[[ -f "$DK/bridge" ]] && ip link del "$(cat "$DK/bridge")" 2>/dev/null
-	for m in /sys/fs/cgroup/*/"tr-docker-${DK##*.}"; do
+	for m in /sys/fs/cgroup/"tr-docker-${DK##*.}" /sys/fs/cgroup/*/"tr-docker-${DK##*.}"; do
 		[[ -d "$m" ]] && rmdir "$m" 2>/dev/null
 	done
 	if [[ ! -e "$DK.had-run-docker" ]]; then
@@ -191,7 +226,7 @@ teardown() {
 	done <"$BATS_TEST_TMPDIR/ids"
 	# the parent cgroup docker names (runtimes leave parents); a container
 	# cgroup still inside makes rmdir fail and tr_teardown then names it
-	for d in /sys/fs/cgroup/*/"$CGPARENT"; do
+	for d in /sys/fs/cgroup/"$CGPARENT" /sys/fs/cgroup/*/"$CGPARENT"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
 	export TINYRUN_TEST_TOKEN

@@ -11,6 +11,7 @@
 #define KEY_RANGE "run.tinyrun.userns.range"
 #define KEY_ROOTFS "run.tinyrun.rootfs"
 #define KEY_REQUEST "run.tinyrun.sandbox.request"
+#define KEY_SEED "run.tinyrun.workspace.seed"
 
 static const struct jpath *ann(const char *key, struct jpath *buf)
 {
@@ -68,6 +69,23 @@ static bool workspace_ok(const char *cwd)
 	return true;
 }
 
+/* A directory of the bundle: relative, no empty, "." or ".." component. */
+static bool seed_ok(const char *v)
+{
+	if (!*v || *v == '/' || strlen(v) >= 4096)
+		return false;
+	for (const char *s = v; *s;) {
+		size_t n = strcspn(s, "/");
+
+		if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+			return false;
+		s += n;
+		if (*s == '/' && !*++s)
+			return false;
+	}
+	return true;
+}
+
 static int read_keys(struct pctx *c, struct oci_config *cfg, const char **range)
 {
 	struct oci_sandbox *sb = &cfg->sandbox;
@@ -94,6 +112,10 @@ static int read_keys(struct pctx *c, struct oci_config *cfg, const char **range)
 			if (!id_ok(v))
 				return parse_err(c, ann(k, &p), "not a container id: \"%s\"", v);
 			sb->request = v;
+		} else if (strcmp(k, KEY_SEED) == 0) {
+			if (!seed_ok(v))
+				return parse_err(c, ann(k, &p), "expected a directory of the bundle (relative, no \"..\"), got \"%s\"", v);
+			sb->workspace_seed = v;
 		}
 	}
 	return 0;
@@ -160,5 +182,9 @@ int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg)
 	}
 	if (sb->request && (r = check_request(c, cfg)) < 0)
 		return r;
+	if (sb->workspace_seed && !sb->minimal_root)
+		return parse_err(c, ann(KEY_SEED, &p), "needs \"" KEY_ROOTFS "\": \"minimal\" (the workspace it fills)");
+	if (sb->workspace_seed && sb->request)
+		return parse_err(c, ann(KEY_SEED, &p), "a task of a request shares the request's workspace: no seed");
 	return 0;
 }

@@ -391,6 +391,8 @@ struct oci_sandbox {
 	uint32_t range_last;
 	bool minimal_root;         /* run.tinyrun.rootfs=minimal: rootfs/minimal.c builds / */
 	char *request;             /* run.tinyrun.sandbox.request=<ID>: a task of ID's request */
+	char *workspace_seed;      /* run.tinyrun.workspace.seed=DIR: a directory of the bundle
+	                            * (relative, no "..") copied into a new workspace */
 };
 /* "FIRST-LAST" -> ids; 0 or -EINVAL. */
 int oci_sandbox_range_parse(const char *s, uint32_t *first, uint32_t *last);

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The default config.json `tinyrun spec` writes (like runc's): busybox-style
  * "sh" with a terminal, the usual namespaces, mounts, masked/readonly paths.
@@ -24,5 +25,16 @@ char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *s
 #define OCI_SANDBOX_MEMORY (512LL << 20)      /* bytes; swap off */
 #define OCI_SANDBOX_PIDS 128
 char *oci_spec_sandbox(const char *config_json, const char *seccomp_json, char *errbuf, size_t errlen);
+/* What a caller of the profile may choose (bundle tinyaws --sandbox); 0 or
+ * NULL keeps the profile's value. Limits are never off. */
+struct oci_sandbox_opts {
+	const char *workspace;     /* "/name": the cwd and the workspace tmpfs */
+	const char *seed;          /* run.tinyrun.workspace.seed: the bundle's dir copied into it */
+	int64_t memory;            /* bytes (swap off) */
+	int64_t cpu_quota, cpu_period;
+	int64_t pids;
+};
+char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,
+			    const struct oci_sandbox_opts *o, char *errbuf, size_t errlen);
 
 #endif

@@ -62,8 +62,10 @@ static bool env_has(const struct json_val *env, const char *name)
 }
 
 /* the config's env, plus a default PATH and HOME (the workspace) when it has none */
-static void write_env(struct json_writer *w, const struct json_val *env)
+static void write_env(struct json_writer *w, const struct json_val *env, const char *ws)
 {
+	char home[64];
+
 	json_w_key(w, "env");
 	json_w_array(w);
 	if (!env_has(env, "PATH"))
@@ -72,7 +74,7 @@ static void write_env(struct json_writer *w, const struct json_val *env)
 		if (str_of(json_at(env, i)) && strncmp(str_of(json_at(env, i)), "TERM=", 5) != 0)
 			json_w_string(w, str_of(json_at(env, i)));
 	if (!env_has(env, "HOME"))
-		json_w_string(w, "HOME=" OCI_SANDBOX_WORKSPACE);
+		json_w_string(w, (snprintf(home, sizeof(home), "HOME=%s", ws), home));
 	json_w_array_end(w);
 }
 
@@ -85,7 +87,7 @@ static void write_rlimit(struct json_writer *w, const char *type, int64_t v)
 	json_w_object_end(w);
 }
 
-static void write_process(struct json_writer *w, const struct json_val *in)
+static void write_process(struct json_writer *w, const struct json_val *in, const char *ws)
 {
 	const struct json_val *p = get(in, "process"), *args = get(p, "args");
 	static const char *const sets[] = { "bounding", "effective", "inheritable", "permitted", "ambient" };
@@ -107,8 +109,8 @@ static void write_process(struct json_writer *w, const struct json_val *in)
 		json_w_string(w, "sh");
 		json_w_array_end(w);
 	}
-	write_env(w, get(p, "env"));
-	key_str(w, "cwd", OCI_SANDBOX_WORKSPACE);
+	write_env(w, get(p, "env"), ws);
+	key_str(w, "cwd", ws);
 	json_w_key(w, "capabilities");
 	json_w_object(w);
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
@@ -127,7 +129,7 @@ static void write_process(struct json_writer *w, const struct json_val *in)
 	json_w_object_end(w);
 }
 
-static void write_annotations(struct json_writer *w, const struct json_val *in)
+static void write_annotations(struct json_writer *w, const struct json_val *in, const char *seed)
 {
 	static const char *const ours[][2] = {
 		{ "run.tinyrun.userns", "auto" },
@@ -144,15 +146,24 @@ static void write_annotations(struct json_writer *w, const struct json_val *in)
 
 		for (size_t j = 0; j < 3; j++)
 			replaced |= strcmp(k, ours[j][0]) == 0;
+		/* the profile has no overlay; its seed is the caller's choice */
+		replaced |= strcmp(k, "run.tinyrun.scratch") == 0 || strcmp(k, "run.tinyrun.workspace.seed") == 0;
 		if (!replaced && str_of(json_at(a, i)))
 			key_str(w, k, str_of(json_at(a, i)));
 	}
 	for (size_t j = 0; j < 3; j++)
 		key_str(w, ours[j][0], ours[j][1]);
+	if (seed)
+		key_str(w, "run.tinyrun.workspace.seed", seed);
 	json_w_object_end(w);
 }
 
-static void write_resources(struct json_writer *w)
+static int64_t or(int64_t v, int64_t dflt)
+{
+	return v > 0 ? v : dflt;
+}
+
+static void write_resources(struct json_writer *w, const struct oci_sandbox_opts *o)
 {
 	json_w_key(w, "resources");
 	json_w_object(w);
@@ -166,28 +177,28 @@ static void write_resources(struct json_writer *w)
 	json_w_array_end(w);
 	json_w_key(w, "memory");
 	json_w_object(w);
-	key_int(w, "limit", OCI_SANDBOX_MEMORY);
-	key_int(w, "swap", OCI_SANDBOX_MEMORY);   /* memory+swap = memory: no swap */
+	key_int(w, "limit", or(o->memory, OCI_SANDBOX_MEMORY));
+	key_int(w, "swap", or(o->memory, OCI_SANDBOX_MEMORY));   /* memory+swap = memory: no swap */
 	json_w_object_end(w);
 	json_w_key(w, "cpu");
 	json_w_object(w);
-	key_int(w, "quota", 100000);
-	key_int(w, "period", 100000);
+	key_int(w, "quota", or(o->cpu_quota, 100000));
+	key_int(w, "period", or(o->cpu_period, 100000));
 	json_w_object_end(w);
 	json_w_key(w, "pids");
 	json_w_object(w);
-	key_int(w, "limit", OCI_SANDBOX_PIDS);
+	key_int(w, "limit", or(o->pids, OCI_SANDBOX_PIDS));
 	json_w_object_end(w);
 	json_w_object_end(w);
 }
 
-static void write_linux(struct json_writer *w, const struct json_val *seccomp)
+static void write_linux(struct json_writer *w, const struct json_val *seccomp, const struct oci_sandbox_opts *o)
 {
 	static const char *const ns[] = { "pid", "network", "ipc", "uts", "mount", "user", "cgroup" };
 
 	json_w_key(w, "linux");
 	json_w_object(w);
-	write_resources(w);
+	write_resources(w, o);
 	json_w_key(w, "namespaces");
 	json_w_array(w);
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
@@ -203,6 +214,15 @@ static void write_linux(struct json_writer *w, const struct json_val *seccomp)
 
 char *oci_spec_sandbox(const char *config_json, const char *seccomp_json, char *errbuf, size_t errlen)
 {
+	return oci_spec_sandbox_with(config_json, seccomp_json, NULL, errbuf, errlen);
+}
+
+char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,
+			    const struct oci_sandbox_opts *opts, char *errbuf, size_t errlen)
+{
+	static const struct oci_sandbox_opts none;
+	const struct oci_sandbox_opts *o = opts ? opts : &none;
+	const char *ws = o->workspace ? o->workspace : OCI_SANDBOX_WORKSPACE;
 	struct json_val *in, *seccomp;
 	struct json_writer *w;
 	const char *v;
@@ -217,7 +237,7 @@ char *oci_spec_sandbox(const char *config_json, const char *seccomp_json, char *
 	w = json_writer_new("\t");
 	json_w_object(w);
 	key_str(w, "ociVersion", (v = str_at(in, "ociVersion", NULL)) ? v : "1.3.0");
-	write_process(w, in);
+	write_process(w, in, ws);
 	json_w_key(w, "root");
 	json_w_object(w);
 	key_str(w, "path", (v = str_at(in, "root", "path")) ? v : "rootfs");
@@ -228,8 +248,8 @@ char *oci_spec_sandbox(const char *config_json, const char *seccomp_json, char *
 	json_w_key(w, "mounts");   /* none: run.tinyrun.rootfs=minimal builds the root */
 	json_w_array(w);
 	json_w_array_end(w);
-	write_annotations(w, in);
-	write_linux(w, seccomp);
+	write_annotations(w, in, o->seed);
+	write_linux(w, seccomp, o);
 	json_w_object_end(w);
 	json_free(seccomp);
 	json_free(in);

@@ -89,6 +89,10 @@ int rootfs_mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const s
 
 /* ---- copyup.c ---- */
 int rootfs_copy_tree(int from_dir, int to_dir, int depth);
+/* ROOTFS_COPY_AS_CALLER: files owned by the copier's fsuid/fsgid (no chown,
+ * no times), device nodes refused (EPERM): a tree seeded for a process. */
+#define ROOTFS_COPY_AS_CALLER 1u
+int rootfs_copy_tree_flags(int from_dir, int to_dir, int depth, unsigned flags);
 
 /* ---- devices.c ---- */
 int rootfs_setup_dev(struct rootfs_ctx *c);

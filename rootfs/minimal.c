@@ -341,6 +341,32 @@ static int do_step(int image_fd, int root_fd, const struct oci_config *cfg, cons
 	return -EINVAL;
 }
 
+/* run.tinyrun.workspace.seed: the bundle's directory, opened as the runtime
+ * before any mount (beneath the bundle, no symlink on the way). */
+static int seed_open(const char *seed, struct error *err)
+{
+	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, seed, &how, sizeof(how));
+
+	if (fd < 0)
+		return error_sys(err, errno, "run.tinyrun.workspace.seed: open %s in the bundle", seed);
+	return fd;
+}
+
+/* The seed copied into the new workspace as the process's id (fsuid): its
+ * files are the process's to change, and it reads only what that id may. */
+static int seed_copy(int seed_fd, int root_fd, const char *cwd, struct error *err)
+{
+	int ws = rootfs_open_in_root_flags(root_fd, cwd + 1, O_RDONLY | O_DIRECTORY, true), r;
+
+	if (ws < 0)
+		return fail(err, -ws, "open", cwd + 1);
+	r = rootfs_copy_tree_flags(seed_fd, ws, 0, ROOTFS_COPY_AS_CALLER);
+	close(ws);
+	return r < 0 ? error_sys(err, -r, "run.tinyrun.workspace.seed: copy into %s", cwd) : 0;
+}
+
 static int minimal_root_fd = -1;
 
 int rootfs_minimal_root_fd(void)
@@ -354,13 +380,17 @@ int rootfs_minimal_build(struct rootfs_ctx *c)
 	gid_t gid = c->cfg->process.gid;
 	char data[96];
 	struct minimal_step s[16];
-	int trees[16], image_fd, r = 0;
+	int trees[16], image_fd, seed_fd = -1, r = 0;
 	size_t n = rootfs_minimal_plan(c->cfg->process.cwd, c->o->request_mnt_fd >= 0, s, 16);
 
 	for (size_t i = 0; i < n; i++)
 		trees[i] = -1;
 	if (c->o->request_mnt_fd >= 0 && (r = request_trees(c->o->request_mnt_fd, s, n, trees, c->err)) < 0)
 		goto out;
+	if (c->cfg->sandbox.workspace_seed && (seed_fd = seed_open(c->cfg->sandbox.workspace_seed, c->err)) < 0) {
+		r = seed_fd;
+		goto out;
+	}
 	/* the image, before the tmpfs root hides it */
 	if ((image_fd = open(c->o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		r = error_sys(c->err, errno, "open the rootfs %s", c->o->rootfs);
@@ -386,9 +416,13 @@ int rootfs_minimal_build(struct rootfs_ctx *c)
 	for (size_t i = 0; i < n && r == 0; i++)
 		r = do_step(image_fd, c->root_fd, c->cfg, &s[i], trees[i], c->err);
 	close(image_fd);
+	if (r == 0 && seed_fd >= 0)
+		r = seed_copy(seed_fd, c->root_fd, c->cfg->process.cwd, c->err);
 	if (r == 0)
 		r = seal_dev(c->root_fd, c->err);
 out:
+	if (seed_fd >= 0)
+		close(seed_fd);
 	for (size_t i = 0; i < n; i++)
 		if (trees[i] >= 0)
 			close(trees[i]);

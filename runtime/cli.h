@@ -80,6 +80,7 @@ struct tinyaws_opts {
 	const char *image, *app, *out, *type, *seccomp;
 	bool service, no_overlay, no_limits, no_seccomp, no_namespaces;
 	bool sandbox_off;          /* TINYAWS_SANDBOX=0 turned them all off */
+	bool sandbox;              /* --sandbox: the sandbox profile (oci_spec_sandbox_with) */
 	long memory_mb, cpu_percent;   /* 0: from --type/--service */
 	char **env;
 	size_t n_env;

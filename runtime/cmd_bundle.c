@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "oci/config.h"
 #include "oci/profiles.h"
+#include "oci/spec.h"
 #include "oci/tinyaws.h"
 #include "rootfs/tinyaws.h"
 
@@ -35,6 +36,7 @@ const struct cli_opt cmd_bundle_opts[] = {
 	{ "no-limits", 0, 'L', NULL, "no memory, CPU or pids limit" },
 	{ "no-seccomp", 0, 'C', NULL, "no seccomp filter" },
 	{ "no-namespaces", 0, 'N', NULL, "only a mount namespace (the host's pid, network, ipc, uts)" },
+	{ "sandbox", 0, 'X', NULL, "the sandbox profile (spec --sandbox): a leased uid, the image's minimal root, /app a copy of the app in the workspace tmpfs; seccomp default (or --seccomp strict); no layer can be off" },
 	{ 0 },
 };
 
@@ -85,6 +87,7 @@ static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
 		case 'L': t->no_limits = true; break;
 		case 'C': t->no_seccomp = true; break;
 		case 'N': t->no_namespaces = true; break;
+		case 'X': t->sandbox = true; break;
 		case 'e':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				return cli_usage_error("bundle", "--env: expected K=V, got \"%s\"", optarg), -1;
@@ -256,6 +259,40 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+static int readable(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)flag, (void)f;
+	if (S_ISLNK(st->st_mode))
+		return 0;
+	return chmod(path, (st->st_mode & 07777) | (S_ISDIR(st->st_mode) || (st->st_mode & 0111) ? 0555 : 0444)) < 0
+		       ? -1 : 0;
+}
+
+/* --sandbox: the job's config turned into the sandbox profile, with the
+ * job's memory and CPU limits, /app the workspace (cwd) seeded with the
+ * bundle's copy of the app. The copy is made readable by all: the seed is
+ * read as the sandbox's leased id. */
+static int sandbox_transform(const struct tinyaws_opts *t, const struct oci_tinyaws_job *j, const char *tmp,
+			     char **json)
+{
+	const char *profile = t->seccomp && !strcmp(t->seccomp, "strict") ? "strict" : "default";
+	struct oci_sandbox_opts o = {
+		.workspace = "/app", .seed = OCI_TINYAWS_LAYER "/app", .memory = (int64_t)j->memory_bytes,
+		.cpu_quota = j->cpu_quota, .cpu_period = (int64_t)j->cpu_period,
+	};
+	char path[PATH_MAX + 32], errbuf[256], *sb;
+
+	snprintf(path, sizeof(path), "%s/%s/app", tmp, OCI_TINYAWS_LAYER);
+	if (nftw(path, readable, 32, FTW_PHYS) != 0)
+		return fail("%s: %s", path, strerror(errno)), -1;
+	if (!(sb = oci_spec_sandbox_with(*json, oci_seccomp_profile(profile), &o, errbuf, sizeof(errbuf))))
+		return fail("the sandbox profile: %s", errbuf), -1;
+	fprintf(stderr, "tinyrun: bundle tinyaws: sandbox: seccomp %s (tinyrun's), leased uid, minimal root\n", profile);
+	free(*json);
+	*json = sb;
+	return 0;
+}
+
 /* Build in <out>.tmp-XXXXXX next to it and rename it into place: no
  * half-written bundle, and an existing one is never touched. */
 static int write_bundle(const struct tinyaws_opts *t, struct oci_tinyaws_job *j, const char *final)
@@ -296,6 +333,8 @@ static int write_bundle(const struct tinyaws_opts *t, struct oci_tinyaws_job *j,
 		cli_fail(&err);
 		goto out;
 	}
+	if (t->sandbox && sandbox_transform(t, j, tmp, &json) < 0)
+		goto out;
 	len = strlen(json);
 	/* the whole config checked now, as create will: a bad profile fails here */
 	if (oci_config_parse("config.json", json, len, OCI_PARSE_ALL, &cfg, &err) < 0) {
@@ -370,12 +409,19 @@ int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
 		return fail("--app %s: not a directory", t->app);
 	if (job_command(t, cmd, sizeof(cmd)) < 0 || resolve_output(t->out, final) < 0)
 		return 1;
-	if (pick_seccomp(t, &profile) < 0)
+	if (t->sandbox && (t->no_overlay || t->no_limits || t->no_seccomp || t->no_namespaces))
+		return cli_usage_error("bundle", "--sandbox: every layer is on; --no-%s%s cannot be used with it",
+				       t->no_overlay ? "overlay" : t->no_limits ? "limits" : t->no_seccomp ? "seccomp" : "namespaces",
+				       t->sandbox_off ? " (TINYAWS_SANDBOX=0)" : "");
+	if (t->sandbox && t->seccomp && strcmp(t->seccomp, "strict") && strcmp(t->seccomp, "default"))
+		return cli_usage_error("bundle", "--sandbox: --seccomp takes default or strict (tinyrun's profiles), got \"%s\"",
+				       t->seccomp);
+	if (!t->sandbox && pick_seccomp(t, &profile) < 0)
 		return 1;
 	print_off(t);
 	j = (struct oci_tinyaws_job){
 		.bundle = final, .image = image, .command = cmd, .env = (const char *const *)t->env,
-		.n_env = t->n_env, .overlay = !t->no_overlay, .limits = !t->no_limits,
+		.n_env = t->n_env, .overlay = !t->no_overlay && !t->sandbox, .limits = !t->no_limits,
 		.namespaces = !t->no_namespaces, .seccomp_json = profile,
 	};
 	limits(t, &j);

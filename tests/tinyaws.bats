@@ -444,3 +444,97 @@ grep -q "^Seccomp:.2" /proc/self/status && printf 1 || printf 0
 	run ls -A "$BATS_TEST_TMPDIR/elsewhere"
 	assert_output ""
 }
+
+# --- bundle tinyaws --sandbox: the job under the sandbox profile ----------
+
+# sandbox_job [bundle options...] [-- CMD]: convert with --sandbox into $B,
+# the lease range one no host user has (as tests/sandbox.bats)
+sandbox_convert() {
+	convert "$B" --sandbox "$@"
+	assert_success
+	BUNDLE="$B" update_config '.annotations["run.tinyrun.userns.range"] = "1900000000-1900065535"'
+}
+
+@test "tinyaws --sandbox: the job runs as leased 65534 in /app, a writable copy of the app; neither the app dir nor the bundle's copy changes" {
+	local app copy
+	chmod 600 "$APP/data.txt"   # the copy is made readable for the leased id
+	app="$(snap "$APP")"
+	sandbox_convert --type micro -- 'pwd; id -u; cat /proc/self/uid_map; cat data.txt; echo new >/app/new; echo changed >/app/data.txt; cat /app/new /app/data.txt; ls -ln /app/data.txt'
+	copy="$(snap "$B/layer/app")"
+	run_nohang runtime run -b "$B" "$CID"
+	assert_success
+	assert_line --index 0 /app
+	assert_line --index 1 65534
+	[[ "${lines[2]}" =~ ^\ *65534\ +19000[0-9]{5}\ +1$ ]] || fail "uid_map: ${lines[2]}"
+	assert_line --index 3 "app file"
+	assert_line --index 4 new
+	assert_line --index 5 changed
+	[[ "${lines[6]}" =~ ^-rw-r--r--\ +1\ +65534\ +65534\  ]] || fail "the copy is not the job's: ${lines[6]}"
+	assert_equal "$(snap "$APP")" "$app"
+	assert_equal "$(snap "$B/layer/app")" "$copy"
+	assert_equal "$(jq -r '.linux.resources.memory.limit, .linux.resources.memory.swap, .linux.resources.cpu.quota' "$B/config.json" | tr '\n' ' ')" \
+		"268435456 268435456 50000 "
+}
+
+@test "tinyaws --sandbox: the minimal root (no image /etc/motd, empty /sys), the --type limits on the cgroup" {
+	sandbox_convert --type micro -- 'cat /etc/motd 2>&1; ls -A /sys | wc -l; sleep 3600'
+	BUNDLE="$B" run_detached "$CID"
+	local pid cg
+	pid="$(state_field "$CID" pid)"
+	cg="$(awk -F: '$2 == "memory" {print $3}' "/proc/$pid/cgroup")"
+	if [[ -n "$cg" ]]; then
+		assert_equal "$(cat "/sys/fs/cgroup/memory$cg/memory.limit_in_bytes")" 268435456
+		assert_equal "$(cat "/sys/fs/cgroup/cpu$cg/cpu.cfs_quota_us")" 50000
+	else
+		cg="$(awk -F: '$1 == "0" {print $3}' "/proc/$pid/cgroup")"
+		assert_equal "$(cat "/sys/fs/cgroup$cg/memory.max")" 268435456
+	fi
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	run cat "$(container_log "$CID")"
+	assert_line --index 0 --partial "No such file"
+	assert_line --index 1 0
+}
+
+@test "tinyaws --sandbox: no layer can be switched off; only tinyrun's seccomp profiles" {
+	for off in --no-overlay --no-limits --no-seccomp --no-namespaces; do
+		convert "$B" --sandbox "$off"
+		assert_failure 1
+		assert_output --partial "every layer is on"
+		[[ ! -e "$B" ]]
+	done
+	TINYAWS_SANDBOX=0 convert "$B" --sandbox
+	assert_failure 1
+	assert_output --partial "TINYAWS_SANDBOX=0"
+	convert "$B" --sandbox --seccomp /etc/passwd
+	assert_failure 1
+	assert_output --partial "default or strict"
+	[[ ! -e "$B" ]]
+	convert "$B" --sandbox --seccomp strict -- 'true'
+	assert_success
+	assert_output --partial "seccomp strict"
+}
+
+@test "tinyaws --sandbox: a seed reached through a symlink, or holding a device node, is refused (no host file copied)" {
+	sandbox_convert -- 'ls -A /app'
+	# hostile bundle: the seed's parent is a symlink to a host directory
+	mkdir -p "$BATS_TEST_TMPDIR/host/app"
+	echo host-secret >"$BATS_TEST_TMPDIR/host/app/secret"
+	chmod -R a+rX "$BATS_TEST_TMPDIR/host"
+	mv "$B/layer" "$B/layer.real"
+	ln -s "$BATS_TEST_TMPDIR/host" "$B/layer"
+	run_nohang runtime run -b "$B" "$CID"
+	assert_failure
+	assert_output --partial "run.tinyrun.workspace.seed"
+	refute_output --partial "secret"
+	rm "$B/layer"
+	mv "$B/layer.real" "$B/layer"
+	mknod "$B/layer/app/null" c 1 3
+	run_nohang runtime run -b "$B" "$CID-2"
+	assert_failure
+	assert_output --partial "run.tinyrun.workspace.seed"
+	rm "$B/layer/app/null"
+	run_nohang runtime run -b "$B" "$CID-3"
+	assert_success
+	assert_line data.txt
+}

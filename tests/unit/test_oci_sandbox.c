@@ -93,6 +93,12 @@ static void test_refusals(void)
 	refused("run.tinyrun.userns.range", "0-10", "expected FIRST-LAST");
 	refused("run.tinyrun.userns.range", "1-2147483648", "expected FIRST-LAST");
 	refused("run.tinyrun.sandbox.request", "../x", ".annotations[\"run.tinyrun.sandbox.request\"]: not a container id");
+	refused("run.tinyrun.workspace.seed", "../app", ".annotations[\"run.tinyrun.workspace.seed\"]: expected a directory of the bundle");
+	refused("run.tinyrun.workspace.seed", "/etc", "expected a directory of the bundle");
+	refused("run.tinyrun.workspace.seed", "layer/../../x", "expected a directory of the bundle");
+	refused("run.tinyrun.workspace.seed", "layer//app", "expected a directory of the bundle");
+	refused("run.tinyrun.workspace.seed", "layer/./app", "expected a directory of the bundle");
+	refused("run.tinyrun.workspace.seed", "", "expected a directory of the bundle");
 	CHECK(oci_sandbox_range_parse("10-20", &a, &b) == 0 && a == 10 && b == 20);
 	CHECK(oci_sandbox_range_parse("7-7", &a, &b) == 0 && a == 7 && b == 7);
 	CHECK(oci_sandbox_range_parse("10-", &a, &b) == -EINVAL);
@@ -100,9 +106,31 @@ static void test_refusals(void)
 	CHECK(oci_sandbox_range_parse("1-2x", &a, &b) == -EINVAL);
 }
 
+/* bundle tinyaws --sandbox: the caller's workspace, seed and limits */
+static void test_with(void)
+{
+	char *def = oci_spec_default(false, 0, 0), errbuf[256], *json;
+	struct oci_sandbox_opts o = { .workspace = "/app", .seed = "layer/app", .memory = 128 << 20,
+				      .cpu_quota = 25000, .cpu_period = 100000 };
+	struct oci_config cfg;
+	struct error err;
+
+	json = oci_spec_sandbox_with(def, oci_seccomp_profile("default"), &o, errbuf, sizeof(errbuf));
+	CHECK(json != NULL);
+	CHECK(oci_config_parse("config.json", json, strlen(json), OCI_PARSE_ALL, &cfg, &err) == 0);
+	CHECK_STR(cfg.process.cwd, "/app");
+	CHECK_STR(cfg.sandbox.workspace_seed, "layer/app");
+	CHECK(cfg.linux_.resources.memory.limit == 128 << 20 && cfg.linux_.resources.memory.swap == 128 << 20);
+	CHECK(cfg.linux_.resources.cpu.quota == 25000 && cfg.linux_.resources.pids_limit == 128);
+	oci_config_free(&cfg);
+	free(json);
+	free(def);
+}
+
 int main(void)
 {
 	test_profile();
 	test_refusals();
+	test_with();
 	return unit_report("test_oci_sandbox");
 }

@@ -7,7 +7,7 @@
 #     cached (tinyrun's filter cache warm) and not (the bench's private cache emptied before
 #     each create: the driver's -W; crun compiles every time either way);
 #   - config.json of ~1 KiB and of 1 MiB (annotations);
-# and state (of one), list and create with 1/100/1000 containers (created, not started)
+# and state (of one), list and create with 1/100/1000 containers (running /bin/sleep)
 # already under --root. Writes $OUT/curves.tsv (the driver's lines), a table
 # ($OUT/curves.md, tests/bench/curves.awk) and a plot ($OUT/curves.png, gnuplot).
 # shellcheck shell=bash

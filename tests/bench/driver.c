@@ -1024,7 +1024,7 @@ static void mode_curve(void)
 				curve_one(&rts[(i + k) % nrt]);
 }
 
-/* ---- many: state, list, create with -k K containers under --root ---- */
+/* ---- many: state, list, create with -k K running containers under --root ---- */
 
 struct crowd {
 	char (*ids)[64];
@@ -1040,7 +1040,7 @@ static void crowd_fill(struct runtime *rt, struct crowd *c, int k)
 		die("calloc");
 	for (c->n = 0; c->n < k && !stop; c->n++)
 		if ((c->pids[c->n] = start_sleeper(rt, 0, "config-sleep.json", M_STATE,
-						    c->ids[c->n], 0)) < 0)
+						    c->ids[c->n], 1)) < 0)
 			break;
 }
 

@@ -143,18 +143,21 @@ version_of() {
 }
 
 report() {
+	local HOST_KIND="cgroup v1 hierarchies of a hybrid host"
+	pure_v2 && HOST_KIND="pure cgroup v2: the vm-run guest, emulated, so only ratios count"
 	cat <<EOF
 ## tinyrun vs crun vs runc
 
 $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -sr), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load average $LOAD_START at start, $(cut -d' ' -f1-3 /proc/loadavg) at end; $(( $(date +%s) - T_START )) s.
 $(version_of tinyrun); $(version_of crun); $(version_of runc).
 Bundle: busybox-static, \`runc spec\` with terminal false, readonly false, process /bin/true
-(/bin/sleep 1000 for the lifecycle steps), cgroupsPath /$CG_PARENT/<id> (cgroup v1 hierarchies
-of a hybrid host). Runtimes interleaved (order rotated every iteration), each under a child
+(/bin/sleep 1000 for the lifecycle steps), cgroupsPath /$CG_PARENT/<id> ($HOST_KIND).
+Runtimes interleaved (order rotated every iteration), each under a child
 subreaper, each with its own --root. $N iterations for the sequential rows, $STRACE_N for syscalls,
 $PAR_ROUNDS rounds for throughput. Times are medians in ms with (p10-p90).
-All commands ran in a private mount namespace with an empty file bound over
-/sys/fs/cgroup/unified/cgroup.controllers, which crun 1.8.1 needs on this host:
+All commands ran in a private mount namespace (with a private tmpfs as tinyrun's seccomp cache)
+and, on a hybrid host, an empty file bound over /sys/fs/cgroup/unified/cgroup.controllers,
+which crun 1.8.1 needs there:
 $BIND_NOTES
 
 EOF

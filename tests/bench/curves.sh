@@ -109,8 +109,8 @@ plot "< grep '^seccomp tinyrun' $dat" using 3:4 with linespoints title "tinyrun 
      "< grep '^seccomp crun' $dat" using 3:4 with linespoints title "crun"
 set xlabel "containers under --root"
 set logscale x
-plot for [c in "state list create"] "< grep '^'.c.'@root tinyrun' $dat" using 3:4 with linespoints title "tinyrun ".c, \
-     for [c in "state list create"] "< grep '^'.c.'@root crun' $dat" using 3:4 with linespoints dashtype 2 title "crun ".c
+plot for [c in "state list create"] "< grep '^".c."@root tinyrun' $dat" using 3:4 with linespoints title "tinyrun ".c, \
+     for [c in "state list create"] "< grep '^".c."@root crun' $dat" using 3:4 with linespoints dashtype 2 title "crun ".c
 unset logscale x
 set xlabel "config.json, KiB"
 plot "< grep '^config tinyrun' $dat " using 3:4 with linespoints title "tinyrun create", \

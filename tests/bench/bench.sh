@@ -4,8 +4,10 @@
 #   BENCH_N=100 bash tests/bench/bench.sh   (BENCH_N scales every loop; 100 takes 1-3 min on 2 cores)
 #   BENCH_QUICK=1: `make bench-quick`, about a minute (BENCH_N=10, small cost curves, no minmem)
 #   BENCH_PARTS="seq strace par pexec minmem curves": which parts to run (all by default)
-#   BENCH_EXTRA="name=binary ...": more runtimes for the sequential, par and pexec rows (hook
-#     for comparisons that take a runtime's command line, e.g. a wrapper around another tool)
+#   BENCH_EXTRA="name=binary ...": more runtimes for the sequential, par and pexec rows, as more
+#     columns of the table (hook for other comparisons: BINARY gets a runtime's command line,
+#     `--root R run --bundle B ID` etc.; a wrapper that only runs is fine, as the floor shows --
+#     name it floor-like in driver.c's is_floor() or let its other rows fail and show n/a)
 #   make bench-v2: the same inside the cgroup v2 guest (vm-run), table in build/bench-v2/
 #
 # The floor (tests/bench/floor.c: clone + pivot_root + exec /bin/true, no runtime, no
@@ -161,7 +163,8 @@ which crun 1.8.1 needs there:
 $BIND_NOTES
 
 EOF
-	awk -F'\t' -f tests/bench/table.awk "$RAW"
+	awk -F'\t' -v extra="$(printf '%s\n' "${EXTRA[@]}" | sed 's/=.*//' | tr '\n' ' ')" \
+		-f tests/bench/table.awk "$RAW"
 	if [ -n "$CURVES_MD" ]; then
 		printf '\n### Cost curves (tinyrun and crun, %s samples a point; plot: %s)\n\n' \
 			"$CURVE_N" "$OUT/curves.png"

@@ -41,7 +41,9 @@ BEGIN {
 	target["syscalls"] = 0.5; target["init_rss"] = 1
 	target["par2"] = target["par8"] = target["pexec8"] = 0.5	# rates: tinyrun >= 2x crun
 	floor_target["par2"] = floor_target["par8"] = 0.7		# tinyrun >= 0.7x the floor
+	# -v extra="name ...": BENCH_EXTRA's runtimes, as more columns after the ratios
 	nrt = split("tinyrun crun runc floor", rts, " ")
+	nextra = split(extra, xrts, " ")
 	nnotes = 0
 }
 
@@ -121,8 +123,14 @@ function fratio(m,    t, f) {
 }
 
 END {
-	print "| metric | tinyrun | crun | runc | floor | crun/tinyrun | runc/tinyrun | tinyrun/floor | target (crun/tinyrun) |"
-	print "|---|---|---|---|---|---|---|---|---|"
+	head = "| metric | tinyrun | crun | runc | floor | crun/tinyrun | runc/tinyrun | tinyrun/floor | target (crun/tinyrun) |"
+	rule = "|---|---|---|---|---|---|---|---|---|"
+	for (j = 1; j <= nextra; j++) {
+		head = head " " xrts[j] " | " xrts[j] "/tinyrun |"
+		rule = rule "---|---|"
+	}
+	print head
+	print rule
 	for (i = 1; i <= nrows; i++) {
 		m = rows[i]
 		for (j = 1; j <= nrt; j++)
@@ -133,7 +141,10 @@ END {
 		line = "| " label[m]
 		for (j = 1; j <= nrt; j++)
 			line = line " | " cell(m, rts[j])
-		print line " | " ratio(m, "crun") " | " ratio(m, "runc") " | " fratio(m) " | " goal(m) " |"
+		line = line " | " ratio(m, "crun") " | " ratio(m, "runc") " | " fratio(m) " | " goal(m) " |"
+		for (j = 1; j <= nextra; j++)
+			line = line " " cell(m, xrts[j]) " | " ratio(m, xrts[j]) " |"
+		print line
 	}
 	k = "spawn_true" SUBSEP "floor"
 	if (k in n && n[k] > 0)

@@ -3,7 +3,8 @@
 #   make deps     install the Debian packages the build and tests need (root)
 #   make demo     deps + build + run a busybox container
 #   make check    deps + build + every test, ending with "N passed, M failed"
-#   make bench    deps + build + side-by-side benchmark against crun and runc
+#   make bench    deps + build + side-by-side benchmark against crun and runc (and the floor)
+#   make bench-quick  the same in about a minute; make bench-v2  inside the cgroup v2 guest
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
@@ -28,10 +29,10 @@ DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq u
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats and tests/docker.bats
 DEB_CLIENTS := podman conmon containerd docker.io
-DEB_BENCH := hyperfine time bubblewrap
+DEB_BENCH := hyperfine time bubblewrap gnuplot-nox
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 
-.PHONY: all deps demo check unit bats bench install clean conformance fuzz man
+.PHONY: all deps demo check unit bats bench bench-quick bench-v2 install clean conformance fuzz man
 
 all: tinyrun
 
@@ -127,6 +128,20 @@ check: deps
 bench: deps
 	@$(MAKE) --no-print-directory tinyrun
 	@bash tests/bench/bench.sh
+
+# about a minute: fewer iterations, small cost curves, no memory bisection
+bench-quick: deps
+	@$(MAKE) --no-print-directory tinyrun
+	@BENCH_QUICK=1 bash tests/bench/bench.sh
+
+# the same bench in the cgroup v2 guest (the host's binaries; table in build/bench-v2/); the
+# guest is emulated (TCG): by default the sequential rows only, 10 iterations (about 10 min)
+VM_RUN ?= ../shared/tools/vm-run
+bench-v2: deps
+	@$(MAKE) --no-print-directory tinyrun
+	@$(VM_RUN) --cpus 2 --mem 4G --timeout 1800 -e BENCH_N=$${BENCH_N:-10} \
+	  -e BENCH_PARTS="$${BENCH_PARTS:-seq}" -e BENCH_OUT=build/bench-v2 \
+	  -e BENCH_TIMEOUT=$${BENCH_TIMEOUT:-60} -- bash tests/bench/bench.sh
 
 conformance: deps
 	@$(MAKE) --no-print-directory tinyrun

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "runtime/container/lifecycle.h"
@@ -111,8 +112,8 @@ const struct cli_opt cmd_list_opts[] = {
 
 int cmd_list(struct global_opts *g, int argc, char **argv)
 {
-	int ch, fmt = 't', n;
-	bool first = true;
+	int ch, fmt = 't', n, rootfd;
+	bool first = true, shared = false;
 	struct error err;
 	struct dirent **names = NULL;
 	struct table table = { 0 };
@@ -128,18 +129,20 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cli_usage_error("list", "takes no arguments");
-	if (container_root_check(g->root, &err) < 0)
+	/* --root opened and checked once, not once a container */
+	if ((rootfd = container_root_open(g->root, &shared, &err)) < 0 && err.code != ENOENT)
 		return cli_fail(&err);
 	if (fmt == 't')
 		table_add(&table, (const char *const[LIST_COLS]){ "ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER" });
 	if (fmt == 'j')
 		putchar('[');
 	/* sorted by id, as runc (scandir in the C locale: byte order) */
-	n = scandir(g->root, &names, NULL, alphasort);
+	n = rootfd < 0 ? 0 : scandir(g->root, &names, NULL, alphasort);
 	for (int k = 0; k < n; k++) {
 		struct container c;
 
-		if (names[k]->d_name[0] != '.' && container_load(g->root, names[k]->d_name, false, &c, &err) == 0) {
+		if (names[k]->d_name[0] != '.' &&
+		    container_load_at(rootfd, shared, g->root, names[k]->d_name, &c, &err) == 0) {
 			if (c.has_state)
 				print_row(&c, container_status(&c), fmt, &first, &table);
 			container_close(&c);
@@ -147,6 +150,8 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 		free(names[k]);
 	}
 	free(names);
+	if (rootfd >= 0)
+		close(rootfd);
 	if (fmt == 't')
 		table_print(&table);
 	if (fmt == 'j')

@@ -396,18 +396,17 @@ int cg1_freeze(const struct cgroup *cg, bool frozen, struct error *err)
 	return r;
 }
 
+/* one open of the file by its path (state and list ask it of every container) */
 bool cg1_is_frozen(const struct cgroup *cg)
 {
-	struct error err;
-	char state[32];
-	int fd = cg1_open(cg, CG1_FREEZER, &err);
-	bool frozen;
+	char p[4200], state[32];
 
-	if (fd < 0)
+	cg1_mounted();
+	if (alias[CG1_FREEZER] < 0 || !(cg->v1_mask & (1u << alias[CG1_FREEZER])) ||
+	    hier_path(cg, alias[CG1_FREEZER], p, sizeof(p) - 16) < 0)
 		return false;
-	frozen = cg_read(fd, "freezer.state", state, sizeof(state)) > 0 && strcmp(state, "THAWED") != 0;
-	close(fd);
-	return frozen;
+	strcat(p, "/freezer.state");
+	return cg_read(AT_FDCWD, p, state, sizeof(state)) > 0 && strcmp(state, "THAWED") != 0;
 }
 
 /* The hierarchy to list processes from. */

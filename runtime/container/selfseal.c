@@ -39,32 +39,56 @@ static int detached_mount(const char *type, const char *key, const char *val)
 	return m;
 }
 
-/* The binary seen through an overlay whose layers are its directory and an
- * empty tmpfs, with no upper layer: a read-only filesystem, on a mount that
- * is in no namespace (as runc 1.2). No copy; needs CAP_SYS_ADMIN. */
+/* The binary seen through an overlay whose layers are its directory and, below
+ * it, another directory, with no upper layer: a read-only filesystem, on a
+ * mount that is in no namespace (as runc 1.2). No copy; needs CAP_SYS_ADMIN.
+ * Only the top layer holds the file opened (a lookup stops at the first layer
+ * with a non-directory of that name); the bottom one is there because overlay
+ * wants two lower layers without an upper. It is an attached directory that
+ * is neither above nor below the binary's (overlay refuses overlapping
+ * layers): /dev or /run, or else an empty detached tmpfs. The attached ones
+ * come first: Linux 6.1 (Debian 12) refuses a detached mount as a layer
+ * (EINVAL), which made every create, run and exec there copy the whole binary
+ * into a memfd; and each detached mount closed costs an expedited RCU grace
+ * period. */
+static int overlay_on(int dir, int bottom, const char *name)
+{
+	char low[64];
+	int ovl, fd;
+
+	snprintf(low, sizeof(low), "/proc/self/fd/%d:/proc/self/fd/%d", dir, bottom);
+	if ((ovl = detached_mount("overlay", "lowerdir", low)) < 0)
+		return ovl;
+	fd = openat(ovl, name, O_PATH | O_CLOEXEC);
+	fd = fd < 0 ? -errno : fd;
+	close(ovl);
+	return fd;
+}
+
 static int overlay_view(struct error *err)
 {
-	char exe[PATH_MAX], low[64];
+	static const char *const bottoms[] = { "/dev", "/run" };
+	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int dir, empty, ovl, fd = -1;
+	int dir, bottom, fd = -ENOENT;
 
+	(void)err;
 	if (n <= 0 || exe[0] != '/')
 		return -ENOENT;
 	exe[n] = '\0';
-	if ((empty = detached_mount("tmpfs", "size", "4k")) < 0)
-		return empty;
-	dir = open(dirname(strdupa(exe)), O_PATH | O_DIRECTORY | O_CLOEXEC);
-	snprintf(low, sizeof(low), "/proc/self/fd/%d:/proc/self/fd/%d", dir, empty);
-	ovl = dir < 0 ? -errno : detached_mount("overlay", "lowerdir", low);
-	if (ovl >= 0 && (fd = openat(ovl, basename(exe), O_PATH | O_CLOEXEC)) < 0)
-		fd = -errno;
-	if (dir >= 0)
-		close(dir);
-	close(empty);
-	if (ovl >= 0)
-		close(ovl);
-	(void)err;
-	return ovl < 0 ? ovl : fd;
+	if ((dir = open(dirname(strdupa(exe)), O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	for (size_t i = 0; fd < 0 && i <= sizeof(bottoms) / sizeof(bottoms[0]); i++) {
+		bottom = i < sizeof(bottoms) / sizeof(bottoms[0])
+			 ? open(bottoms[i], O_PATH | O_DIRECTORY | O_CLOEXEC)
+			 : detached_mount("tmpfs", "size", "4k");
+		if (bottom < 0)
+			continue;
+		fd = overlay_on(dir, bottom, basename(exe));
+		close(bottom);
+	}
+	close(dir);
+	return fd;
 }
 
 /* A sealed memfd copy (unprivileged callers). */

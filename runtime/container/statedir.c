@@ -155,7 +155,8 @@ static int open_dir(struct container *c, bool shared, bool lock, struct error *e
 					 c->id, c->dir);
 		return error_sys(err, e, "%s", c->dir);
 	}
-	if (fstat(c->dirfd, &sb) < 0)
+	/* the owner matters only in a shared (sticky) root */
+	if (shared && fstat(c->dirfd, &sb) < 0)
 		return error_sys(err, errno, "%s", c->dir);
 	if (shared && sb.st_uid != geteuid())
 		return error_set(err, EPERM, "container \"%s\": state dir %s is owned by uid %u: refused",
@@ -242,10 +243,10 @@ int container_read_file(const struct container *c, const char *name, char **buf,
 	return read_file_at(c->dirfd, name, buf, len);
 }
 
+static int load_state(struct container *c, const char *id, struct error *err);
+
 int container_load(const char *root, const char *id, bool lock, struct container *c, struct error *err)
 {
-	char *buf = NULL, name[256];
-	size_t len = 0;
 	bool shared;
 	int r;
 
@@ -259,6 +260,34 @@ int container_load(const char *root, const char *id, bool lock, struct container
 	}
 	if ((r = open_dir(c, shared, lock, err)) < 0)
 		return r;
+	return load_state(c, id, err);
+}
+
+int container_root_open(const char *root, bool *shared, struct error *err)
+{
+	return root_open(root, shared, err);
+}
+
+int container_load_at(int rootfd, bool shared, const char *root, const char *id, struct container *c,
+		      struct error *err)
+{
+	int r;
+
+	container_init(c, id);
+	if ((r = container_ref_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
+		return r;
+	c->rootfd = rootfd;
+	r = open_dir(c, shared, false, err);
+	c->rootfd = -1;   /* the caller's */
+	return r < 0 ? r : load_state(c, id, err);
+}
+
+static int load_state(struct container *c, const char *id, struct error *err)
+{
+	char *buf = NULL, name[256];
+	size_t len = 0;
+	int r;
+
 	r = read_file_at(c->dirfd, "state.json", &buf, &len);
 	if (r == -ENOENT)
 		return 0;      /* still being created */

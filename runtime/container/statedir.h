@@ -48,6 +48,12 @@ int container_dir_create(const char *root, const char *id, struct container *c, 
 /* Open and read an existing container (`id` passes container_ref_check);
  * lock it when `lock`. */
 int container_load(const char *root, const char *id, bool lock, struct container *c, struct error *err);
+/* `list`: the checked fd of --root once (-1 with err set, ENOENT when there is
+ * none), then each container read through it, unlocked; the container keeps
+ * only its state dir fd (rootfd -1: the caller closes its fd). */
+int container_root_open(const char *root, bool *shared, struct error *err);
+int container_load_at(int rootfd, bool shared, const char *root, const char *id, struct container *c,
+		      struct error *err);
 int container_save_state(struct container *c, struct error *err);
 /* Remove the state dir and its files. */
 void container_dir_remove(struct container *c);

@@ -2,6 +2,16 @@
 # make bench: tinyrun, crun and runc side by side, interleaved, on one busybox bundle.
 #
 #   BENCH_N=100 bash tests/bench/bench.sh   (BENCH_N scales every loop; 100 takes 1-3 min on 2 cores)
+#   BENCH_QUICK=1: `make bench-quick`, about a minute (BENCH_N=10, small cost curves, no minmem)
+#   BENCH_PARTS="seq strace par pexec minmem curves": which parts to run (all by default)
+#   BENCH_EXTRA="name=binary ...": more runtimes for the sequential, par and pexec rows, as more
+#     columns of the table (hook for other comparisons: BINARY gets a runtime's command line,
+#     `--root R run --bundle B ID` etc.; a wrapper that only runs is fine, as the floor shows --
+#     name it floor-like in driver.c's is_floor() or let its other rows fail and show n/a)
+#   make bench-v2: the same inside the cgroup v2 guest (vm-run), table in build/bench-v2/
+#
+# The floor (tests/bench/floor.c: clone + pivot_root + exec /bin/true, no runtime, no
+# cgroup) runs next to the runtimes in the `run` and throughput rows.
 #
 # Builds build/bench/driver (tests/bench/driver.c: a child subreaper that spawns and times
 # every runtime command, rotating the runtimes each iteration), a busybox bundle whose
@@ -20,11 +30,20 @@
 set -u -o pipefail
 
 cd "$(dirname "$0")/../.." || exit 1
+if [ -n "${BENCH_QUICK:-}" ]; then
+	: "${BENCH_N:=10}" "${BENCH_PARTS:=seq par pexec curves}" "${CURVE_N:=3}"
+	: "${CURVE_MOUNTS:=0 100}" "${CURVE_CROWDS:=1 100}"
+fi
 N=${BENCH_N:-100}
+PARTS=" ${BENCH_PARTS:-seq strace par pexec minmem curves} "
+part() { [[ $PARTS == *" $1 "* ]]; }
+CURVE_N=${CURVE_N:-$(( N / 10 > 3 ? N / 10 : 3 ))}
 TIMEOUT=${BENCH_TIMEOUT:-10}	# seconds one runtime command may take before it is killed
-RESULTS=build/bench/results.md
 # shellcheck source=tests/bench/lib.sh
 source tests/bench/lib.sh
+# shellcheck source=tests/bench/curves.sh
+source tests/bench/curves.sh
+RESULTS=$OUT/results.md
 
 # Loop sizes, all scaled by BENCH_N.
 STRACE_N=$(( N / 20 > 3 ? N / 20 : 3 ))
@@ -35,7 +54,12 @@ PAR8_C=$(( N / 4 > 2 ? N / 4 : 2 ))	# 8 workers x N/4
 bench_setup || exit 1
 SPECS=()
 for rt in "${RUNTIMES[@]}"; do SPECS+=("$rt=${BIN[$rt]}"); done
+# shellcheck disable=SC2206 # name=binary words
+EXTRA=(${BENCH_EXTRA:-})
 drive() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" "${SPECS[@]}"; }
+# with the floor and the extra runtimes
+drive_all() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" "${SPECS[@]}" \
+	"floor=$FLOOR" "${EXTRA[@]}"; }
 
 # ---- does the bind change tinyrun's or runc's behaviour? ----
 probe_verdict() {
@@ -71,25 +95,45 @@ probe_check() {
 say "bench: N=$N on $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 T_START=$(date +%s)
-say "bench: checking the cgroup.controllers bind"
-BIND_NOTES=$(probe_check)
+if pure_v2; then
+	BIND_NOTES="- pure cgroup v2 host: no bind needed"
+else
+	say "bench: checking the cgroup.controllers bind"
+	BIND_NOTES=$(probe_check)
+fi
 say "$BIND_NOTES"
 
 RAW=$TMP/raw.tsv
 : >"$RAW"
 say "bench: warm-up"
 drive seq -n 1 >/dev/null 2>&1
-say "bench: sequential metrics, $N interleaved iterations"
-drive seq -n "$N" >>"$RAW"
-say "bench: syscalls per run (strace -f -c), $STRACE_N each"
-drive strace -n "$STRACE_N" >>"$RAW"
-say "bench: throughput, 2 workers x $PAR2_C and 8 workers x $PAR8_C, $PAR_ROUNDS rounds"
-drive par -n "$PAR_ROUNDS" -w 2 -c "$PAR2_C" >>"$RAW"
-drive par -n "$PAR_ROUNDS" -w 8 -c "$PAR8_C" >>"$RAW"
+if part seq; then
+	say "bench: sequential metrics, $N interleaved iterations"
+	drive_all seq -n "$N" >>"$RAW"
+fi
+if part strace; then
+	say "bench: syscalls per run (strace -f -c), $STRACE_N each"
+	drive strace -n "$STRACE_N" >>"$RAW"
+fi
+if part par; then
+	say "bench: throughput, 2 workers x $PAR2_C and 8 workers x $PAR8_C, $PAR_ROUNDS rounds"
+	drive_all par -n "$PAR_ROUNDS" -w 2 -c "$PAR2_C" >>"$RAW"
+	drive_all par -n "$PAR_ROUNDS" -w 8 -c "$PAR8_C" >>"$RAW"
+fi
+if part pexec; then
+	say "bench: 8 parallel exec into one container, 8 x $PAR8_C, $PAR_ROUNDS rounds"
+	drive_all pexec -n "$PAR_ROUNDS" -w 8 -c "$PAR8_C" >>"$RAW"
+fi
 MINMEM_N=$(( N / 20 > 3 ? N / 20 : 3 ))
-say "bench: smallest memory.limit (bisect 64 KiB..64 MiB, $MINMEM_N times each)"
-drive minmem -n "$MINMEM_N" >>"$RAW"
-cp "$TMP/strace-tinyrun.txt" "$OUT/strace-tinyrun.txt" 2>/dev/null
+if part minmem; then
+	say "bench: smallest memory.limit (bisect 64 KiB..64 MiB, $MINMEM_N times each)"
+	drive minmem -n "$MINMEM_N" >>"$RAW"
+fi
+CURVES_MD=
+if part curves; then
+	curves && CURVES_MD=$OUT/curves.md
+fi
+[ -f "$TMP/strace-tinyrun.txt" ] && cp "$TMP/strace-tinyrun.txt" "$OUT/strace-tinyrun.txt"
 cp "$RAW" "$OUT/raw.tsv"
 
 # ---- the report ----
@@ -101,22 +145,31 @@ version_of() {
 }
 
 report() {
+	local HOST_KIND="cgroup v1 hierarchies of a hybrid host"
+	pure_v2 && HOST_KIND="pure cgroup v2: the vm-run guest, emulated, so only ratios count"
 	cat <<EOF
 ## tinyrun vs crun vs runc
 
 $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -sr), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load average $LOAD_START at start, $(cut -d' ' -f1-3 /proc/loadavg) at end; $(( $(date +%s) - T_START )) s.
 $(version_of tinyrun); $(version_of crun); $(version_of runc).
 Bundle: busybox-static, \`runc spec\` with terminal false, readonly false, process /bin/true
-(/bin/sleep 1000 for the lifecycle steps), cgroupsPath /$CG_PARENT/<id> (cgroup v1 hierarchies
-of a hybrid host). Runtimes interleaved (order rotated every iteration), each under a child
+(/bin/sleep 1000 for the lifecycle steps), cgroupsPath /$CG_PARENT/<id> ($HOST_KIND).
+Runtimes interleaved (order rotated every iteration), each under a child
 subreaper, each with its own --root. $N iterations for the sequential rows, $STRACE_N for syscalls,
 $PAR_ROUNDS rounds for throughput. Times are medians in ms with (p10-p90).
-All commands ran in a private mount namespace with an empty file bound over
-/sys/fs/cgroup/unified/cgroup.controllers, which crun 1.8.1 needs on this host:
+All commands ran in a private mount namespace (with a private tmpfs as tinyrun's seccomp cache)
+and, on a hybrid host, an empty file bound over /sys/fs/cgroup/unified/cgroup.controllers,
+which crun 1.8.1 needs there:
 $BIND_NOTES
 
 EOF
-	awk -F'\t' -f tests/bench/table.awk "$RAW"
+	awk -F'\t' -v extra="$(printf '%s\n' "${EXTRA[@]}" | sed 's/=.*//' | tr '\n' ' ')" \
+		-f tests/bench/table.awk "$RAW"
+	if [ -n "$CURVES_MD" ]; then
+		printf '\n### Cost curves (tinyrun and crun, %s samples a point; plot: %s)\n\n' \
+			"$CURVE_N" "$OUT/curves.png"
+		cat "$CURVES_MD"
+	fi
 	cat <<'EOF'
 
 Reproduce: `make bench` (BENCH_N=100 default; e.g. `BENCH_N=20 make bench` for a quick look).
@@ -126,8 +179,13 @@ reaps the init before `delete`); create+start+wait+delete = all four for /bin/tr
 the subreaper's waitpid; peak RSS = wait4 ru_maxrss of the command (its waited-for children
 included); memory.limit = linux.resources.memory.limit (memory.limit_in_bytes on v1), bisected to
 4 KiB, each probe passing twice, median of max(3, BENCH_N/20) interleaved bisections; syscalls = strace -f -c total of one `run`; containers/s = W workers each running `run`
-sequentially. Ratios are crun/tinyrun and runc/tinyrun (for containers/s, tinyrun/peer), so above
-1 means tinyrun is ahead.
+sequentially; execs/s = 8 workers each running `exec ID /bin/true` sequentially into one running
+container; init RSS after create = VmRSS of the container's init between create and start;
+processes left = how many processes besides the container's init the command left (children of
+the subreaper), after `create` and after `run -d`. Ratios are crun/tinyrun and runc/tinyrun (for
+rates, tinyrun/peer), so above 1 means tinyrun is ahead; floor = tests/bench/floor.c (clone into
+new namespaces + pivot_root + exec /bin/true, no runtime, no cgroup), tinyrun/floor the share of
+the floor's rate tinyrun reaches (floor/tinyrun for times).
 EOF
 }
 

@@ -53,6 +53,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,12 +65,14 @@ extern char **environ;
 
 enum metric {
 	M_VERSION, M_RUN, M_RUN_RSS, M_CREATE, M_CREATE_RSS, M_START, M_STATE,
-	M_EXEC, M_KILL, M_DELETE, M_CSWD, M_SYSCALLS, M_PAR, M_MINMEM, NMETRIC
+	M_EXEC, M_KILL, M_DELETE, M_CSWD, M_SYSCALLS, M_PAR, M_MINMEM,
+	M_INIT_RSS, M_LEFT_CREATE, M_RUND, M_LEFT_RUND, M_PEXEC, M_LIST, NMETRIC
 };
 
 static const char *const metric_name[NMETRIC] = {
 	"version", "run", "run_rss", "create", "create_rss", "start", "state",
 	"exec", "kill", "delete", "cswd", "syscalls", "par", "minmem",
+	"init_rss", "left_create", "rund", "left_rund", "pexec", "list",
 };
 
 struct series {
@@ -94,7 +97,8 @@ static struct runtime rts[MAX_RT];
 static int nrt;
 static struct series floor_true;
 static const char *dir = ".";
-static int opt_n = 10, opt_w = 2, opt_c = 10, opt_timeout = 10;
+static int opt_n = 10, opt_w = 2, opt_c = 10, opt_timeout = 10, opt_k = 0;
+static const char *opt_label, *opt_tmpl = "config-true.json", *opt_wipe;
 static unsigned counter;
 static volatile sig_atomic_t alarm_fired, stop;
 
@@ -198,8 +202,10 @@ static void print_all(void)
 
 	for (int r = 0; r < nrt; r++)
 		for (int m = 0; m < NMETRIC; m++) {
-			if (m == M_PAR)
-				snprintf(name, sizeof(name), "par%d", opt_w);
+			if (m == M_PAR || m == M_PEXEC)
+				snprintf(name, sizeof(name), "%s%d", metric_name[m], opt_w);
+			else if (opt_label)
+				snprintf(name, sizeof(name), "%s@%s", metric_name[m], opt_label);
 			else
 				snprintf(name, sizeof(name), "%s", metric_name[m]);
 			print_series(name, rts[r].name, &rts[r].s[m]);
@@ -479,6 +485,54 @@ static void remove_container(struct runtime *rt, int w, const char *id, pid_t pi
 	reap_strays();
 }
 
+/* The floor (tests/bench/floor.c) only runs: no lifecycle, no exec. */
+static int is_floor(const struct runtime *rt)
+{
+	return !strcmp(rt->name, "floor");
+}
+
+/* How many processes have the driver as parent: after a runtime command
+ * returned, these are containers' inits and whatever the runtime left
+ * behind (a monitor, a shim), re-parented to us, the subreaper. */
+static int count_children(void)
+{
+	char file[300], *text, *p;
+	int n = 0, me = (int)getpid();
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (!d)
+		die("opendir /proc");
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(file, sizeof(file), "/proc/%s/stat", e->d_name);
+		if (!(text = slurp(file, NULL)))
+			continue;
+		/* pid (comm) state ppid: comm may hold anything, take the last ')' */
+		int ppid = 0;
+
+		if ((p = strrchr(text, ')')) && sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == me)
+			n++;
+		free(text);
+	}
+	closedir(d);
+	return n;
+}
+
+/* VmRSS of PID in KiB, or -1. */
+static long vm_rss(pid_t pid)
+{
+	char file[64], *text, *p;
+	long kib = -1;
+
+	snprintf(file, sizeof(file), "/proc/%d/status", (int)pid);
+	if ((text = slurp(file, NULL)) && (p = strstr(text, "VmRSS:")))
+		kib = atol(p + 6);
+	free(text);
+	return kib;
+}
+
 /* ---- seq: the sequential metrics ---- */
 
 static void seq_version(struct runtime *rt)
@@ -582,6 +636,14 @@ static void seq_lifecycle(struct runtime *rt)
 			"--pid-file", pidfile, id, NULL }) < 0)
 		goto cleanup;
 	pid = read_pid(pidfile);
+	/* what stays after create: the init (the runtime's code until start) and nothing else */
+	if (pid > 0) {
+		long kib = vm_rss(pid);
+
+		if (kib >= 0)
+			push(&rt->s[M_INIT_RSS], kib);
+		push(&rt->s[M_LEFT_CREATE], count_children() - 1);
+	}
 	if (try_step(rt, M_START, NULL, (const char *const[]){ "start", id, NULL }) < 0)
 		goto cleanup;
 	try_step(rt, M_STATE, statefile, (const char *const[]){ "state", id, NULL });
@@ -640,6 +702,28 @@ cleanup:
 	remove_container(rt, 0, id, pid);
 }
 
+/* run -d of a sleeping container (timed), then how many processes other
+ * than its init stayed (untimed removal). */
+static void seq_rund(struct runtime *rt)
+{
+	char id[64], cg[96], bundle[PATH_MAX], pidfile[PATH_MAX];
+	struct outcome o;
+	pid_t pid;
+
+	if (!usable(&rt->s[M_RUND]))
+		return;
+	new_id(rt, id, cg);
+	render(rt, 0, "config-sleep.json", cg, 0);
+	path(bundle, "bundles/%s-w0", rt->name);
+	path(pidfile, "pid-%s", rt->name);
+	unlink(pidfile);
+	rt_cmd(rt, 0, NULL, &o, "run", "-d", "--bundle", bundle, "--pid-file", pidfile, id);
+	pid = read_pid(pidfile);
+	if (record(rt, 0, M_RUND, &o, o.ms) == 0 && pid > 0)
+		push(&rt->s[M_LEFT_RUND], count_children() - 1);
+	remove_container(rt, 0, id, pid);
+}
+
 static void mode_seq(void)
 {
 	char *true_argv[] = { "/bin/true", NULL };
@@ -649,13 +733,19 @@ static void mode_seq(void)
 		spawn_wait(true_argv, NULL, NULL, &o);
 		push(&floor_true, o.ms);
 		for (int k = 0; k < nrt && !stop; k++)
-			seq_version(&rts[(i + k) % nrt]);
+			if (!is_floor(&rts[(i + k) % nrt]))
+				seq_version(&rts[(i + k) % nrt]);
 		for (int k = 0; k < nrt && !stop; k++)
 			seq_run(&rts[(i + k) % nrt]);
 		for (int k = 0; k < nrt && !stop; k++)
-			seq_lifecycle(&rts[(i + k) % nrt]);
+			if (!is_floor(&rts[(i + k) % nrt]))
+				seq_lifecycle(&rts[(i + k) % nrt]);
 		for (int k = 0; k < nrt && !stop; k++)
-			seq_cswd(&rts[(i + k) % nrt]);
+			if (!is_floor(&rts[(i + k) % nrt]))
+				seq_cswd(&rts[(i + k) % nrt]);
+		for (int k = 0; k < nrt && !stop; k++)
+			if (!is_floor(&rts[(i + k) % nrt]))
+				seq_rund(&rts[(i + k) % nrt]);
 	}
 }
 
@@ -812,6 +902,187 @@ static void mode_par(void)
 			par_round(&rts[(i + k) % nrt]);
 }
 
+/* ---- pexec: W parallel `exec` into one container ---- */
+
+/* Creates and starts a sleeping container ID of RT (worker W's bundle, from
+ * TMPL); its init's pid, or -1 (recorded as a failure of M). */
+static pid_t start_sleeper(struct runtime *rt, int w, const char *tmpl, enum metric m,
+			   char *id, int started)
+{
+	char cg[96], bundle[PATH_MAX], pidfile[PATH_MAX];
+	struct outcome o;
+
+	new_id(rt, id, cg);
+	render(rt, w, tmpl, cg, 0);
+	path(bundle, "bundles/%s-w%d", rt->name, w);
+	path(pidfile, "pid-%s-w%d", rt->name, w);
+	unlink(pidfile);
+	if (rt_cmd(rt, w, NULL, &o, "create", "--bundle", bundle, "--pid-file", pidfile, id) ||
+	    (started && rt_cmd(rt, w, NULL, &o, "start", id))) {
+		record(rt, w, m, &o, 0);
+		remove_container(rt, w, id, read_pid(pidfile));
+		return -1;
+	}
+	return read_pid(pidfile);
+}
+
+static void pexec_round(struct runtime *rt)
+{
+	char id[64];
+	pid_t pids[64], init;
+	int nw = opt_w > 64 ? 64 : opt_w, fails = 0, st;
+	double t0;
+
+	if (!usable(&rt->s[M_PEXEC]) || (init = start_sleeper(rt, 0, "config-sleep.json",
+							      M_PEXEC, id, 1)) < 0)
+		return;
+	t0 = now_ms();
+	for (int w = 0; w < nw; w++) {
+		if ((pids[w] = fork()) < 0)
+			die("fork");
+		if (pids[w] == 0) {
+			struct outcome o;
+			int f = 0;
+
+			for (int j = 0; j < opt_c && !stop; j++)
+				if (rt_cmd(rt, w + 1, NULL, &o, "exec", id, "/bin/true"))
+					f++;
+			_exit(f > 255 ? 255 : f);
+		}
+	}
+	for (int w = 0; w < nw; w++) {
+		while (waitpid(pids[w], &st, 0) < 0 && errno == EINTR)
+			;
+		fails += WIFEXITED(st) ? WEXITSTATUS(st) : opt_c;
+	}
+	if (fails == 0) {
+		push(&rt->s[M_PEXEC], nw * opt_c / ((now_ms() - t0) / 1e3));
+	} else {
+		char err[PATH_MAX], msg[ERR_LEN], full[ERR_LEN];
+
+		path(err, "err-%s-w1.txt", rt->name);
+		first_error(err, 1, msg, sizeof(msg));
+		snprintf(full, sizeof(full), "%d of %d failed, %.180s", fails, nw * opt_c, msg);
+		fail(&rt->s[M_PEXEC], full);
+	}
+	remove_container(rt, 0, id, init);
+}
+
+static void mode_pexec(void)
+{
+	for (int i = 0; i < opt_n && !stop; i++)
+		for (int k = 0; k < nrt && !stop; k++)
+			if (!is_floor(&rts[(i + k) % nrt]))
+				pexec_round(&rts[(i + k) % nrt]);
+}
+
+/* ---- curve: create time for one config (-f TEMPLATE, -l LABEL) ---- */
+
+/* Empties directory -W (the bench's private seccomp cache), so the next
+ * create compiles its filter again. */
+static void wipe(void)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!opt_wipe || !(d = opendir(opt_wipe)))
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
+static void curve_one(struct runtime *rt)
+{
+	char id[64], cg[96], bundle[PATH_MAX], pidfile[PATH_MAX];
+	struct outcome o;
+
+	if (!usable(&rt->s[M_CREATE]))
+		return;
+	new_id(rt, id, cg);
+	render(rt, 0, opt_tmpl, cg, 0);
+	path(bundle, "bundles/%s-w0", rt->name);
+	path(pidfile, "pid-%s", rt->name);
+	unlink(pidfile);
+	wipe();
+	rt_cmd(rt, 0, NULL, &o, "create", "--bundle", bundle, "--pid-file", pidfile, id);
+	record(rt, 0, M_CREATE, &o, o.ms);
+	remove_container(rt, 0, id, read_pid(pidfile));
+}
+
+static void mode_curve(void)
+{
+	for (int k = 0; k < nrt; k++)	/* warm-up: the page cache, a cached filter */
+		if (!is_floor(&rts[k]))
+			curve_one(&rts[k]);
+	for (int k = 0; k < nrt; k++)
+		rts[k].s[M_CREATE].n = 0;
+	for (int i = 0; i < opt_n && !stop; i++)
+		for (int k = 0; k < nrt && !stop; k++)
+			if (!is_floor(&rts[(i + k) % nrt]))
+				curve_one(&rts[(i + k) % nrt]);
+}
+
+/* ---- many: state, list, create with -k K running containers under --root ---- */
+
+struct crowd {
+	char (*ids)[64];
+	pid_t *pids;
+	int n;
+};
+
+static void crowd_fill(struct runtime *rt, struct crowd *c, int k)
+{
+	c->ids = calloc(k ? k : 1, sizeof(*c->ids));
+	c->pids = calloc(k ? k : 1, sizeof(*c->pids));
+	if (!c->ids || !c->pids)
+		die("calloc");
+	for (c->n = 0; c->n < k && !stop; c->n++)
+		if ((c->pids[c->n] = start_sleeper(rt, 0, "config-sleep.json", M_STATE,
+						    c->ids[c->n], 1)) < 0)
+			break;
+}
+
+static void crowd_clear(struct runtime *rt, struct crowd *c)
+{
+	for (int i = 0; i < c->n; i++)
+		remove_container(rt, 0, c->ids[i], c->pids[i]);
+	free(c->ids);
+	free(c->pids);
+}
+
+static void many_one(struct runtime *rt, const struct crowd *c)
+{
+	struct outcome o;
+
+	if (c->n > 0 && usable(&rt->s[M_STATE])) {
+		rt_cmd(rt, 0, NULL, &o, "state", c->ids[c->n / 2]);
+		record(rt, 0, M_STATE, &o, o.ms);
+	}
+	if (usable(&rt->s[M_LIST])) {
+		rt_cmd(rt, 0, NULL, &o, "list");
+		record(rt, 0, M_LIST, &o, o.ms);
+	}
+	curve_one(rt);
+}
+
+static void mode_many(void)
+{
+	struct crowd crowds[MAX_RT] = { 0 };
+
+	for (int k = 0; k < nrt && !stop; k++)
+		if (!is_floor(&rts[k]))
+			crowd_fill(&rts[k], &crowds[k], opt_k);
+	for (int i = 0; i < opt_n && !stop; i++)
+		for (int k = 0; k < nrt && !stop; k++)
+			if (!is_floor(&rts[(i + k) % nrt]))
+				many_one(&rts[(i + k) % nrt], &crowds[(i + k) % nrt]);
+	for (int k = 0; k < nrt; k++)
+		if (!is_floor(&rts[k]))
+			crowd_clear(&rts[k], &crowds[k]);
+}
+
 /* ---- minmem: smallest working memory limit ---- */
 
 /* Whether `run /bin/true` exits 0 with memory.limit BYTES twice in a row
@@ -939,8 +1210,9 @@ static int mode_exec(char **argv)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: driver seq|strace|par|minmem|probe -d DIR [-n N] [-w W] "
-			"[-c C] [-T SECONDS] NAME=BINARY...\n"
+	fprintf(stderr, "usage: driver seq|strace|par|pexec|curve|many|minmem|probe -d DIR "
+			"[-n N] [-w W] [-c C] [-k K] [-l LABEL] [-f TEMPLATE] [-W WIPEDIR] "
+			"[-T SECONDS] NAME=BINARY...\n"
 			"       driver exec -- CMD [ARGS...]\n");
 	exit(2);
 }
@@ -981,13 +1253,17 @@ int main(int argc, char **argv)
 		usage();
 	mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "d:n:w:c:T:")) != -1) {
+	while ((c = getopt(argc, argv, "d:n:w:c:T:k:l:f:W:")) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
 		case 'n': opt_n = atoi(optarg); break;
 		case 'w': opt_w = atoi(optarg); break;
 		case 'c': opt_c = atoi(optarg); break;
 		case 'T': opt_timeout = atoi(optarg); break;
+		case 'k': opt_k = atoi(optarg); break;
+		case 'l': opt_label = optarg; break;
+		case 'f': opt_tmpl = optarg; break;
+		case 'W': opt_wipe = optarg; break;
 		default: usage();
 		}
 	}
@@ -1011,6 +1287,12 @@ int main(int argc, char **argv)
 		mode_strace();
 	else if (!strcmp(mode, "par"))
 		mode_par();
+	else if (!strcmp(mode, "pexec"))
+		mode_pexec();
+	else if (!strcmp(mode, "curve"))
+		mode_curve();
+	else if (!strcmp(mode, "many"))
+		mode_many();
 	else if (!strcmp(mode, "minmem"))
 		mode_minmem();
 	else if (!strcmp(mode, "probe"))

@@ -5,8 +5,9 @@
 # run left, and sets an EXIT trap that deletes every container and cgroup the run made.
 # shellcheck shell=bash
 
-OUT=build/bench
+OUT=${BENCH_OUT:-build/bench}
 DRIVER=$OUT/driver
+FLOOR=$OUT/floor	# tests/bench/floor.c: clone + pivot_root + exec, no runtime
 CG_PARENT=tinyrun-bench	# every container's cgroup is /tinyrun-bench/<id>
 RUNTIMES=(tinyrun crun runc)
 declare -A BIN=([tinyrun]=${BENCH_TINYRUN:-$PWD/tinyrun} [crun]=$(command -v crun || echo crun)
@@ -16,13 +17,22 @@ SELF=${0##*/}; SELF=${SELF%.sh}
 say() { printf '%s\n' "$*" >&2; }
 
 # in_ns CMD...: CMD in a private mount namespace where an empty file hides
-# /sys/fs/cgroup/unified/cgroup.controllers (crun 1.8.1 refuses this hybrid host otherwise).
+# /sys/fs/cgroup/unified/cgroup.controllers (crun 1.8.1 refuses this hybrid host otherwise;
+# a pure cgroup v2 host, the vm-run guest of `make bench-v2`, needs no bind), and where
+# tinyrun's seccomp filter cache (/run/tinyrun-cache) is a tmpfs of the bench's own, so
+# that the cost curves can empty it (driver -W) without touching anyone else's.
 in_ns() {
+	mkdir -p /run/tinyrun-cache
 	# shellcheck disable=SC2016 # $0 and $@ belong to the inner sh
 	unshare -m --propagation private sh -c \
-		'mount --bind "$0" /sys/fs/cgroup/unified/cgroup.controllers && exec "$@"' \
+		'{ [ ! -e /sys/fs/cgroup/unified/cgroup.controllers ] ||
+		   mount --bind "$0" /sys/fs/cgroup/unified/cgroup.controllers; } &&
+		 mount -t tmpfs -o mode=0700,size=16m bench-cache /run/tinyrun-cache && exec "$@"' \
 		"$EMPTY" "$@"
 }
+
+# Is this host pure cgroup v2 (the vm-run guest)?
+pure_v2() { [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; }
 
 cgroup_parents() {
 	local d
@@ -85,7 +95,13 @@ bench_setup() {
 	if [ "$(id -u)" != 0 ]; then say "$SELF: needs root (namespaces, cgroups)"; return 1; fi
 	mkdir -p "$OUT"
 	gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$DRIVER" tests/bench/driver.c || return 1
-	TMP=$(mktemp -d "/tmp/tinyrun-$SELF.XXXXXX") || return 1
+	gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$FLOOR" tests/bench/floor.c || return 1
+	# On a tmpfs when there is one (/dev/shm): the runtimes' --root dirs live on /run, a tmpfs,
+	# on most hosts; on ext4 every container's state files cost inode allocation and journal
+	# work that would be measured as the runtimes' (the bench VM's /run is ext4).
+	local base=/tmp
+	[ "$(stat -fc %T /dev/shm 2>/dev/null)" = tmpfs ] && base=/dev/shm
+	TMP=$(mktemp -d "$base/tinyrun-$SELF.XXXXXX") || return 1
 	EMPTY=$TMP/empty-cgroup.controllers
 	: >"$EMPTY"
 	trap cleanup EXIT

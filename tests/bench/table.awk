@@ -5,7 +5,8 @@
 BEGIN {
 	FS = "\t"
 	nrows = split("version run create start state exec kill delete cswd " \
-		      "run_rss create_rss minmem syscalls par2 par8", rows, " ")
+		      "rund run_rss create_rss init_rss left_create left_rund minmem syscalls " \
+		      "par2 par8 pexec8", rows, " ")
 	label["version"] = "start-up (`--version`), ms"
 	label["run"] = "`run` /bin/true, ms"
 	label["create"] = "`create`, ms"
@@ -21,6 +22,14 @@ BEGIN {
 	label["syscalls"] = "syscalls per `run`"
 	label["par2"] = "containers/s, 2 workers"
 	label["par8"] = "containers/s, 8 workers"
+	label["pexec8"] = "execs/s into one container, 8 workers"
+	label["rund"] = "`run -d` /bin/sleep, ms"
+	label["init_rss"] = "init RSS between create and start"
+	label["left_create"] = "processes left by `create` besides the init"
+	label["left_rund"] = "processes left by `run -d` besides the init"
+	kind["init_rss"] = "rss"
+	kind["left_create"] = kind["left_rund"] = "count"
+	kind["pexec8"] = "rate"
 	kind["run_rss"] = kind["create_rss"] = "rss"
 	kind["minmem"] = "kib"
 	kind["syscalls"] = "count"
@@ -29,8 +38,12 @@ BEGIN {
 	target["run"] = 0.6; target["state"] = 0.5; target["kill"] = 0.5
 	target["delete"] = 0.5; target["create"] = 0.7; target["exec"] = 0.6
 	target["run_rss"] = 1; target["create_rss"] = 1; target["minmem"] = 1
-	target["syscalls"] = 0.5
-	nrt = split("tinyrun crun runc", rts, " ")
+	target["syscalls"] = 0.5; target["init_rss"] = 1
+	target["par2"] = target["par8"] = target["pexec8"] = 0.5	# rates: tinyrun >= 2x crun
+	floor_target["par2"] = floor_target["par8"] = 0.7		# tinyrun >= 0.7x the floor
+	# -v extra="name ...": BENCH_EXTRA's runtimes, as more columns after the ratios
+	nrt = split("tinyrun crun runc floor", rts, " ")
+	nextra = split(extra, xrts, " ")
 	nnotes = 0
 }
 
@@ -85,24 +98,53 @@ function ratio(m, peer,    t, p) {
 	return sprintf("%.2f", kind[m] == "rate" ? t / p : p / t)
 }
 
-function goal(m,    t, c) {
+function goal(m,    t, c, f, text, ok) {
 	if (!(m in target))
 		return ""
 	t = value(m, "tinyrun"); c = value(m, "crun")
 	if (t <= 0 || c <= 0)
 		return sprintf("≥ %.2f: not measured", 1 / target[m])
-	return sprintf("≥ %.2f: %s", 1 / target[m], t <= target[m] * c ? "met" : "NOT met")
+	ok = kind[m] == "rate" ? t >= c / target[m] : t <= target[m] * c
+	text = sprintf("≥ %.2f: %s", 1 / target[m], ok ? "met" : "NOT met")
+	if (m in floor_target) {
+		f = value(m, "floor")
+		text = text sprintf("; floor ≥ %.2f: %s", floor_target[m],
+				    f <= 0 ? "not measured" : t >= floor_target[m] * f ? "met" : "NOT met")
+	}
+	return text
+}
+
+# the floor's share: tinyrun/floor for rates, floor/tinyrun for times
+function fratio(m,    t, f) {
+	t = value(m, "tinyrun"); f = value(m, "floor")
+	if (t <= 0 || f <= 0)
+		return "-"
+	return sprintf("%.2f", kind[m] == "rate" ? t / f : f / t)
 }
 
 END {
-	print "| metric | tinyrun | crun | runc | crun/tinyrun | runc/tinyrun | target (crun/tinyrun) |"
-	print "|---|---|---|---|---|---|---|"
+	head = "| metric | tinyrun | crun | runc | floor | crun/tinyrun | runc/tinyrun | tinyrun/floor | target (crun/tinyrun) |"
+	rule = "|---|---|---|---|---|---|---|---|---|"
+	for (j = 1; j <= nextra; j++) {
+		head = head " " xrts[j] " | " xrts[j] "/tinyrun |"
+		rule = rule "---|---|"
+	}
+	print head
+	print rule
 	for (i = 1; i <= nrows; i++) {
 		m = rows[i]
+		for (j = 1; j <= nrt; j++)
+			if ((m SUBSEP rts[j]) in n)
+				break
+		if (j > nrt)
+			continue	# a part that did not run (BENCH_PARTS)
 		line = "| " label[m]
 		for (j = 1; j <= nrt; j++)
 			line = line " | " cell(m, rts[j])
-		print line " | " ratio(m, "crun") " | " ratio(m, "runc") " | " goal(m) " |"
+		line = line " | " ratio(m, "crun") " | " ratio(m, "runc") " | " fratio(m) " | " goal(m) " |"
+		for (j = 1; j <= nextra; j++)
+			line = line " " cell(m, xrts[j]) " | " ratio(m, xrts[j]) " |"
+		print line
 	}
 	k = "spawn_true" SUBSEP "floor"
 	if (k in n && n[k] > 0)

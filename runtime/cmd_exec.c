@@ -99,6 +99,7 @@ const struct cli_opt cmd_exec_opts[] = {
 	{ "process-label", 0, 'L', "LABEL", "the SELinux label of the process" },
 	{ "apparmor", 0, 'A', "PROFILE", "the AppArmor profile of the process" },
 	{ "pid-file", 0, 'P', "FILE", "write the process's pid (host pid namespace) to FILE" },
+	{ "pidfd-socket", 0, 'D', "PATH", "send a pidfd of the process to the unix socket PATH (as runc)" },
 	{ "preserve-fds", 0, 'F', "N", "pass N more fds (3 .. 3+N-1) to the process, 0-65536" },
 	{ "ignore-paused", 0, 'I', NULL, "exec into a paused container (the process runs once resumed)" },
 	{ "cgroup", 0, 'G', "/", "the container's own cgroup (sub-cgroups: not supported)" },
@@ -135,6 +136,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		case 'p': a->process_file = optarg; break;
 		case 'd': a->o.detach = true; break;
 		case 'P': a->o.pid_file = optarg; break;
+		case 'D': a->o.pidfd_socket = optarg; break;
 		case 'N': a->no_new_privs = true; break;
 		case 'c':
 			cap = oci_name_lookup(oci_capabilities, oci_n_capabilities, optarg);

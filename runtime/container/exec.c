@@ -24,6 +24,7 @@
 #include "runtime/container/process.h"
 #include "runtime/container/setup.h"
 #include "runtime/container/sync.h"
+#include "runtime/linux/pidfd.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/container/wait.h"
 
@@ -246,6 +247,8 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, pid, err)) < 0)
+		goto kill;
+	if (o->pidfd_socket && (r = pidfd_send_to(o->pidfd_socket, pid, "setns", err)) < 0)
 		goto kill;
 	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig);
 	goto out;

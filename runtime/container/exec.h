@@ -11,6 +11,7 @@
 
 struct exec_opts {
 	const char *console_socket;
+	const char *pidfd_socket;     /* --pidfd-socket: the process's pidfd goes there */
 	const char *pid_file;
 	bool detach;
 	int preserve_fds;

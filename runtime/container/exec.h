@@ -6,6 +6,7 @@
 
 #include "oci/error.h"
 #include "oci/config.h"
+#include "runtime/cgroup/join.h"
 #include "seccomp/seccomp.h"
 #include "runtime/container/statedir.h"
 
@@ -17,6 +18,8 @@ struct exec_opts {
 	int preserve_fds;
 	const char *seccomp_cache;    /* compiled filters, shared with create */
 	bool join_keyring;            /* the container has its own session keyring */
+	const struct cgroup_sub *subs; /* exec --cgroup: sub-cgroups to join, or NULL */
+	size_t n_subs;
 };
 
 /* Start `p` inside container `c` (cfg: the container's saved config, for

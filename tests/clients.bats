@@ -245,7 +245,8 @@ tty_run() {
 # until the pty hangs up; output in $output with \r removed, exit status in
 # $status (124 after 60 s). script(1) with stdin at EOF is no such terminal:
 # script then sends the pty an EOF that podman -i forwards, and podman
-# sometimes shows no output at all, with runc as with tinyrun (3 and 1 of 15).
+# sometimes shows no output at all, with runc as with tinyrun (7 of 35 runs
+# each here).
 pty_run() {
 	local log="$BATS_TEST_TMPDIR/pty.$((++NOHANG_SEQ)).log"
 	status=0

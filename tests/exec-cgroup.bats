@@ -19,6 +19,7 @@ setup() {
 }
 
 teardown() {
+	rmdir /sys/fs/cgroup/memory"${CGPATH:-/nonexistent}-sib" 2>/dev/null
 	tr_teardown
 }
 
@@ -79,6 +80,15 @@ mk_sub() {
 	run_nohang runtime exec --cgroup ../../escape "$CID" touch /tmp/ran
 	assert_failure
 	assert_output --partial 'bad sub-cgroup path'
+	# a cgroup beside the container's exists: ".." would reach it (and its
+	# limits, or none); refused before anything is opened
+	mkdir "/sys/fs/cgroup/memory$CGPATH-sib"
+	run_nohang runtime exec --cgroup "memory:../${CGPATH#/}-sib" "$CID" touch /tmp/ran
+	assert_failure
+	assert_output --partial 'bad sub-cgroup path'
+	run_nohang runtime exec --cgroup "memory:sub/../../${CGPATH#/}-sib" "$CID" touch /tmp/ran
+	assert_failure
+	[[ -z "$(cat "/sys/fs/cgroup/memory$CGPATH-sib/cgroup.procs")" ]]
 	run_nohang runtime exec --cgroup nosuch:x "$CID" touch /tmp/ran
 	assert_failure
 	assert_output --partial 'unknown controller nosuch'

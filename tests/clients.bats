@@ -457,16 +457,19 @@ pm_cmdline() { # ARGS: the podman command line as one shell string
 # issue 15: `podman run -it IMAGE sh -c tty` under a terminal showed none of
 # the container's output (the exit status came through). A command that
 # prints and exits at once, nothing typed: all of its output reaches the
-# terminal (conmon reads the pty master tinyrun sent), with the terminal's
-# window size (podman passes it as process.consoleSize).
+# terminal (conmon reads the pty master tinyrun sent). The window size is not
+# checked: podman passes no process.consoleSize, conmon resizes the pty when
+# podman attaches, asynchronously, and a program that asks at once may still
+# see 0x0 (more often with a runtime that starts as fast as tinyrun: 5 of 27
+# runs on a loaded machine, runc 0 of 12).
 @test "podman run -it IMAGE sh -c tty: the output reaches the terminal" {
 	pty_run "$(pm_cmdline run --rm -it --cgroup-parent "/$CGPARENT" "$IMG" sh -c tty)"
 	assert_success
 	assert_output /dev/pts/0
 	pty_run "$(pm_cmdline run --rm -it --cgroup-parent "/$CGPARENT" "$IMG" \
-		sh -c 'tty; stty size; echo "out-$((6 * 7))"; exit 4')"
+		sh -c 'tty; echo "out-$((6 * 7))"; exit 4')"
 	assert_equal "$status" 4
-	assert_output $'/dev/pts/0\n33 101\nout-42'
+	assert_output $'/dev/pts/0\nout-42'
 	[[ -z "$(pm_raw ps -a -q)" ]]
 }
 
@@ -867,9 +870,12 @@ task_status() { # ID: STATUS column of `ctr task ls`
 	c_id t2
 	c run -d "${RUNC_OPTS[@]}" "$IMG" t2 sleep 1000
 	assert_success
-	tty_run "$(c_cmdline tasks exec -t --exec-id et t2 sh -c 'tty; exit 6')"
+	# ctr resizes the pty after it starts the process and gives up (no output
+	# copied) when the process has already exited: it waits for a typed line
+	tty_run "$(c_cmdline tasks exec -t --exec-id et t2 sh -c 'tty; read line; echo "got-$line"; exit 6')" x
 	assert_equal "$status" 6
 	assert_output --partial /dev/pts/
+	assert_output --partial got-x
 	c tasks kill -s KILL t2
 	c tasks delete -f t2
 	c containers delete t2

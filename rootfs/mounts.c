@@ -142,7 +142,10 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 
 /* Without a network namespace of our own, sysfs shows the host's devices:
  * always read-only (runc does the same); where a new sysfs cannot be mounted
- * (user namespace), the host's /sys is bound recursively, read-only. */
+ * (user namespace), the host's /sys is bound recursively, read-only. The
+ * same where a network namespace joined by path belongs to another user
+ * namespace than the container's (sysfs needs CAP_SYS_ADMIN over the netns's
+ * owner: EPERM), as crun does (sysfs_userns_fallback). */
 static int sysfs_host_bind(struct rootfs_ctx *c, const struct oci_mount *m, int dst, unsigned long flags)
 {
 	struct mount_attr a = { 0 };
@@ -230,9 +233,9 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 	if (mount(m->source ? m->source : m->type, rootfs_fd_path(path, dst), m->type, flags,
 		  fs_data(c, m, data, sizeof(data))) < 0) {
 		r = -errno;
-		if (r == -EPERM && type_is(m, "sysfs") && !c->o->new_netns) {
+		if (r == -EPERM && type_is(m, "sysfs") && (!c->o->new_netns || (c->o->joined_netns && c->o->userns))) {
 			host_sysfs = true;
-			r = sysfs_host_bind(c, m, dst, flags);
+			r = sysfs_host_bind(c, m, dst, flags | MS_RDONLY);
 		} else {
 			r = fail(c, m, r, "mount");
 		}

@@ -24,6 +24,7 @@ struct rootfs_opts {
 	bool no_pivot;            /* --no-pivot */
 	bool userns;              /* a user namespace is in use: bind device nodes, no mknod */
 	bool new_netns;           /* the container has its own network namespace */
+	bool joined_netns;        /* ... joined by path (maybe not owned by its user ns) */
 	bool new_cgroupns;        /* the container has its own cgroup namespace */
 	const char *cgroup_path;  /* the container's cgroup, for v1 cgroup binds before
 	                           * the child joins it (NULL: from /proc/self/cgroup) */

@@ -14,6 +14,7 @@
 	{ "bundle", 'b', 'b', "DIR", "the bundle directory (default: the current directory)" }, \
 	{ "pid-file", 0, 'p', "FILE", "write the container process's pid (host pid namespace) to FILE" }, \
 	{ "console-socket", 0, 'c', "PATH", "with process.terminal: send the pty master to the unix socket PATH" }, \
+	{ "pidfd-socket", 0, 'D', "PATH", "send a pidfd of the container's init to the unix socket PATH (as runc)" }, \
 	{ "no-pivot", 0, 'P', NULL, "MS_MOVE + chroot instead of pivot_root (a rootfs on a ramfs)" }, \
 	{ "no-new-keyring", 0, 'K', NULL, "keep the caller's session keyring instead of a new one" }, \
 	{ "preserve-fds", 0, 'f', "N", "pass N more fds (3 .. 3+N-1) to the container, 0-65536" }, \
@@ -41,6 +42,7 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
 		case 'b': o->bundle = optarg; break;
 		case 'p': o->pid_file = optarg; break;
 		case 'c': o->console_socket = optarg; break;
+		case 'D': o->pidfd_socket = optarg; break;
 		case 'P': o->no_pivot = true; break;
 		case 'K': o->no_new_keyring = true; break;
 		case 'f': {

@@ -27,6 +27,7 @@ struct exec_args {
 	uint32_t all_gids[512];
 	uint64_t caps;
 	bool tty, no_new_privs, ignore_paused;
+	struct cgroup_sub subs[CGROUP_JOIN_MAX];
 };
 
 static int parse_uint(const char *s, uint32_t *out)
@@ -85,6 +86,51 @@ static int parse_user(const char *arg, struct exec_args *a)
 	return 0;
 }
 
+/* --cgroup [CTRL[,CTRL...]:]PATH, as runc's getSubCgroupPaths: one plain
+ * path (every hierarchy) or controller-prefixed ones, each controller once. */
+static int parse_cgroup(const char *arg, struct exec_args *a)
+{
+	const char *colon = strchr(arg, ':'), *path = colon ? colon + 1 : arg;
+	struct cgroup_sub *s;
+
+	if (a->o.n_subs == CGROUP_JOIN_MAX)
+		return cli_usage_error("exec", "--cgroup: at most %d", CGROUP_JOIN_MAX), -1;
+	if (colon == arg)
+		return cli_usage_error("exec", "invalid --cgroup argument: %s (empty <controller> prefix)", arg), -1;
+	for (size_t i = 0; i < a->o.n_subs; i++)
+		if (!colon || !a->subs[i].ctrl)
+			return cli_usage_error("exec", "invalid --cgroup argument: %s (missing <controller>: prefix)",
+					       colon ? a->subs[i].path : arg), -1;
+	if (colon) {
+		/* each controller once over all the arguments */
+		for (const char *c = arg; c < colon;) {
+			size_t len = strcspn(c, ",:");
+
+			if (!len)
+				return cli_usage_error("exec", "invalid --cgroup argument: %s (empty <controller> prefix)",
+						       arg), -1;
+			for (size_t i = 0; i < a->o.n_subs; i++)
+				for (const char *d = a->subs[i].ctrl; *d;) {
+					size_t l2 = strcspn(d, ",");
+
+					if (l2 == len && !strncmp(c, d, len))
+						return cli_usage_error("exec", "invalid --cgroup argument(s): controller "
+								       "%.*s specified multiple times", (int)len, c), -1;
+					d += l2 + (d[l2] == ',');
+				}
+			c += len + (c[len] == ',');
+		}
+	}
+	s = &a->subs[a->o.n_subs];
+	s->path = cgroup_sub_clean(path);
+	if (!s->path)
+		return cli_usage_error("exec", "--cgroup %s: bad sub-cgroup path (\"..\")", arg), -1;
+	s->ctrl = colon ? strndup(arg, colon - arg) : NULL;
+	a->o.subs = a->subs;
+	a->o.n_subs++;
+	return 0;
+}
+
 const struct cli_opt cmd_exec_opts[] = {
 	{ "process", 'p', 'p', "FILE", "the process as a JSON file (config.json's process object)" },
 	{ "detach", 'd', 'd', NULL, "return once the process runs, do not wait for it" },
@@ -99,9 +145,10 @@ const struct cli_opt cmd_exec_opts[] = {
 	{ "process-label", 0, 'L', "LABEL", "the SELinux label of the process" },
 	{ "apparmor", 0, 'A', "PROFILE", "the AppArmor profile of the process" },
 	{ "pid-file", 0, 'P', "FILE", "write the process's pid (host pid namespace) to FILE" },
+	{ "pidfd-socket", 0, 'D', "PATH", "send a pidfd of the process to the unix socket PATH (as runc)" },
 	{ "preserve-fds", 0, 'F', "N", "pass N more fds (3 .. 3+N-1) to the process, 0-65536" },
 	{ "ignore-paused", 0, 'I', NULL, "exec into a paused container (the process runs once resumed)" },
-	{ "cgroup", 0, 'G', "/", "the container's own cgroup (sub-cgroups: not supported)" },
+	{ "cgroup", 0, 'G', "[CTRL[,CTRL]:]PATH", "run in an existing sub-cgroup PATH of the container's (v1: of the controllers CTRL only); repeatable on v1" },
 	{ 0 },
 };
 
@@ -135,6 +182,7 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 		case 'p': a->process_file = optarg; break;
 		case 'd': a->o.detach = true; break;
 		case 'P': a->o.pid_file = optarg; break;
+		case 'D': a->o.pidfd_socket = optarg; break;
 		case 'N': a->no_new_privs = true; break;
 		case 'c':
 			cap = oci_name_lookup(oci_capabilities, oci_n_capabilities, optarg);
@@ -151,10 +199,8 @@ static int parse_args(int argc, char **argv, struct exec_args *a)
 			break;
 		case 'I': a->ignore_paused = true; break;
 		case 'G':
-			/* the container's own cgroup is the default; sub-cgroups are not joined */
-			if (strcmp(optarg, "/") && *optarg)
-				return cli_usage_error("exec", "--cgroup %s: joining a sub-cgroup is not supported",
-						       optarg), -1;
+			if (parse_cgroup(optarg, a) < 0)
+				return -1;
 			break;
 		case 'L': a->label = optarg; break;
 		case 'A': a->apparmor = optarg; break;

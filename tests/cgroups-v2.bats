@@ -107,6 +107,34 @@ wait_sleeps() {
 	cg_gone
 }
 
+# runc's sub-cgroup exec: the process starts in an existing cgroup below the
+# container's (CLONE_INTO_CGROUP into it), seen in /proc/self/cgroup inside;
+# a controller prefix, a missing sub-cgroup or ".." fail before anything runs.
+@test "cgroups v2: exec --cgroup SUB runs the process in the container's sub-cgroup" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	mkdir "/sys/fs/cgroup$CGPATH/sub"
+	run_nohang runtime exec --cgroup sub "$CID" cat /proc/self/cgroup
+	assert_success
+	assert_output "0::$CGPATH/sub"
+	run_nohang runtime exec --cgroup / "$CID" cat /proc/self/cgroup
+	assert_output "0::$CGPATH"
+	assert_equal "$(cat "/proc/$(ctr_pid)/cgroup")" "0::$CGPATH"
+	run_nohang runtime exec --cgroup nope "$CID" touch /tmp/ran
+	assert_equal "$status" 255
+	assert_output --partial "$CGPATH/nope"
+	run_nohang runtime exec --cgroup memory:sub "$CID" touch /tmp/ran
+	assert_equal "$status" 255
+	assert_output --partial "cgroup v2 takes one path, without a controller"
+	run_nohang runtime exec --cgroup ../x "$CID" touch /tmp/ran
+	assert_failure
+	run_nohang runtime exec "$CID" test -e /tmp/ran
+	assert_failure
+	runtime delete --force "$CID"
+	cg_gone
+}
+
 @test "cgroups v2: linux.resources land in the v2 files, converted" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.linux.resources += {

@@ -89,3 +89,68 @@ run_with_input() {
 	[ "$st" -ne 124 ] || fail "exec -t still running: $(cat "$log")"
 	grep -q 'after-42' "$log" || fail "sleep not stopped by ^C: $(cat "$log")"
 }
+
+# --- a detached terminal: the pty goes to a console socket ----------------
+
+# recv_tty NAME: checker's console-socket receiver in the background (copies
+# the pty's output to $BATS_TEST_TMPDIR/NAME.out until the pty closes).
+recv_tty() {
+	SOCK="$BATS_TEST_TMPDIR/$1.sock"
+	TTY_OUT="$BATS_TEST_TMPDIR/$1.out"
+	"$TEST_LIB_BIN/checker" recvtty "$SOCK" "$TTY_OUT" </dev/null >"$BATS_TEST_TMPDIR/$1.log" 2>&1 3>&- 4>&- &
+	RECV_PID=$!
+	wait_for_file "$SOCK"
+}
+
+# crun's detach-tty case: process.terminal with --detach and a console
+# socket; the process runs on the pty, exits, and the state says so.
+@test "terminal + run --detach --console-socket: the pty reaches the socket; once the process exits the state is stopped and delete leaves nothing" {
+	update_config '.process.terminal = true'
+	bind_out_dir
+	set_cmd 'tty; [ -t 0 ] && [ -t 1 ] && [ -t 2 ] && echo all-tty; echo "out-$((6 * 7))"; while [ ! -e /out/go ]; do sleep 0.05; done'
+	recv_tty run
+	run_detached "$CID" --console-socket "$SOCK"
+	assert_equal "$(state_field "$CID" status)" running
+	local pid
+	pid="$(state_field "$CID" pid)"
+	touch "$OUT/go"
+	wait_for_exit "$pid"
+	wait_for_state "$CID" stopped
+	assert_equal "$(state_field "$CID" pid)" 0
+	wait "$RECV_PID"
+	run cat "$TTY_OUT"
+	assert_line /dev/pts/0
+	assert_line all-tty
+	assert_line out-42
+	run runtime list -q
+	assert_output "$CID"
+	runtime delete "$CID"
+	run runtime state "$CID"
+	assert_failure
+}
+
+@test "terminal + create --console-socket, start: the program runs on the pty, exits, state stopped, delete" {
+	update_config '.process.terminal = true'
+	set_cmd 'tty; echo started-on-pty'
+	recv_tty create
+	create_container "$CID" --console-socket "$SOCK"
+	assert_equal "$(state_field "$CID" status)" created
+	runtime start "$CID"
+	wait_for_state "$CID" stopped
+	wait "$RECV_PID"
+	run cat "$TTY_OUT"
+	assert_line /dev/pts/0
+	assert_line started-on-pty
+	runtime delete "$CID"
+	run runtime state "$CID"
+	assert_failure
+}
+
+@test "terminal + run --detach without --console-socket fails naming the console socket, nothing left" {
+	update_config '.process.terminal = true'
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --regexp 'console.socket'
+	run runtime state "$CID"
+	assert_failure
+}

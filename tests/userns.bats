@@ -296,3 +296,36 @@ rootless_true_bundle() {
 	assert_line "/idm/d/host-file 0:0"
 	assert_line " 0 100000 65536"
 }
+
+# crun: a network namespace joined by path that belongs to the host's user
+# namespace, with a new user namespace for the container. The container's
+# root has no CAP_SYS_ADMIN over that netns, so a fresh sysfs is refused
+# (EPERM): the host's /sys is bound read-only instead, as crun does (runc
+# fails the mount).
+@test "userns: a network namespace joined by path (owned by the host's user namespace) with a new user namespace" {
+	map_userns
+	unshare --net sleep 3600 &
+	local holder=$! i
+	record_pid "$holder"
+	for i in $(seq 50); do
+		[[ "$(readlink /proc/$holder/ns/net)" != "$(readlink /proc/self/ns/net)" ]] && break
+		sleep 0.1
+	done
+	# lo up in that netns: the container must see this one, not a new one
+	nsenter -t "$holder" -n ip link set lo up
+	update_config '(.linux.namespaces[] | select(.type == "network")) |= {type: "network", path: $ns}' \
+		--arg ns "/proc/$holder/ns/net"
+	set_cmd 'readlink /proc/self/ns/net; cat /proc/self/uid_map | tr -s " "; ip -o link show lo;
+		grep " /sys " /proc/self/mountinfo; (echo x >/sys/kernel/uevent_helper) 2>/dev/null && echo sys-writable; true'
+	run_ctr
+	local want
+	want="$(readlink "/proc/$holder/ns/net")"
+	kill "$holder"
+	wait "$holder" 2>/dev/null || true
+	assert_success
+	assert_line --index 0 "$want"
+	assert_line --index 1 " 0 100000 65536"
+	assert_line --index 2 --regexp 'lo: <LOOPBACK,UP,LOWER_UP>'
+	assert_line --index 3 --regexp ' / /sys ro[, ]'
+	refute_output --partial sys-writable
+}

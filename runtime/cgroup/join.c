@@ -5,12 +5,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "runtime/cgroup/internal.h"
 
 static void join_init(struct cgroup_join *j)
 {
+	j->subs = NULL;
+	j->n_subs = 0;
 	j->n = 0;
 	j->clone_dirfd = j->procs_fd = -1;
 	j->wait_parent = false;
@@ -21,6 +24,33 @@ int cgroup_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct e
 {
 	join_init(j);
 	return cg_ops(cg)->join_prepare(cg, j, err);
+}
+
+int cgroup_join_prepare_sub(const struct cgroup *cg, const struct cgroup_sub *subs, size_t n,
+			    struct cgroup_join *j, struct error *err)
+{
+	join_init(j);
+	j->subs = subs;
+	j->n_subs = n;
+	return cg_ops(cg)->join_prepare(cg, j, err);
+}
+
+const char *cgroup_sub_clean(const char *path)
+{
+	const char *p = path;
+
+	while (*p == '/')
+		p++;
+	for (const char *c = p; *c;) {
+		size_t len = strcspn(c, "/");
+
+		if (len == 2 && c[0] == '.' && c[1] == '.')
+			return NULL;
+		c += len;
+		while (*c == '/')
+			c++;
+	}
+	return p;
 }
 
 int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)

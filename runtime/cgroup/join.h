@@ -20,6 +20,15 @@
 
 #define CGROUP_JOIN_MAX 16
 
+/* exec --cgroup (runc's sub-cgroup exec): an existing cgroup below the
+ * container's, for every hierarchy (ctrl NULL) or, on v1, for the
+ * hierarchies of the comma-separated controllers `ctrl`. `path` is relative
+ * to the container's cgroup; ".." components are refused. */
+struct cgroup_sub {
+	const char *ctrl;
+	const char *path;
+};
+
 struct cgroup_join {
 	int tasks_fds[CGROUP_JOIN_MAX];   /* v1 `tasks` files, O_WRONLY */
 	size_t n;
@@ -27,9 +36,17 @@ struct cgroup_join {
 	int procs_fd;                     /* its cgroup.procs, when clone cannot go into it, or -1 */
 	bool wait_parent;                 /* systemd unit: the child waits on wait_pipe[0] */
 	int wait_pipe[2];
+	const struct cgroup_sub *subs;    /* exec --cgroup, or NULL: the container's own */
+	size_t n_subs;
 };
 
 int cgroup_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err);
+/* The same for exec --cgroup: into the sub-cgroups `subs` (n of them). */
+int cgroup_join_prepare_sub(const struct cgroup *cg, const struct cgroup_sub *subs, size_t n,
+			    struct cgroup_join *j, struct error *err);
+/* A sub-cgroup path is one we may join: no ".." component. Returns it
+ * without leading slashes ("" = the container's own), or NULL. */
+const char *cgroup_sub_clean(const char *path);
 /* Parent, when clone3 refused CLONE_INTO_CGROUP: the child writes cgroup.procs instead. */
 int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err);
 /* Parent, after clone, when cg->unit is pending (else a no-op): start the

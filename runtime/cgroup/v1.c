@@ -539,19 +539,75 @@ static int open_at_hier(const struct cgroup *cg, int h, const char *file, int fl
 	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
 }
 
+/* The hierarchy of controller `name` (len bytes; "name=systemd" too), or -1. */
+static int hier_of(const char *name, size_t len)
+{
+	if (len == 12 && !strncmp(name, "name=systemd", 12))
+		name += 5, len -= 5;
+	for (int i = 0; i < CG1_N; i++)
+		if (i != CG1_UNIFIED && strlen(cg1_names[i]) == len && !strncmp(cg1_names[i], name, len))
+			return alias[i];
+	return -1;
+}
+
+/* exec --cgroup: the sub-cgroup of hierarchy h ("" = the container's own),
+ * after every controller named was checked by subs_check. */
+static const char *sub_of(const struct cgroup_join *j, int h)
+{
+	for (size_t i = 0; i < j->n_subs; i++) {
+		const char *c = j->subs[i].ctrl;
+
+		if (!c)
+			return j->subs[i].path;
+		while (*c) {
+			size_t len = strcspn(c, ",");
+
+			if (hier_of(c, len) == h)
+				return j->subs[i].path;
+			c += len + (c[len] == ',');
+		}
+	}
+	return "";
+}
+
+static int subs_check(const struct cgroup *cg, const struct cgroup_join *j, struct error *err)
+{
+	for (size_t i = 0; i < j->n_subs; i++)
+		for (const char *c = j->subs[i].ctrl; c && *c;) {
+			size_t len = strcspn(c, ",");
+			int h = hier_of(c, len);
+
+			if (h < 0 || !(cg->v1_mask & (1u << h)))
+				return error_set(err, EINVAL, "exec --cgroup: unknown controller %.*s (the container's "
+						 "cgroup has no such hierarchy)", (int)len, c);
+			c += len + (c[len] == ',');
+		}
+	return 0;
+}
+
 /* The `tasks` file of every hierarchy, and the cgroup2 dir of a hybrid host
- * for CLONE_INTO_CGROUP. */
+ * for CLONE_INTO_CGROUP; with exec --cgroup, those of the sub-cgroups. */
 static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
+	char file[4200];
 	int fd;
 
+	cg1_mounted();
+	if (subs_check(cg, j, err) < 0)
+		return -err->code;
 	for (int h = 0; h < CG1_N; h++) {
+		const char *sub;
+
 		if (!(cg->v1_mask & (1u << h)))
 			continue;
+		sub = sub_of(j, h);
+		if ((size_t)snprintf(file, sizeof(file), "%s%s%s", *sub ? "/" : "", sub,
+				     h == CG1_UNIFIED ? "" : "/tasks") >= sizeof(file))
+			return cgroup_join_close(j), error_set(err, ENAMETOOLONG, "exec --cgroup: path too long");
 		if (h == CG1_UNIFIED)
-			fd = open_at_hier(cg, h, "", O_RDONLY | O_DIRECTORY, err);
+			fd = open_at_hier(cg, h, file, O_RDONLY | O_DIRECTORY, err);
 		else
-			fd = open_at_hier(cg, h, "/tasks", O_WRONLY, err);
+			fd = open_at_hier(cg, h, file, O_WRONLY, err);
 		if (fd < 0) {
 			cgroup_join_close(j);
 			return fd;
@@ -568,8 +624,12 @@ static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struc
 
 static int v1_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
-	int fd = open_at_hier(cg, CG1_UNIFIED, "/cgroup.procs", O_WRONLY, err);
+	/* the dir join_prepare opened (a sub-cgroup for exec --cgroup) */
+	int fd = j->clone_dirfd >= 0 ? openat(j->clone_dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC)
+				     : open_at_hier(cg, CG1_UNIFIED, "/cgroup.procs", O_WRONLY, err);
 
+	if (fd < 0 && j->clone_dirfd >= 0)
+		return error_sys(err, errno, "cgroup %s: cgroup.procs", cg->path);
 	if (fd < 0)
 		return fd;
 	j->procs_fd = fd;

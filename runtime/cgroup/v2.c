@@ -283,14 +283,28 @@ int cg2_destroy(struct cgroup *cg, struct error *err)
 /* clone3(CLONE_INTO_CGROUP) into the container's dir. */
 static int v2_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
-	if (cg->v2_dirfd >= 0 && (j->clone_dirfd = dup(cg->v2_dirfd)) < 0)
+	const char *sub = j->n_subs ? j->subs[0].path : "";
+
+	if (j->n_subs > 1 || (j->n_subs && j->subs[0].ctrl))
+		return error_set(err, EINVAL, "exec --cgroup: cgroup v2 takes one path, without a controller");
+	if (cg->v2_dirfd < 0)
+		return *sub ? error_set(err, ENODEV, "exec --cgroup %s: the container has no cgroup", sub) : 0;
+	if (*sub) {
+		/* below the container's cgroup only (cgroupfs has no symlinks; ".." refused) */
+		j->clone_dirfd = openat(cg->v2_dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (j->clone_dirfd < 0)
+			return error_sys(err, errno, "exec --cgroup: cgroup %s/%s", cg->path, sub);
+		return 0;
+	}
+	if ((j->clone_dirfd = dup(cg->v2_dirfd)) < 0)
 		return error_sys(err, errno, "cgroup: dup");
 	return 0;
 }
 
 static int v2_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
-	int fd = openat(cg->v2_dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+	/* the dir join_prepare opened (a sub-cgroup for exec --cgroup) */
+	int fd = openat(j->clone_dirfd >= 0 ? j->clone_dirfd : cg->v2_dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return error_sys(err, errno, "cgroup %s: cgroup.procs", cg->path);

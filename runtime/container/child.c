@@ -211,6 +211,7 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		.no_pivot = ctx->o->no_pivot,
 		.userns = ctx->userns,
 		.new_netns = cfg->linux_.ns[OCI_NS_NET].present,
+		.joined_netns = cfg->linux_.ns[OCI_NS_NET].path != NULL,
 		.new_cgroupns = cfg->linux_.ns[OCI_NS_CGROUP].present,
 		.cgroup_path = ctx->cgroup_path,
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,

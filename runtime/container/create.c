@@ -33,6 +33,7 @@
 #include "runtime/container/sandbox.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
+#include "runtime/linux/pidfd.h"
 #include "runtime/linux/terminal.h"
 
 static int plan_check(const struct oci_config *cfg, const struct create_opts *o, struct error *err)
@@ -531,6 +532,8 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	if ((r = container_save_state(c, err)) < 0)
 		return r;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)
+		return r;
+	if (o->pidfd_socket && (r = pidfd_send_to(o->pidfd_socket, out->pid, "standard", err)) < 0)
 		return r;
 	/* exec needs to know whether to join the container's session keyring */
 	if (o->no_new_keyring && (r = mark_no_new_keyring(c, err)) < 0)

@@ -21,6 +21,7 @@ struct create_opts {
 	const char *config_path;     /* <bundle>/config.json */
 	const char *pid_file;
 	const char *console_socket;
+	const char *pidfd_socket;    /* --pidfd-socket: the init's pidfd goes there */
 	bool no_pivot;
 	bool no_new_keyring;
 	int preserve_fds;

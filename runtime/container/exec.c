@@ -24,6 +24,7 @@
 #include "runtime/container/process.h"
 #include "runtime/container/setup.h"
 #include "runtime/container/sync.h"
+#include "runtime/linux/pidfd.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/container/wait.h"
 
@@ -151,16 +152,17 @@ static int join_pid_time(int pidfd, const struct oci_config *cfg, struct error *
 }
 
 /* Never a process outside the container's cgroup: no cgroup, no exec. */
-static int exec_join_cgroup(const struct container *c, struct cgroup *cg, bool *have_cg, struct cgroup_join *j,
-			    struct error *err)
+static int exec_join_cgroup(const struct container *c, const struct exec_opts *o, struct cgroup *cg, bool *have_cg,
+			    struct cgroup_join *j, struct error *err)
 {
 	int r = 0;
 
 	if (!c->st.cgroup_path)
-		return 0;
+		return o->n_subs ? error_set(err, ENODEV, "container \"%s\": exec --cgroup: the container has no cgroup",
+					     c->id) : 0;
 	if ((r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, cg, err)) == 0) {
 		*have_cg = true;
-		r = cgroup_join_prepare(cg, j, err);
+		r = cgroup_join_prepare_sub(cg, o->subs, o->n_subs, j, err);
 	}
 	if (r < 0)
 		error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
@@ -222,7 +224,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
 		goto out;
 	}
-	if ((r = exec_join_cgroup(c, &cg, &have_cg, &x.join, err)) < 0 ||
+	if ((r = exec_join_cgroup(c, o, &cg, &have_cg, &x.join, err)) < 0 ||
 	    (r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
@@ -246,6 +248,8 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, pid, err)) < 0)
+		goto kill;
+	if (o->pidfd_socket && (r = pidfd_send_to(o->pidfd_socket, pid, "setns", err)) < 0)
 		goto kill;
 	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig);
 	goto out;

@@ -78,7 +78,7 @@ setup_file() {
 	build_test_lib || return 1   # on the host: compiling in the guest is slow
 	export AA_MODE=guest
 	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
-	local env=(-e TINYRUN_AA_GUEST=1)
+	local env=(-e TINYRUN_AA_GUEST=1 -e BATS_TEST_TIMEOUT=360)   # emulated: slow
 	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
 	(cd "$REPO_DIR" && "$VM_RUN" --timeout 900 "${env[@]}" -- \
 		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap tests/apparmor.bats) \

@@ -21,7 +21,7 @@ setup_file() {
 	[[ -x "$VM_RUN" ]] || skip "no cgroup2 here and no vm-run at $VM_RUN"
 	build_test_lib   # on the host: compiling in the guest is slow
 	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
-	local env=()
+	local env=(-e BATS_TEST_TIMEOUT=360)   # an emulated guest: a loaded host makes it slow
 	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
 	(cd "$REPO_DIR" && "$VM_RUN" --timeout 1500 "${env[@]}" -- \
 		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap tests/cgroups-v2.bats) \

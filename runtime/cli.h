@@ -63,6 +63,7 @@ struct run_flags {
 	bool detach;
 	bool keep;                 /* --keep: the stopped container stays until delete */
 	const char *id;            /* --id, with a bundle path */
+	const char *result;        /* --result FILE: why the process ended, as JSON */
 };
 
 /* runtime/cmd_create.c, shared with cmd_run.c. Parse create/run options
@@ -88,6 +89,7 @@ int cmd_resume(struct global_opts *g, int argc, char **argv);
 int cmd_update(struct global_opts *g, int argc, char **argv);
 int cmd_events(struct global_opts *g, int argc, char **argv);
 int cmd_spec(struct global_opts *g, int argc, char **argv);
+int cmd_gc(struct global_opts *g, int argc, char **argv);
 int cmd_features(struct global_opts *g, int argc, char **argv);
 
 extern const struct command cli_commands[];

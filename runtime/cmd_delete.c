@@ -2,6 +2,7 @@
 #include <getopt.h>
 
 #include "cli.h"
+#include "runtime/container/gc.h"
 #include "runtime/container/lifecycle.h"
 
 const struct cli_opt cmd_delete_opts[] = {
@@ -39,7 +40,10 @@ int cmd_delete(struct global_opts *g, int argc, char **argv)
 		container_close(&c);
 		return cli_failf("cannot delete container \"%s\": it is being created", argv[optind]);
 	}
-	lifecycle_destroy(&c, NULL, &err);
+	if (!c.has_state)   /* we hold its lock: its create died half-way */
+		gc_clean_locked(&c);
+	else
+		lifecycle_destroy(&c, NULL, &err);
 	container_close(&c);
 	return 0;
 }

@@ -247,7 +247,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		goto reap;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, pid, err)) < 0)
 		goto kill;
-	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig);
+	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig, NULL);
 	goto out;
 kill:
 	kill(pid, SIGKILL);

@@ -3,6 +3,9 @@
 #include "runtime/container/setup.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -77,7 +80,7 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
 	 * host fd may be open while they are resolved (the sync socket and the
 	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
-	if ((r = process_close_fds(s->first_fd, s->keep, 2, err)) < 0)
+	if ((r = process_close_fds(s->first_fd, s->keep, 4, err)) < 0)
 		return r;
 	log_forget_file();
 	if (s->make_cwd && (r = mkdir_cwd(p->cwd)) < 0)
@@ -100,11 +103,37 @@ int setup_start(const struct setup *s, struct error *err)
 	return setup_seccomp(s, SETUP_AFTER_START, err);
 }
 
+/* tinyrun-init STATUS_FD EXE ARG0 ...: from its sealed memfd, so that
+ * /proc/1/exe is that anonymous file; the status fd (and nothing else of
+ * the runtime's) goes through the exec. */
+static int exec_init(const struct setup *s, const char *exe, char **env, struct error *err)
+{
+	size_t n = 0;
+	char fd[16];
+
+	while (s->p->args[n])
+		n++;
+	char *argv[n + 4];
+
+	snprintf(fd, sizeof(fd), "%d", s->status_fd);
+	argv[0] = "tinyrun-init";
+	argv[1] = fd;
+	argv[2] = (char *)exe;
+	for (size_t i = 0; i <= n; i++)
+		argv[3 + i] = s->p->args[i];
+	if (s->status_fd >= 0 && fcntl(s->status_fd, F_SETFD, 0) < 0)
+		return error_sys(err, errno, "run.tinyrun.init: status fd");
+	syscall(SYS_execveat, s->init_fd, "", argv, env, AT_EMPTY_PATH);
+	return error_sys_lc(err, errno, "exec tinyrun-init (for %s)", exe);
+}
+
 int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err)
 {
 	extern char **environ;
 
 	environ = env;
+	if (s->use_init)
+		return exec_init(s, exe, env, err);
 	execve(exe, s->p->args, env);
 	return error_sys_lc(err, errno, "exec %s", exe);
 }

@@ -773,3 +773,15 @@ readme_section() {
 	grep -q "exits 255 when exec itself fails" "$REPO_DIR/README.md" || fail "README: exec's 255"
 	grep -q "255 when exec itself fails" <<<"$man" || fail "man page: exec's 255"
 }
+
+@test "gc: nothing to do prints nothing; more than one id is a usage error" {
+	is_runc && skip "tinyrun's own command"
+	run_nohang "$RUNTIME" --root "$ROOT" gc
+	assert_success
+	assert_output ""
+	run_nohang "$RUNTIME" --root "$BATS_TEST_TMPDIR/no-such-root" gc
+	assert_success
+	run_nohang "$RUNTIME" --root "$ROOT" gc a b
+	assert_failure 1
+	assert_output --partial "expected at most one container id"
+}

@@ -38,7 +38,9 @@ int cmd_delete(struct global_opts *g, int argc, char **argv)
 	}
 	if (s == STATUS_CREATING && !force) {
 		container_close(&c);
-		return cli_failf("cannot delete container \"%s\": it is being created", argv[optind]);
+		/* we hold its lock, so its creator is gone: a create that died half-way */
+		return cli_failf("cannot delete container \"%s\": its create did not finish (use --force, or tinyrun gc)",
+				 argv[optind]);
 	}
 	if (!c.has_state)   /* we hold its lock: its create died half-way */
 		gc_clean_locked(&c);

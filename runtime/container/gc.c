@@ -169,6 +169,8 @@ static int gc_entry(int rootfd, const char *name)
 		goto out;
 	run_cleaners(&c);
 	r = 1;
+	if (fstatat(rootfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		log_warn("gc: %s: state dir not empty, left in place", name);
 out:
 	close(c.dirfd);
 	return r;
@@ -220,10 +222,14 @@ int gc_id(const char *root, const char *id, struct error *err)
 	int rootfd, r;
 
 	/* the state dir's name for this id (a long id: its hashed name) */
-	if (container_dir_name(root, id, &probe, err) < 0)
+	if (container_ref_check(id, err) < 0 || container_dir_name(root, id, &probe, err) < 0)
 		return -err->code;
 	if ((rootfd = open_root(root, err)) < 0)
 		return rootfd == -ENOENT ? 0 : rootfd;
+	if (container_root_check(root, err) < 0) {
+		close(rootfd);
+		return -err->code;
+	}
 	r = gc_entry(rootfd, probe.name);
 	close(rootfd);
 	return r;

@@ -26,6 +26,8 @@ const struct cli_opt cmd_run_opts[] = {
 	{ "detach", 'd', 'd', NULL, "return once the container runs, do not wait for it" },
 	{ "keep", 0, 'k', NULL, "keep the stopped container (and its cgroup) until delete" },
 	{ "id", 0, 'i', "ID", "the container id when a bundle path is given" },
+	{ "tinyaws", 0, 'T', "IMAGE", "a tinyaws job: IMAGE converted to a temporary bundle (bundle tinyaws), run, deleted" },
+	{ "app", 0, 'A', "DIR", "with --tinyaws: the job's app dir" },
 	{ "result", 0, 'R', "FILE", "write why the process ended (exit, signal, policy-violation, oom-kill, "
 	  "pids-limit) to FILE as JSON" },
 	{ 0 },
@@ -63,6 +65,8 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
 			else
 				rf->id = optarg;
 			break;
+		case 'T': rf->tinyaws = optarg; break;
+		case 'A': rf->app = optarg; break;
 		case 'R': rf->result = optarg; break;
 		case 'F': o->config_file = optarg; break;
 		case 'S': break;

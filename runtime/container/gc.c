@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "runtime/cgroup/cgroup.h"
+#include "runtime/container/lease.h"
+#include "runtime/container/scratch.h"
 #include "runtime/linux/rdt.h"
 #include "runtime/log.h"
 
@@ -111,6 +113,21 @@ static void clean_rdt(struct gc_target *t)
 		rdt_remove(t->c->name);
 }
 
+/* a tinyaws job's overlay upper/work (scratch.h) */
+static void clean_scratch(struct gc_target *t)
+{
+	struct error err;
+
+	if (scratch_remove(t->c->dirfd, &err) < 0)
+		log_warn("gc: %s", err.msg);
+}
+
+/* the sandbox's uid lease (lease.h) */
+static void clean_lease(struct gc_target *t)
+{
+	container_lease_release(t->c->dirfd);
+}
+
 static void clean_state_dir(struct gc_target *t)
 {
 	container_dir_remove(t->c);
@@ -120,7 +137,8 @@ static void (*const cleaners[])(struct gc_target *) = {
 	clean_init,
 	clean_cgroups,
 	clean_rdt,
-	/* uid lease, overlay scratch: one cleaner each, before the state dir */
+	clean_scratch,
+	clean_lease,
 	clean_state_dir,
 };
 

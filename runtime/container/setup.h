@@ -25,8 +25,9 @@
  *   setup_exec()                                      both
  *    13. execve (run.tinyrun.init: execveat of the sealed tinyrun-init,
  *        which forks the program as PID 2 and stays PID 1: after every
- *        step above, so it runs as the user, with NoNewPrivileges, the
- *        capabilities and the filter of the program)
+ *        step above, so it runs as the user, with NoNewPrivileges and the
+ *        capabilities of the program; with NoNewPrivileges and no notify
+ *        action the task loads the filter itself (init.c), not here)
  *
  * The filter is loaded at exactly one of the three points: setup.c's
  * setup_seccomp owns that rule. */

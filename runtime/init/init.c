@@ -5,7 +5,12 @@
  * whole set-up (setup.h), so /proc/1/exe is a sealed anonymous file, not
  * the host's tinyrun.
  *
- *   argv: tinyrun-init STATUS_FD EXE ARG0 ARG1 ...
+ *   argv: tinyrun-init STATUS_FD FILTER_FD FILTER_FLAGS EXE ARG0 ARG1 ...
+ *
+ * FILTER_FD (or -1): the container's seccomp BPF program (struct
+ * sock_filter[]); the task loads it right before its execve (with
+ * NoNewPrivileges set by tinyrun), so the init itself is not under it and
+ * can fork even when the filter denies fork/clone (`--seccomp strict`).
  *
  * It makes itself non-dumpable, blocks every signal and reads them from a
  * signalfd; forks the task (EXE with ARG0...) as PID 2; reaps every orphan;
@@ -27,6 +32,8 @@ typedef long sl;
 #define NR_close 3
 #define NR_rt_sigprocmask 14
 #define NR_pwrite64 18
+#define NR_pread64 17
+#define NR_seccomp 317
 #define NR_getpid 39
 #define NR_clone 56
 #define NR_execve 59
@@ -55,6 +62,8 @@ __asm__(".text\n.global _start\n_start:\n"
 #define NR_close 57
 #define NR_rt_sigprocmask 135
 #define NR_pwrite64 68
+#define NR_pread64 67
+#define NR_seccomp 277
 #define NR_getpid 172
 #define NR_clone 220
 #define NR_execve 221
@@ -150,6 +159,35 @@ static int from_outside(const struct sfd_info *si)
 	return si->pid == 0 && (si->code == SI_USER || si->code == SI_QUEUE || si->code == SI_TKILL);
 }
 
+struct bpf_insn {              /* struct sock_filter */
+	unsigned short code;
+	unsigned char jt, jf;
+	unsigned int k;
+};
+struct bpf_prog {              /* struct sock_fprog */
+	unsigned short len;
+	struct bpf_insn *filter;
+};
+static struct bpf_insn filter[4096];   /* BPF_MAXINSNS */
+
+/* In the task, before its execve: the container's filter from fd. */
+static void load_filter(sl fd, ul flags)
+{
+	struct bpf_prog prog;
+	sl n;
+
+	if (fd < 0)
+		return;
+	n = sys6(NR_pread64, fd, (sl)filter, sizeof(filter), 0, 0, 0);
+	sys(NR_close, fd, 0, 0);
+	prog.len = (unsigned short)(n / (sl)sizeof(filter[0]));
+	prog.filter = filter;
+	if (n <= 0 || n % (sl)sizeof(filter[0]) || sys(NR_seccomp, 1 /* SECCOMP_SET_MODE_FILTER */, flags, &prog) < 0) {
+		say("tinyrun-init: seccomp: loading the filter failed\n");
+		sys(NR_exit, 127, 0, 0);
+	}
+}
+
 static int exit_code(int st)
 {
 	if ((st & 0x7f) == 0)
@@ -162,13 +200,16 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1), **envp = argv + argc + 1;
 	ul all = ~0UL, old = 0;
-	sl status_fd, sfd, task;
+	sl status_fd, filter_fd, sfd, task;
+	ul filter_flags;
 
-	if (argc < 4) {
-		say("tinyrun-init: usage: tinyrun-init STATUS_FD EXE ARG0 [ARG...]\n");
+	if (argc < 6) {
+		say("tinyrun-init: usage: tinyrun-init STATUS_FD FILTER_FD FILTER_FLAGS EXE ARG0 [ARG...]\n");
 		die(127);
 	}
 	status_fd = parse_fd(argv[1]);
+	filter_fd = parse_fd(argv[2]);
+	filter_flags = (ul)parse_fd(argv[3]);
 	/* no ptrace, no /proc/1/{fd,mem,environ} for the task (same uid) */
 	sys(NR_prctl, PR_SET_DUMPABLE, 0, 0);
 	sys6(NR_rt_sigprocmask, SIG_BLOCK, (sl)&all, (sl)&old, 8, 0, 0);
@@ -186,12 +227,15 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 		if (status_fd >= 0)
 			sys(NR_close, status_fd, 0, 0);
 		sys6(NR_rt_sigprocmask, SIG_SETMASK, (sl)&old, 0, 8, 0, 0);
-		sys(NR_execve, argv[2], argv + 3, envp);
+		load_filter(filter_fd, filter_flags);
+		sys(NR_execve, argv[4], argv + 5, envp);
 		say("tinyrun-init: exec ");
-		say(argv[2]);
+		say(argv[4]);
 		say(" failed\n");
 		sys(NR_exit, 127, 0, 0);
 	}
+	if (filter_fd >= 0)
+		sys(NR_close, filter_fd, 0, 0);
 	for (;;) {
 		struct sfd_info si;
 		int st;

@@ -59,6 +59,17 @@ build/%.o: %.c $(wildcard */*.h */*/*.h)
 # oci/profiles.c embeds the shipped seccomp profiles byte for byte (.incbin).
 build/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
 
+# tinyrun-init (runtime/init/): freestanding, static, no libc; embedded in
+# tinyrun (runtime/container/init-image.c, .incbin) and run as the
+# container's PID 1 when the config asks (run.tinyrun.init=true).
+INIT_CFLAGS := -Os -static -nostdlib -nostartfiles -ffreestanding -fno-stack-protector \
+               -fno-asynchronous-unwind-tables -fno-pie -no-pie -Wall -Wextra -Werror \
+               -Wl,--build-id=none -Wl,-z,noexecstack -s
+build/init/tinyrun-init: runtime/init/init.c
+	@mkdir -p $(dir $@)
+	$(CC) $(INIT_CFLAGS) -o $@ $<
+build/runtime/container/init-image.o: build/init/tinyrun-init
+
 deps:
 	@missing=""; for p in $(DEB_ALL); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \

@@ -79,6 +79,15 @@ static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse
 	for (size_t i = 0; i < cfg->n_annotations; i++)   /* config.md: keys MUST NOT be empty */
 		if (!cfg->annotations[i].key[0])
 			return parse_err(c, JKEY(NULL, "annotations"), "empty key");
+	for (size_t i = 0; i < cfg->n_annotations; i++) {   /* tinyrun's own: the init as PID 1 */
+		const struct oci_kv *a = &cfg->annotations[i];
+
+		if (strcmp(a->key, "run.tinyrun.init"))
+			continue;
+		if (strcmp(a->value, "true") && strcmp(a->value, "false"))
+			return parse_err(c, JKEY(NULL, "annotations"), "run.tinyrun.init: expected \"true\" or \"false\"");
+		cfg->init = !strcmp(a->value, "true");
+	}
 	if (parts == OCI_PARSE_HOOKS_ONLY)
 		return 0;
 

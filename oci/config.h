@@ -412,6 +412,7 @@ struct oci_config {
 	struct oci_hooks hooks;
 	struct oci_kv *annotations;
 	size_t n_annotations;
+	bool init;                 /* annotation run.tinyrun.init=true: tinyrun-init as PID 1 */
 	bool has_linux;
 	struct oci_linux linux_;   /* `linux` is a predefined macro in GNU C */
 	/* oci/config_tinyaws.c: mounts[0] has destination "/" (an overlay

@@ -2,7 +2,10 @@
 
 #include <stdbool.h>
 
+#include <stdio.h>
+
 #include "json.h"
+#include "tables.h"
 
 static void key_u64(struct json_writer *w, const char *k, uint64_t v)
 {
@@ -151,5 +154,54 @@ int oci_event_json(const char *type, const char *id, char **out, size_t *len)
 
 	write_head(w, type, id);
 	json_w_object_end(w);
+	return json_writer_finish(w, out, len);
+}
+
+static const char *signal_name(int sig, char *buf, size_t size)
+{
+	for (size_t i = 0; i < oci_n_signals; i++)
+		if (oci_signals[i].value == sig)
+			return oci_signals[i].name;
+	snprintf(buf, size, "%d", sig);
+	return buf;
+}
+
+static void write_exit(struct json_writer *w, const char *id, const struct oci_exit *e)
+{
+	char num[16];
+
+	json_w_key(w, "id");
+	json_w_string(w, id);
+	json_w_key(w, "reason");
+	json_w_string(w, e->reason);
+	json_w_key(w, "exitCode");
+	if (e->has_status && !e->signal)
+		json_w_int(w, e->exit_code);
+	else
+		json_w_null(w);
+	json_w_key(w, "signal");
+	json_w_string(w, e->has_status && e->signal ? signal_name(e->signal, num, sizeof(num)) : NULL);
+	json_w_key(w, "status");
+	if (e->has_status)
+		json_w_int(w, e->status);
+	else
+		json_w_null(w);
+	key_u64(w, "oomKills", e->oom_kills);
+	key_u64(w, "pidsLimitHits", e->pids_limit_hits);
+}
+
+int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len)
+{
+	struct json_writer *w = json_writer_new(NULL);
+
+	if (as_event) {
+		write_head(w, "exit", id);
+		json_w_key(w, "data");
+	}
+	json_w_object(w);
+	write_exit(w, id, e);
+	json_w_object_end(w);
+	if (as_event)
+		json_w_object_end(w);
 	return json_writer_finish(w, out, len);
 }

@@ -45,6 +45,10 @@ const struct command cli_commands[] = {
 	{ "update", cmd_update, "change a running container's resources", "update [options] ID", cmd_update_opts, NULL },
 	{ "events", cmd_events, "print container events and statistics as JSON lines", "events [options] ID",
 	  cmd_events_opts, NULL },
+	{ "gc", cmd_gc, "remove what crashed creates left behind", "gc [ID]", cli_no_opts,
+	  "Removes every half-made container (no state.json, its creating tinyrun gone: pid and start\n"
+	  "time): its leftover process, its cgroups in every hierarchy, its state dir; prints their ids.\n"
+	  "Never touches a created, running or stopped container, nor a create in progress." },
 	{ "spec", cmd_spec, "write a default config.json", "spec [options]", cmd_spec_opts, NULL },
 	{ "bundle", cmd_bundle, "convert a tinyaws job (image dir + app dir) into a bundle",
 	  "bundle tinyaws IMAGE -o BUNDLE [options] [-- CMD [ARGS...]]", cmd_bundle_opts,

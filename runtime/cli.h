@@ -63,6 +63,7 @@ struct run_flags {
 	bool detach;
 	bool keep;                 /* --keep: the stopped container stays until delete */
 	const char *id;            /* --id, with a bundle path */
+	const char *result;        /* --result FILE: why the process ended, as JSON */
 	const char *tinyaws;       /* --tinyaws IMAGE: a one-shot tinyaws job */
 	const char *app;           /* --app DIR, with --tinyaws */
 };
@@ -112,6 +113,7 @@ int cmd_resume(struct global_opts *g, int argc, char **argv);
 int cmd_update(struct global_opts *g, int argc, char **argv);
 int cmd_events(struct global_opts *g, int argc, char **argv);
 int cmd_spec(struct global_opts *g, int argc, char **argv);
+int cmd_gc(struct global_opts *g, int argc, char **argv);
 int cmd_features(struct global_opts *g, int argc, char **argv);
 
 extern const struct command cli_commands[];

@@ -29,6 +29,8 @@ const struct cli_opt cmd_run_opts[] = {
 	{ "id", 0, 'i', "ID", "the container id when a bundle path is given" },
 	{ "tinyaws", 0, 'T', "IMAGE", "a tinyaws job: IMAGE converted to a temporary bundle (bundle tinyaws), run, deleted" },
 	{ "app", 0, 'A', "DIR", "with --tinyaws: the job's app dir" },
+	{ "result", 0, 'R', "FILE", "write why the process ended (exit, signal, policy-violation, oom-kill, "
+	  "pids-limit) to FILE as JSON" },
 	{ 0 },
 };
 
@@ -67,6 +69,7 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
 			break;
 		case 'T': rf->tinyaws = optarg; break;
 		case 'A': rf->app = optarg; break;
+		case 'R': rf->result = optarg; break;
 		case 'F': o->config_file = optarg; break;
 		case 'S': break;
 		default:

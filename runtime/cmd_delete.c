@@ -2,6 +2,7 @@
 #include <getopt.h>
 
 #include "cli.h"
+#include "runtime/container/gc.h"
 #include "runtime/container/lifecycle.h"
 
 const struct cli_opt cmd_delete_opts[] = {
@@ -37,9 +38,14 @@ int cmd_delete(struct global_opts *g, int argc, char **argv)
 	}
 	if (s == STATUS_CREATING && !force) {
 		container_close(&c);
-		return cli_failf("cannot delete container \"%s\": it is being created", argv[optind]);
+		/* we hold its lock, so its creator is gone: a create that died half-way */
+		return cli_failf("cannot delete container \"%s\": its create did not finish (use --force, or tinyrun gc)",
+				 argv[optind]);
 	}
-	lifecycle_destroy(&c, NULL, &err);
+	if (!c.has_state)   /* we hold its lock: its create died half-way */
+		gc_clean_locked(&c);
+	else
+		lifecycle_destroy(&c, NULL, &err);
 	container_close(&c);
 	return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/container/result.h"
 #include "oci/events.h"
 
 /* Go durations as runc takes them: "5s", "100ms", "1m30s", "2h"; a bare number is seconds. */
@@ -60,12 +61,28 @@ static int print_event(const char *type, const char *id, const struct cgroup *cg
 	return 0;
 }
 
+/* The last event: why the process ended (result.h), when it stopped while
+ * we watched: {"type":"exit","id":...,"data":{"reason":...}}. */
+static void print_exit(const char *id, int wait_status, const struct cgroup *cg)
+{
+	struct oci_exit e;
+	char *json;
+	size_t len;
+
+	result_make(wait_status, cg, &e);
+	if (oci_exit_json(id, &e, true, &json, &len) < 0)
+		return;
+	printf("%.*s\n", (int)len, json);
+	fflush(stdout);
+	free(json);
+}
+
 /* Until the container stops: stats every interval, oom as it happens. */
 static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long interval_ms, struct error *err)
 {
 	struct cgroup_oom_watch w;
 	bool have_watch = cgroup_oom_watch_open(cg, &w, err) == 0;
-	int r = 0;
+	int r = 0, status;
 
 	for (;;) {
 		struct pollfd p = { .fd = have_watch ? w.fd : -1, .events = POLLIN | POLLPRI };
@@ -77,12 +94,15 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 		if (container_load(g->root, id, false, &c, &e2) < 0)
 			break;
 		r = container_status(&c) == STATUS_STOPPED;
+		status = r ? result_saved_status(&c) : -1;
 		container_close(&c);
 		if (n > 0 && have_watch && cgroup_oom_watch_read(&w, &kills, err) == 0)
 			for (uint64_t k = 0; k < kills; k++)
 				print_event("oom", id, cg, err);
-		if (r)
+		if (r) {
+			print_exit(id, status, cg);
 			break;
+		}
 		if (n == 0 && print_event("stats", id, cg, err) < 0)
 			break;
 	}
@@ -93,7 +113,8 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 
 const struct cli_opt cmd_events_opts[] = {
 	{ "stats", 0, 's', NULL, "print the resource usage once, as one JSON object, and exit" },
-	{ "interval", 0, 'i', "TIME", "time between two stats events: seconds, or with a unit (500ms, 2s, 1m); default 5s" },
+	{ "interval", 0, 'i', "TIME", "time between two stats events: seconds, or with a unit (500ms, 2s, 1m); default 5s; "
+	  "when the process ends, an exit event says why (see run --result)" },
 	{ 0 },
 };
 

@@ -16,7 +16,9 @@
 #include "runtime/container/lifecycle.h"
 #include "log.h"
 #include "runtime/container/sync.h"
+#include "runtime/container/result.h"
 #include "runtime/container/wait.h"
+#include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: an argument with '/' (which no id may hold),
  * "." or ".." names the bundle; the id is its base name, made unique when taken. */
@@ -43,12 +45,29 @@ static int id_from_bundle(struct global_opts *g, const char *path, char *id, siz
 	return error_set(err, EEXIST, "no free container id for bundle %s", path);
 }
 
-static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr,
-			  bool detach, bool keep)
+/* --result FILE: why it ended (result.h), as one JSON object (oci/events.h). */
+static void write_result(const char *path, const struct container *c, const struct created *cr, int raw)
 {
+	struct oci_exit e;
+	char *json;
+	size_t len;
+	FILE *f;
+
+	result_make(raw, &cr->cg, &e);
+	if (oci_exit_json(c->id, &e, false, &json, &len) < 0)
+		return;
+	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)
+		log_warn("--result %s: %s", path, strerror(errno));
+	free(json);
+}
+
+static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr,
+			  const struct run_flags *rf)
+{
+	bool detach = rf->detach, keep = rf->keep;
 	struct sync_msg m;
 	char msg[1024];
-	int status, sig;
+	int status, sig, raw = -1, saved;
 	struct error err;
 
 	if (!detach)
@@ -62,9 +81,18 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	lifecycle_poststart(c, cfg);
 	if (detach)
 		return 0;
-	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig);
+	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig, &raw);
+	/* tinyrun-init exits 128+N for a task killed by N: its record says which */
+	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
+		raw = saved;
+		sig = WIFSIGNALED(raw) ? WTERMSIG(raw) : 0;
+	} else {
+		result_save_status(c, raw);
+	}
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
+	if (rf->result)
+		write_result(rf->result, c, cr, raw);
 	if (keep)   /* stopped, with its cgroup, until `delete` */
 		return status;
 	c->st.pid = 0;
@@ -165,7 +193,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	if (rf.detach && o.id == derived)
 		printf("%s\n", o.id);
 	fflush(stdout);
-	r = start_and_wait(&c, &b.cfg, &cr, rf.detach, rf.keep);
+	r = start_and_wait(&c, &b.cfg, &cr, &rf);
 	if (cr.pidfd >= 0)
 		close(cr.pidfd);
 	cgroup_close(&cr.cg);

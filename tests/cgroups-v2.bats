@@ -206,6 +206,29 @@ wait_sleeps() {
 	assert_line "oom_kill 1"
 }
 
+@test "cgroups v2: run --result says oom-kill (memory.events) and pids-limit (pids.events), with and without the init" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	bind_out_dir
+	local init result
+	for init in false true; do
+		update_config '.annotations["run.tinyrun.init"] = $i | del(.linux.resources.pids)
+			| .linux.resources.memory = {"limit": 33554432, "swap": 33554432}' --arg i "$init"
+		set_args tail /dev/zero
+		run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --result "$OUT/r.json" --bundle "$BUNDLE" "$CID"
+		assert_equal "$status" 137
+		result="$(cat "$OUT/r.json")"
+		assert_equal "$(jq -r .reason <<<"$result")" oom-kill
+		assert_equal "$(jq -r .signal <<<"$result")" SIGKILL
+		update_config 'del(.linux.resources.memory) | .linux.resources.pids = {"limit": 10}'
+		set_cmd 'while :; do sleep 100 & done'
+		run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --result "$OUT/r.json" --bundle "$BUNDLE" "$CID"
+		assert_failure
+		result="$(cat "$OUT/r.json")"
+		assert_equal "$(jq -r .reason <<<"$result")" pids-limit
+		[[ "$(jq -r .pidsLimitHits <<<"$result")" -ge 1 ]]
+	done
+}
+
 @test "cgroups v2: events reports the OOM kill and --stats the usage" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	bind_out_dir

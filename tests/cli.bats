@@ -817,3 +817,15 @@ readme_section() {
 	assert_output --partial "bundle tinyaws IMAGE -o BUNDLE"
 	[[ ! -e "$BATS_TEST_TMPDIR/x" ]]
 }
+
+@test "gc: nothing to do prints nothing; more than one id is a usage error" {
+	is_runc && skip "tinyrun's own command"
+	run_nohang "$RUNTIME" --root "$ROOT" gc
+	assert_success
+	assert_output ""
+	run_nohang "$RUNTIME" --root "$BATS_TEST_TMPDIR/no-such-root" gc
+	assert_success
+	run_nohang "$RUNTIME" --root "$ROOT" gc a b
+	assert_failure 1
+	assert_output --partial "expected at most one container id"
+}

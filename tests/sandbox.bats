@@ -107,7 +107,8 @@ setup() {
 	set_args sh -c 'sleep 60 & checker readdir:/proc read:/proc/cmdline read:/proc/meminfo read:/proc/sys/kernel/hostname mount:/proc; kill $!'
 	run_ctr
 	assert_success
-	assert_line --regexp '^readdir:/proc=1,[0-9]+,[0-9]+,self,thread-self$'
+	# PID 1 is tinyrun-init (run.tinyrun.init), non-dumpable: hidepid=invisible hides it
+	assert_line --regexp '^readdir:/proc=2,[0-9]+,[0-9]+,self,thread-self$'
 	assert_line "read:/proc/cmdline=ERR:ENOENT"
 	assert_line "read:/proc/meminfo=ERR:ENOENT"
 	assert_line "read:/proc/sys/kernel/hostname=ERR:ENOENT"
@@ -278,8 +279,8 @@ setup() {
 	assert_line "$(grep '^ns:ipc=' <<<"$first")"
 	assert_line "$(grep '^ns:user=' <<<"$first")"
 	refute_line "$(grep '^ns:pid=' <<<"$first")"
-	assert_line "pid=1"
-	assert_line "readdir:/proc=1,self,thread-self"
+	assert_line "pid=2"     # under its own tinyrun-init, hidden from it (non-dumpable)
+	assert_line "readdir:/proc=2,self,thread-self"
 	assert_line --regexp "^file:/proc/self/uid_map= +65534 +$RANGE_FIRST +1$"
 	# the first one sees what the task wrote
 	run runtime exec "$CID" checker read:/workspace/from-task

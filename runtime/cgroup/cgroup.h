@@ -125,6 +125,9 @@ void cgroup_stats_free(struct cgroup_stats *st);
  * oom_kill on v1). */
 int cgroup_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err);
 
+/* Forks refused at the pids limit so far (pids.events "max", v1 and v2). */
+int cgroup_pids_limit_hits(const struct cgroup *cg, uint64_t *count, struct error *err);
+
 /* For `events`: fd becomes ready (poll POLLIN|POLLPRI) when the cgroup's
  * memory events change; then cgroup_oom_watch_read tells how many OOM events
  * happened since the previous call (v2: new oom_kill count in memory.events;

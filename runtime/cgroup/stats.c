@@ -156,3 +156,30 @@ void cgroup_oom_watch_close(struct cgroup_oom_watch *w)
 		close(w->ctl_fd);
 	w->fd = w->ctl_fd = -1;
 }
+
+/* pids.events "max": forks refused at pids.max (v2: the cgroup's own file;
+ * v1: the pids hierarchy's). */
+int cgroup_pids_limit_hits(const struct cgroup *cg, uint64_t *count, struct error *err)
+{
+	char buf[256];
+	int dirfd, fd;
+	ssize_t n;
+
+	*count = 0;
+	if (!cg->fs || !cg->path)
+		return error_set(err, ENODEV, "no cgroup");
+	dirfd = cg->fs == &cg1_ops ? cg1_open(cg, CG1_PIDS, err) : dup(cg->v2_dirfd);
+	if (dirfd < 0)
+		return cg->fs == &cg1_ops ? dirfd : error_sys(err, errno, "cgroup %s", cg->path);
+	fd = openat(dirfd, "pids.events", O_RDONLY | O_CLOEXEC);
+	close(dirfd);
+	if (fd < 0)
+		return error_sys(err, errno, "cgroup %s: pids.events", cg->path);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	if (n < 0)
+		return error_sys(err, errno, "cgroup %s: pids.events", cg->path);
+	buf[n] = 0;
+	*count = cg_stats_kv(buf, "max");
+	return 0;
+}

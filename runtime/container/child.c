@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -192,12 +193,15 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 		.p = &ctx->cfg->process,
 		.sync_fd = ctx->sync_fd,
 		.first_fd = 3 + ctx->o->preserve_fds,
-		.keep = { ctx->sync_fd, ctx->fifo_fd },
+		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd },
 		.make_cwd = true,
 		.allow_setgroups = !ctx->rootless,
 		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,
 		.self_dev = ctx->self_dev,
 		.self_ino = ctx->self_ino,
+		.use_init = ctx->cfg->init,
+		.init_fd = ctx->init_fd,
+		.status_fd = ctx->status_fd,
 	};
 }
 
@@ -280,8 +284,36 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		return r;
 	if (cfg->linux_.has_personality && personality(cfg->linux_.personality) < 0)
 		return error_sys(err, errno, "linux.personality");
+	/* the kernel would drop it at the uid change anyway, and a filter may
+	 * deny prctl later: from here the sync socket's EOF tells us */
+	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
 	/* the fds, the user, the program, NoNewPrivileges, seccomp: setup.h */
 	return setup_tail(s, exe, err);
+}
+
+/* Until create has saved the state the child dies with its creator (a
+ * SIGKILLed tinyrun leaves no half-made container running): the kernel's
+ * parent-death signal while the set-up runs as root, then the sync socket,
+ * whose only other end is the creator's (closed here first): its EOF ends
+ * every wait of the child. The creator may already be gone when the signal
+ * is armed: its pidfd says so (getppid cannot: in a new pid namespace it is
+ * 0 whoever the parent is). The slow path's fork into the pid namespace
+ * clears the signal for the init, its intermediate keeps it; the socket
+ * still holds for both. */
+static void creator_watch(struct child_ctx *ctx)
+{
+	struct pollfd p = { .fd = ctx->creator_pidfd, .events = POLLIN };
+
+	if (ctx->parent_sync_fd >= 0)
+		close(ctx->parent_sync_fd);
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (ctx->creator_pidfd >= 0) {
+		if (poll(&p, 1, 0) != 0)
+			_exit(1);
+		close(ctx->creator_pidfd);
+	} else if (!(ctx->clone_ns & CLONE_NEWPID) && getppid() != ctx->creator_pid) {
+		_exit(1);
+	}
 }
 
 void container_child_main(struct child_ctx *ctx)
@@ -294,6 +326,7 @@ void container_child_main(struct child_ctx *ctx)
 
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
 	process_reset_signals();
+	creator_watch(ctx);
 	if (process_set_oom_score(p, &err) < 0)
 		goto fail;
 	/* While this process runs the runtime's code inside the container, no
@@ -313,6 +346,9 @@ void container_child_main(struct child_ctx *ctx)
 	if (sync_send(ctx->sync_fd, SYNC_CREATED, 0, NULL, 0, -1) < 0)
 		_exit(1);
 	created = true;
+	/* create: the state is saved (or the creator is gone: EOF, we end) */
+	if (!ctx->o->run_mode && expect(ctx->sync_fd, SYNC_SAVED, NULL, 0, &err) < 0)
+		_exit(1);
 	if (wait_for_start(ctx, &err) < 0)
 		goto fail;
 	/* as runc: startContainer hooks run under the container's filter */

@@ -22,7 +22,9 @@
 #include <selinux/selinux.h>
 
 #include "runtime/linux/attrs.h"
+#include "runtime/container/gc.h"
 #include "runtime/container/hooks.h"
+#include "runtime/container/init-image.h"
 #include "rootfs/rootfs.h"
 #include "runtime/log.h"
 #include "oci/tables.h"
@@ -61,6 +63,9 @@ static int plan_check(const struct oci_config *cfg, const struct create_opts *o,
 		return error_set(err, EINVAL, "process.terminal is true: --console-socket is required when the runtime detaches");
 	if (!cfg->process.terminal && o->console_socket)
 		return error_set(err, EINVAL, "--console-socket given but process.terminal is false");
+	if (cfg->init && !(l->ns[OCI_NS_PID].present && !l->ns[OCI_NS_PID].path))
+		return error_set(err, EINVAL, "config.json: .annotations[\"run.tinyrun.init\"]: needs a new pid namespace "
+				 "(.linux.namespaces: {\"type\": \"pid\"})");
 	return sysctl_check(l, err);
 }
 
@@ -242,6 +247,8 @@ static int parent_loop(struct container *c, const struct oci_config *cfg, const 
 			waitpid(out->pid, NULL, 0);   /* the intermediate process */
 			out->pid = m.value;
 			c->st.pid = m.value;
+			if ((r = container_record_pid(c->dirfd, "init", out->pid, err)) < 0)
+				return r;
 			if ((r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
 				return r;
 			if (out->pidfd >= 0)
@@ -363,6 +370,8 @@ static int prepare_child_ctx(const struct create_opts *o,
 		if (!ctx->selinux)
 			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
 	}
+	if (cfg->init && (ctx->init_fd = init_image_memfd(err)) < 0)
+		return ctx->init_fd;
 	if (cfg->linux_.has_seccomp) {
 		char cache[4200];
 
@@ -379,16 +388,48 @@ static int prepare_child_ctx(const struct create_opts *o,
 static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cfg)
 {
 	cgroup_join_close(&ctx->join);
+	if (ctx->init_fd >= 0)
+		close(ctx->init_fd);
+	if (ctx->status_fd >= 0)
+		close(ctx->status_fd);
+	if (ctx->creator_pidfd >= 0)
+		close(ctx->creator_pidfd);
+	ctx->init_fd = ctx->status_fd = ctx->creator_pidfd = -1;
 	rootfs_mount_fds_close(ctx->mount_fds, cfg->n_mounts);
 	ctx->mount_fds = NULL;
 	if (ctx->has_seccomp)
 		seccomp_prog_free(&ctx->seccomp);
 }
 
-static int make_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
-		       struct created *out, struct child_ctx *ctx, struct error *err)
+/* Where the cgroup will be, on disk before it is made: gc and delete find
+ * it in every hierarchy even when this create dies half-way. */
+static int record_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
+			 struct container *c, struct error *err)
 {
-	int r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err);
+	char *path, *text;
+	int r;
+
+	if (cgroup_resolve_path(o->id, cfg->has_linux ? cfg->linux_.cgroups_path : NULL, g->systemd_cgroup, &path,
+				err) < 0)
+		return 0;   /* cgroup_create says why */
+	if (asprintf(&text, "%d %s\n", g->systemd_cgroup ? 1 : 0, path) < 0) {
+		free(path);
+		return error_set(err, ENOMEM, "out of memory");
+	}
+	r = container_record_write(c->dirfd, "cgroup", text, err);
+	free(text);
+	free(path);
+	return r;
+}
+
+static int make_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
+		       struct container *c, struct created *out, struct child_ctx *ctx, struct error *err)
+{
+	int r = record_cgroup(g, o, cfg, c, err);
+
+	if (r < 0)
+		return r;
+	r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err);
 
 	if (r < 0) {
 		/* rootless, as runc: no cgroup is fine when no resource is asked for */
@@ -444,9 +485,13 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 		.systemd_cgroup = g->systemd_cgroup,
 	};
 	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
+	/* tinyrun-init writes the task's wait status here (init.c) */
+	if (cfg->init && (ctx->status_fd = openat(c->dirfd, "exit-status", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+						  0600)) < 0)
+		return error_sys(err, errno, "%s/exit-status", c->dir);
 	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0 ||
 	    (r = make_scratch(o, cfg, c, ctx, err)) < 0 ||
-	    (r = make_cgroup(g, o, cfg, out, ctx, err)) < 0)
+	    (r = make_cgroup(g, o, cfg, c, out, ctx, err)) < 0)
 		return r;
 	c->st.cgroup_path = out->cg.path;
 	if (cfg->linux_.has_intel_rdt && (r = rdt_prepare(o->id, &cfg->linux_.intel_rdt, rdt_created, err)) < 0)
@@ -469,6 +514,10 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return error_sys(err, errno, "socketpair");
 	ctx->sync_fd = sv[1];
+	ctx->parent_sync_fd = sv[0];
+	/* the child dies with us while it is being made (child.c) */
+	ctx->creator_pid = getpid();
+	ctx->creator_pidfd = syscall(SYS_pidfd_open, getpid(), 0);
 	if (o->run_mode && ctx->must_fork)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	/* the child starts in the bundle dir: chdir here, before a new user
@@ -490,6 +539,9 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	close(cwd);
 	if (out->pid < 0)
 		return -err->code;
+	/* gc kills it if it outlives a crashed create (it should not: child.c) */
+	if ((r = container_record_pid(ctx->state_dirfd, "init", out->pid, err)) < 0)
+		return r;
 	if ((r = cgroup_enter_systemd_unit(&out->cg, cfg, out->pid, &ctx->join, err)) < 0)
 		return r;
 	close(sv[1]);
@@ -538,6 +590,10 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	/* exec needs to know whether to join the container's session keyring */
 	if (o->no_new_keyring && (r = mark_no_new_keyring(c, err)) < 0)
 		return r;
+	/* from here the child may outlive us (create: blocked on the exec fifo);
+	 * until this message it dies with us (child.c: creator_watch) */
+	if (!o->run_mode && sync_send(sync_fd, SYNC_SAVED, 0, NULL, 0, -1) < 0)
+		return error_set(err, ECHILD, "container init exited before it was created");
 	/* created: other commands may act on it now (run keeps the fd) */
 	flock(c->dirfd, LOCK_UN);
 	return 0;
@@ -578,6 +634,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 {
 	static char rootfs[PATH_MAX];
 	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1, .fifo_w = -1,
+				 .init_fd = -1, .status_fd = -1, .creator_pidfd = -1,
+				 .parent_sync_fd = -1,
 				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	int sv[2] = { -1, -1 }, r;
 	bool rdt_created = false;
@@ -599,7 +657,13 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
 	if ((r = prepare_child_ctx(o, cfg, &ctx, err)) < 0)
 		goto out;
-	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
+	r = container_dir_create(g->root, o->id, c, err);
+	/* a dead half-made container by that id (a crashed create): gc it, once */
+	if (r == -EEXIST && gc_id(g->root, o->id, err) == 1) {
+		container_close(c);
+		r = container_dir_create(g->root, o->id, c, err);
+	}
+	if (r < 0)
 		goto out;
 	ctx.state_dirfd = c->dirfd;
 	if ((r = container_sandbox_lease(c, cfg, &sj, err)) < 0 ||

@@ -34,6 +34,7 @@ struct child_ctx {
 	const struct oci_config *cfg;
 	const char *rootfs;          /* absolute, resolved */
 	int sync_fd;                 /* child's end */
+	int parent_sync_fd;          /* the parent's end: the child closes it first (EOF = creator gone) */
 	int fifo_fd;                 /* O_PATH exec.fifo, -1 in run mode */
 	int fifo_w;                  /* child: the fifo opened for writing once started, or -1 */
 	int state_dirfd;             /* the parent's locked state dir: the child must drop it */
@@ -55,6 +56,10 @@ struct child_ctx {
 	int request_mnt_fd;          /* run.tinyrun.sandbox.request: the request's mount ns, or -1 */
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
+	int init_fd;                 /* run.tinyrun.init: sealed memfd of tinyrun-init, or -1 */
+	int status_fd;               /* run.tinyrun.init: <state dir>/exit-status for it, or -1 */
+	int creator_pidfd;           /* pidfd of the creating tinyrun: the child dies with it */
+	pid_t creator_pid;
 };
 
 /* What create leaves for run/start. */

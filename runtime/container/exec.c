@@ -251,7 +251,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		goto kill;
 	if (o->pidfd_socket && (r = pidfd_send_to(o->pidfd_socket, pid, "setns", err)) < 0)
 		goto kill;
-	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig);
+	r = o->detach ? 0 : wait_container(pid, pidfd, pty, &sig, NULL);
 	goto out;
 kill:
 	kill(pid, SIGKILL);

@@ -3,6 +3,10 @@
 #include "runtime/container/setup.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,11 +38,20 @@ enum setup_point setup_seccomp_point(const struct oci_process *p, bool notify)
 
 /* Called at every point; loads the filter at the one the rule picks, and
  * sends a notify listener fd to the parent (SYNC_SECCOMP_FD). */
+/* With tinyrun-init and NoNewPrivileges the task loads the filter itself
+ * (init.c), so the init can fork under a filter that denies it; a notify
+ * filter (its listener goes to our parent) and one that must go in as root
+ * stay here. */
+static bool init_loads_filter(const struct setup *s)
+{
+	return s->use_init && s->seccomp && s->p->no_new_privileges && !s->seccomp->notify;
+}
+
 static int setup_seccomp(const struct setup *s, enum setup_point at, struct error *err)
 {
 	int r;
 
-	if (!s->seccomp || setup_seccomp_point(s->p, s->seccomp->notify) != at)
+	if (!s->seccomp || init_loads_filter(s) || setup_seccomp_point(s->p, s->seccomp->notify) != at)
 		return 0;
 	r = seccomp_prog_load(s->seccomp, err);
 	if (r <= 0)
@@ -79,7 +92,7 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
 	 * host fd may be open while they are resolved (the sync socket and the
 	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
-	if ((r = process_close_fds(s->first_fd, s->keep, 2, err)) < 0)
+	if ((r = process_close_fds(s->first_fd, s->keep, 4, err)) < 0)
 		return r;
 	log_forget_file();
 	if (s->make_cwd && (r = mkdir_cwd(p->cwd)) < 0)
@@ -102,11 +115,48 @@ int setup_start(const struct setup *s, struct error *err)
 	return setup_seccomp(s, SETUP_AFTER_START, err);
 }
 
+/* tinyrun-init STATUS_FD EXE ARG0 ...: from its sealed memfd, so that
+ * /proc/1/exe is that anonymous file; the status fd (and nothing else of
+ * the runtime's) goes through the exec. */
+static int exec_init(const struct setup *s, const char *exe, char **env, struct error *err)
+{
+	size_t n = 0;
+	char fd[16], filter[16] = "-1", flags[16] = "0";
+
+	while (s->p->args[n])
+		n++;
+	char *argv[n + 6];
+
+	if (init_loads_filter(s)) {
+		size_t len = (size_t)s->seccomp->len * sizeof(s->seccomp->filter[0]);
+		int mfd = memfd_create("tinyrun-seccomp", 0);
+
+		if (mfd < 0 || write(mfd, s->seccomp->filter, len) != (ssize_t)len)
+			return error_sys(err, errno, "run.tinyrun.init: the seccomp filter for the init");
+		snprintf(filter, sizeof(filter), "%d", mfd);
+		snprintf(flags, sizeof(flags), "%u", s->seccomp->flags);
+	}
+	snprintf(fd, sizeof(fd), "%d", s->status_fd);
+	argv[0] = "tinyrun-init";
+	argv[1] = fd;
+	argv[2] = filter;
+	argv[3] = flags;
+	argv[4] = (char *)exe;
+	for (size_t i = 0; i <= n; i++)
+		argv[5 + i] = s->p->args[i];
+	if (s->status_fd >= 0 && fcntl(s->status_fd, F_SETFD, 0) < 0)
+		return error_sys(err, errno, "run.tinyrun.init: status fd");
+	syscall(SYS_execveat, s->init_fd, "", argv, env, AT_EMPTY_PATH);
+	return error_sys_lc(err, errno, "exec tinyrun-init (for %s)", exe);
+}
+
 int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err)
 {
 	extern char **environ;
 
 	environ = env;
+	if (s->use_init)
+		return exec_init(s, exe, env, err);
 	execve(exe, s->p->args, env);
 	return error_sys_lc(err, errno, "exec %s", exe);
 }

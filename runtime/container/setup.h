@@ -23,7 +23,11 @@
  *    12. seccomp point SETUP_AFTER_START
  *   [create only: startContainer hooks, under the filter as in runc]
  *   setup_exec()                                      both
- *    13. execve
+ *    13. execve (run.tinyrun.init: execveat of the sealed tinyrun-init,
+ *        which forks the program as PID 2 and stays PID 1: after every
+ *        step above, so it runs as the user, with NoNewPrivileges and the
+ *        capabilities of the program; with NoNewPrivileges and no notify
+ *        action the task loads the filter itself (init.c), not here)
  *
  * The filter is loaded at exactly one of the three points: setup.c's
  * setup_seccomp owns that rule. */
@@ -42,13 +46,16 @@ struct setup {
 	const struct oci_process *p;
 	int sync_fd;                        /* to the parent: the seccomp notify fd goes there */
 	int first_fd;                       /* 3 + --preserve-fds: from here up the fds are the runtime's */
-	int keep[2];                        /* of those, the ones that stay open (-1: none) */
+	int keep[4];                        /* of those, the ones that stay open (-1 or 0: none) */
 	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
 	bool allow_setgroups;               /* false when setgroups is denied (rootless) */
 	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */
 	char ***env;                        /* exec: set at step 5 (create reads it after pivot_root) */
 	dev_t self_dev;                     /* the runtime binary (/proc/self/exe, taken by the parent) */
 	ino_t self_ino;
+	bool use_init;                      /* run.tinyrun.init: exec tinyrun-init from init_fd */
+	int init_fd;                        /* the sealed memfd of tinyrun-init (init-image.h) */
+	int status_fd;                      /* <state dir>/exit-status, written by tinyrun-init */
 };
 
 /* The seccomp points, in the order the path reaches them. */

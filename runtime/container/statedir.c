@@ -173,6 +173,63 @@ static void container_init(struct container *c, const char *id)
 	c->rootfd = c->dirfd = -1;
 }
 
+int container_record_write(int dirfd, const char *name, const char *text, struct error *err)
+{
+	size_t len = strlen(text);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
+		int e = fd < 0 ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+		return error_sys(err, e, "state dir: %s", name);
+	}
+	close(fd);
+	return 0;
+}
+
+int container_record_pid(int dirfd, const char *name, pid_t pid, struct error *err)
+{
+	char buf[64];
+	bool zombie;
+
+	snprintf(buf, sizeof(buf), "%d %llu\n", (int)pid,
+		 (unsigned long long)container_proc_start_time(pid, &zombie));
+	return container_record_write(dirfd, name, buf, err);
+}
+
+/* The state dir appears under its name already locked and holding the
+ * creator's pid and start time: made as ".new.<pid>.<name>" (no id starts
+ * with a dot), locked, recorded, then renamed into place (never over an
+ * existing one). So every state dir without state.json says who makes it,
+ * and `gc` can tell a live create from a crashed one (gc.h). */
+static int publish_dir(struct container *c, struct error *err)
+{
+	char tmp[320];
+	int r;
+
+	snprintf(tmp, sizeof(tmp), ".new.%d.%s", (int)getpid(), c->name);
+	if (mkdirat(c->rootfd, tmp, 0711) < 0)
+		return error_sys(err, errno, "create %s/%s", c->dir, tmp);
+	c->dirfd = openat(c->rootfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->dirfd < 0 || flock(c->dirfd, LOCK_EX) < 0)
+		r = error_sys(err, errno, "create %s", c->dir);
+	else if ((r = container_record_pid(c->dirfd, "creator", getpid(), err)) < 0)
+		;
+	else if (renameat2(c->rootfd, tmp, c->rootfd, c->name, RENAME_NOREPLACE) < 0)
+		r = errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", c->id)
+				    : error_sys(err, errno, "create %s", c->dir);
+	else
+		return 0;
+	if (c->dirfd >= 0)
+		unlinkat(c->dirfd, "creator", 0);
+	unlinkat(c->rootfd, tmp, AT_REMOVEDIR);
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	c->dirfd = -1;
+	return r;
+}
+
 int container_dir_create(const char *root, const char *id, struct container *c, struct error *err)
 {
 	bool shared;
@@ -185,14 +242,15 @@ int container_dir_create(const char *root, const char *id, struct container *c, 
 		return r;
 	if ((c->rootfd = root_open(root, &shared, err)) < 0)
 		return err->code ? -err->code : -EPERM;
-	if (mkdirat(c->rootfd, c->name, 0711) < 0)
-		return errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", id)
-				       : error_sys(err, errno, "create %s", c->dir);
-	if ((r = open_dir(c, shared, true, err)) < 0) {
-		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
-		return r;
-	}
-	return 0;
+	if (faccessat(c->rootfd, c->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return error_set(err, EEXIST, "container \"%s\" already exists", id);
+	return publish_dir(c, err);
+}
+
+int container_dir_name(const char *root, const char *id, struct container *c, struct error *err)
+{
+	container_init(c, id);
+	return set_dir(c, root, id, err);
 }
 
 int container_root_check(const char *root, struct error *err)
@@ -339,7 +397,9 @@ int container_save_state(struct container *c, struct error *err)
 void container_dir_remove(struct container *c)
 {
 	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring", "uid-lease.tmp",
+					     "no-new-keyring", "exit-status",
+					     "creator", "cgroup", "init",
+					     "uid-lease.tmp",
 					     "uid-lease" /* the lease returns with the record: lease.h */ };
 
 	struct error err;

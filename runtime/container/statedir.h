@@ -2,6 +2,10 @@
  *   <root>/<id>/state.json   tinyrun's state (oci/state.h), replaced atomically
  *   <root>/<id>/config.json  the config as given at create (hooks for delete)
  *   <root>/<id>/exec.fifo    exists while the container is "created"
+ *   <root>/<id>/creator      "<pid> <start time>" of the creating tinyrun   (gc.h)
+ *   <root>/<id>/cgroup       "<systemd 0|1> <cgroup path>", before the cgroup is made
+ *   <root>/<id>/init         "<pid> <start time>" of the child, once cloned
+ *   <root>/<id>/exit-status  run.tinyrun.init: the task's wait status (init.c)
  * The directory fd is flock()ed by every command that changes the container. */
 #ifndef TINYRUN_STATEDIR_H
 #define TINYRUN_STATEDIR_H
@@ -55,6 +59,12 @@ int container_root_open(const char *root, bool *shared, struct error *err);
 int container_load_at(int rootfd, bool shared, const char *root, const char *id, struct container *c,
 		      struct error *err);
 int container_save_state(struct container *c, struct error *err);
+/* The records of a create in progress (gc.h reads them): `name` in the
+ * state dir holding text, or "<pid> <start time>\n" of pid. */
+/* Only c->name and c->dir for id (no fd opened). */
+int container_dir_name(const char *root, const char *id, struct container *c, struct error *err);
+int container_record_write(int dirfd, const char *name, const char *text, struct error *err);
+int container_record_pid(int dirfd, const char *name, pid_t pid, struct error *err);
 /* Remove the state dir and its files. */
 void container_dir_remove(struct container *c);
 void container_close(struct container *c);

@@ -19,6 +19,7 @@ enum sync_type {
 	SYNC_START,          /* parent -> child (run): go */
 	SYNC_ERROR,          /* child -> parent, payload: message */
 	SYNC_SECCOMP_FD,     /* child -> parent, fd: the seccomp notify listener fd */
+	SYNC_SAVED,          /* parent -> child (create): state.json saved, the child may outlive us */
 };
 
 struct sync_msg {

@@ -158,7 +158,7 @@ static void pty_eof_step(struct pty_eof *e, int master, char last_in)
 	}
 }
 
-int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
+int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw_status)
 {
 	int sfd = signalfd(-1, &forwarded, SFD_CLOEXEC | SFD_NONBLOCK), status = 0;
 	struct termios saved, raw;
@@ -228,5 +228,7 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (sfd >= 0)
 		close(sfd);
+	if (raw_status)
+		*raw_status = status;
 	return status_code(status, term_sig);
 }

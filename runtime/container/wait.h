@@ -7,7 +7,8 @@
 void wait_block_signals(void);
 /* Forward signals to `pid`, proxy the terminal when pty_master >= 0, and
  * return the container's exit status as a shell would (128+signal).
- * pidfd may be -1 when the init is not our child (we are its subreaper). */
-int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig);
+ * pidfd may be -1 when the init is not our child (we are its subreaper).
+ * *raw (when not NULL): the wait status itself. */
+int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw);
 
 #endif

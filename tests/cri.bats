@@ -1,0 +1,378 @@
+#!/usr/bin/env bats
+# cri: tinyrun under Kubernetes' runtime path. kubelet talks to containerd's
+# CRI plugin over gRPC; no kubelet or crictl is packaged in Debian 12, so
+# tests/lib/cri/cri.py (python3-grpcio, python3-protobuf, api_pb2.py compiled
+# from the CRI api.proto of Debian's containerd source package) makes the same
+# calls. A private containerd (root, state, sockets, CNI config under a temp
+# dir, started here under a subreaper and stopped by pid) has the CRI plugin
+# with the runtime handler of contrib/containerd/config.toml ("tinyrun", runc
+# v2 shim, BinaryName = the runtime under test), the handler that
+# contrib/kubernetes/runtimeclass.yaml names. Pods use that handler
+# (CRI_HANDLER=runc bats tests/cri.bats runs the same with runc, to compare).
+# Images: a pause image (tests/lib/cri/pause.c) and the busybox rootfs of
+# helpers.bash, OCI archives imported with `ctr -n k8s.io images import`.
+# Pod network: a conflist whose only plugin is tests/lib/cri/cni-dummy (eth0 a
+# dummy device inside the pod's netns; containerd adds loopback itself), so
+# nothing changes on the host. Every test removes its pods and checks that no
+# tinyrun state, process, mount, netns, cgroup or shim is left.
+
+load helpers
+
+CRI_LIB="$TESTS_DIR/lib/cri"
+PY=/usr/bin/python3
+PAUSE_IMAGE=localhost/tinyrun-pause:1
+BUSYBOX_IMAGE=localhost/tinyrun-busybox:1
+
+# why this machine cannot run the suite (empty: it can)
+cri_missing() {
+	local c
+	for c in containerd ctr containerd-shim-runc-v2 protoc apt-get; do
+		command -v "$c" >/dev/null || { echo "$c not installed"; return; }
+	done
+	[[ -x /usr/lib/cni/loopback ]] || { echo "containernetworking-plugins (loopback) not installed"; return; }
+	"$PY" -c 'import grpc, google.protobuf' 2>/dev/null ||
+		echo "python3-grpcio / python3-protobuf not installed"
+}
+
+setup_file() {
+	local why
+	why="$(cri_missing)"
+	[[ -z "$why" ]] || { export CRI_SKIP="$why"; return 0; }
+	build_test_lib || return 1
+	build_base_rootfs || return 1
+	build_static_into "$CRI_LIB/pause.c" "$TEST_LIB_BIN" || return 1
+	# api_pb2.py, built once per tree (apt-get source needs a deb-src line)
+	CRI_PB2_DIR="$REPO_DIR/build/cri"
+	export CRI_PB2_DIR
+	if [[ ! -f "$CRI_PB2_DIR/api_pb2.py" ]] && ! sh "$CRI_LIB/build-proto.sh" "$CRI_PB2_DIR" >&2; then
+		export CRI_SKIP="no CRI api.proto: apt-get source containerd failed (no deb-src line? run make deps)"
+		return 0
+	fi
+	CRI="$(mktemp -d /tmp/tr-cri.XXXXXX)"
+	export CRI
+	# searchable by the containers' users
+	chmod 711 "$CRI"
+	cri_images || return 1
+	cri_containerd_start || return 1
+	cri_import "$CRI/pause.tar" && cri_import "$CRI/busybox.tar"
+}
+
+teardown_file() {
+	[[ -n "${CRI:-}" && -d "$CRI" ]] || return 0
+	cri_containerd_stop
+	grep -F " $CRI/" /proc/self/mountinfo | awk '{print $5}' | sort -r | while read -r m; do
+		umount -l "$m" 2>/dev/null
+	done
+	rm -rf "$CRI"
+}
+
+setup() {
+	[[ -z "${CRI_SKIP:-}" ]] || skip "$CRI_SKIP"
+	tr_setup
+	HANDLER="${CRI_HANDLER:-tinyrun}"
+	CGPARENT="tinyrun-cri-$TOKEN"
+	LOGS="$BATS_TEST_TMPDIR/logs"
+	mkdir -p "$LOGS"
+	: >"$BATS_TEST_TMPDIR/netns"
+}
+
+teardown() {
+	[[ -z "${CRI_SKIP:-}" ]] || return 0
+	local rc=0 problems="" id left d i
+	export -n TINYRUN_TEST_TOKEN
+	# what kubelet does with a pod it is done with
+	for id in $(cri_raw ListPodSandbox '{}' | jq -r '.items[].id' 2>/dev/null); do
+		problems+="pod sandbox left: $id"$'\n'
+		cri_raw StopPodSandbox "{\"podSandboxId\": \"$id\"}" >/dev/null
+		cri_raw RemovePodSandbox "{\"podSandboxId\": \"$id\"}" >/dev/null
+	done
+	left="$(cri_leftovers)"
+	for ((i = 0; i < 100 && ${#left} > 0; i++)); do
+		sleep 0.05
+		left="$(cri_leftovers)"
+	done
+	problems+="$left"
+	# kubelet removes a pod's cgroup parent: rmdir fails while a container
+	# cgroup is still in it, and tr_teardown then names it
+	for d in /sys/fs/cgroup/*/"$CGPARENT"; do
+		[[ -d "$d" ]] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
+	export TINYRUN_TEST_TOKEN
+	if [[ -n "$problems" ]]; then
+		printf '%s' "$problems" | batslib_decorate "CRI leftovers" | fail
+		rc=1
+	fi
+	tr_teardown || rc=1
+	return $rc
+}
+
+# What a removed pod must not leave: runtime state, a shim, a mount of
+# containerd's (rootfs, shm), a pod netns.
+cri_leftovers() {
+	local d ns
+	for d in "$CRI/c/tinyrun-root/k8s.io" "$CRI/c/runc-root/k8s.io"; do
+		[[ -d "$d" ]] && find "$d" -mindepth 1 -maxdepth 1 -type d -printf 'runtime state left: %p\n'
+	done
+	pgrep -f "containerd-shim-runc-v2 .*-address $CRI/c/containerd.sock" | sed 's/^/shim left: /'
+	grep -F " $CRI/c/state/" /proc/self/mountinfo | sed 's/^/mount left: /'
+	while read -r ns; do
+		[[ -n "$ns" && -e "$ns" ]] && echo "pod netns left: $ns"
+	done <"$BATS_TEST_TMPDIR/netns"
+	return 0
+}
+
+# ---- containerd ----------------------------------------------------------
+
+# The pause image (/pause) and the busybox image (the suite's rootfs).
+cri_images() {
+	mkdir -p "$CRI/pause-root"
+	cp "$TEST_LIB_BIN/pause" "$CRI/pause-root/pause"
+	tar -C "$CRI/pause-root" -cf "$CRI/pause.layer" . &&
+		tar -C "$TEST_CACHE/rootfs" -cf "$CRI/busybox.layer" . &&
+		make_oci_archive "$CRI/pause.layer" "$PAUSE_IMAGE" '{Entrypoint: ["/pause"]}' "$CRI/pause.tar" &&
+		make_oci_archive "$CRI/busybox.layer" "$BUSYBOX_IMAGE" '{Env: ["PATH=/bin"], Cmd: ["/bin/sh"]}' "$CRI/busybox.tar"
+}
+
+# make_oci_archive LAYER.tar NAME CONFIG-JQ OUT.tar: a one-layer OCI image
+# layout (as `podman save --format oci-archive` writes it) named NAME.
+make_oci_archive() {
+	local layer="$1" name="$2" conf="$3" out="$4" t ldig ldiff lsize cdig csize mdig msize
+	t="$(mktemp -d "$CRI/oci.XXXXXX")"
+	mkdir -p "$t/blobs/sha256"
+	gzip -c -n "$layer" >"$t/layer.tgz"
+	ldiff="$(sha256sum "$layer" | cut -d' ' -f1)"
+	ldig="$(sha256sum "$t/layer.tgz" | cut -d' ' -f1)"
+	lsize="$(stat -c %s "$t/layer.tgz")"
+	mv "$t/layer.tgz" "$t/blobs/sha256/$ldig"
+	jq -n -c --arg diff "sha256:$ldiff" "{architecture: \"amd64\", os: \"linux\",
+		config: $conf, rootfs: {type: \"layers\", diff_ids: [\$diff]}}" >"$t/config"
+	cdig="$(sha256sum "$t/config" | cut -d' ' -f1)"
+	csize="$(stat -c %s "$t/config")"
+	mv "$t/config" "$t/blobs/sha256/$cdig"
+	jq -n -c --arg cd "sha256:$cdig" --argjson cs "$csize" --arg ld "sha256:$ldig" --argjson ls "$lsize" \
+		'{schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
+		config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $cd, size: $cs},
+		layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $ld, size: $ls}]}' >"$t/manifest"
+	mdig="$(sha256sum "$t/manifest" | cut -d' ' -f1)"
+	msize="$(stat -c %s "$t/manifest")"
+	mv "$t/manifest" "$t/blobs/sha256/$mdig"
+	jq -n -c --arg md "sha256:$mdig" --argjson ms "$msize" --arg name "$name" --arg tag "${name##*:}" \
+		'{schemaVersion: 2, manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json",
+		digest: $md, size: $ms, platform: {architecture: "amd64", os: "linux"},
+		annotations: {"io.containerd.image.name": $name, "org.opencontainers.image.ref.name": $tag}}]}' >"$t/index.json"
+	echo '{"imageLayoutVersion":"1.0.0"}' >"$t/oci-layout"
+	tar -C "$t" -cf "$out" oci-layout index.json blobs
+	rm -rf "$t"
+}
+
+# containerd with the CRI plugin; the tinyrun handler is the contrib
+# fragment with BinaryName and Root pointed here. A "runc" handler too, to
+# compare (CRI_HANDLER=runc).
+cri_containerd_start() {
+	local d="$CRI/c" i port
+	mkdir -p "$d/cni-bin" "$d/cni-conf"
+	ln -s /usr/lib/cni/loopback "$d/cni-bin/loopback"
+	cp "$CRI_LIB/cni-dummy" "$d/cni-bin/tinyrun-cni-dummy"
+	echo '{"cniVersion": "0.4.0", "name": "tinyrun-test", "plugins": [{"type": "tinyrun-cni-dummy"}]}' \
+		>"$d/cni-conf/10-tinyrun-test.conflist"
+	# the streaming server (Exec, Attach) needs a fixed port: a free one
+	port="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+	cat >"$d/config.toml" <<-EOF
+		version = 2
+		root = "$d/root"
+		state = "$d/state"
+		disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.btrfs",
+		  "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.zfs",
+		  "io.containerd.tracing.processor.v1.otlp", "io.containerd.internal.v1.tracing"]
+		[grpc]
+		  address = "$d/containerd.sock"
+		[ttrpc]
+		  address = "$d/containerd.sock.ttrpc"
+		[plugins."io.containerd.internal.v1.opt"]
+		  path = "$d/opt"
+		[plugins."io.containerd.grpc.v1.cri"]
+		  sandbox_image = "$PAUSE_IMAGE"
+		  stream_server_address = "127.0.0.1"
+		  stream_server_port = "$port"
+		  disable_apparmor = true
+		  # kubelet gives the pause -998; lowering oom_score_adj needs
+		  # CAP_SYS_RESOURCE, which root lacks in some sandboxes (this
+		  # machine): runc and tinyrun both fail then. Clamped to containerd's.
+		  restrict_oom_score_adj = $(has_cap_sys_resource && echo false || echo true)
+		  enable_selinux = false
+		  [plugins."io.containerd.grpc.v1.cri".cni]
+		    bin_dir = "$d/cni-bin"
+		    conf_dir = "$d/cni-conf"
+		    max_conf_num = 1
+		  [plugins."io.containerd.grpc.v1.cri".containerd]
+		    snapshotter = "overlayfs"
+		    default_runtime_name = "runc"
+		  [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+		    runtime_type = "io.containerd.runc.v2"
+		    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+		      BinaryName = "$(command -v runc)"
+		      Root = "$d/runc-root"
+	EOF
+	# the contrib fragment, as a user merges it
+	sed -e '/^version *=/d' \
+		-e "s|^\( *BinaryName *=\).*|\1 \"$RUNTIME\"|" \
+		-e "s|^\( *Root *=\).*|\1 \"$d/tinyrun-root\"|" \
+		"$REPO_DIR/contrib/containerd/config.toml" >>"$d/config.toml"
+	# under a subreaper: the shims it starts are orphans
+	setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
+		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
+	for ((i = 0; i < 200; i++)); do
+		cri_raw Version '{}' >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	if ! cri_raw Version '{}' >/dev/null; then
+		echo "containerd's CRI did not start:" >&2
+		tail -n 20 "$d/containerd.log" >&2
+		return 1
+	fi
+}
+
+# CAP_SYS_RESOURCE (bit 24) in our effective set
+has_cap_sys_resource() {
+	local eff
+	eff="$(awk '/^CapEff:/ {print $2}' /proc/self/status)"
+	(((0x$eff >> 24) & 1))
+}
+
+cri_containerd_stop() {
+	local d="$CRI/c" pid i shim
+	[[ -f "$d/containerd.pid" ]] || return 0
+	pid="$(cat "$d/containerd.pid")"
+	kill -TERM "$pid" 2>/dev/null
+	for ((i = 0; i < 200; i++)); do
+		proc_alive "$pid" || break
+		sleep 0.05
+	done
+	proc_alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	# a shim outlives containerd when a pod was left: by pid, ours only
+	for shim in $(pgrep -f "containerd-shim-runc-v2 .*-address $d/containerd.sock" 2>/dev/null); do
+		kill -KILL "$shim" 2>/dev/null
+	done
+	rm -f "$d/containerd.pid"
+}
+
+cri_import() {
+	local out
+	out="$(ctr --address "$CRI/c/containerd.sock" -n k8s.io images import "$1" 2>&1 </dev/null 3>&- 4>&-)" ||
+		{ echo "ctr images import $1: $out" >&2; return 1; }
+}
+
+# ---- CRI calls -------------------------------------------------------------
+
+# cri_raw METHOD JSON: the response on stdout.
+cri_raw() {
+	"$PY" "$CRI_LIB/cri.py" "$CRI/c/containerd.sock" "$@" </dev/null 3>&- 4>&-
+}
+
+# cri METHOD JSON: bats-run, the response in $output (asserted to succeed).
+cri() {
+	run_nohang "$PY" "$CRI_LIB/cri.py" "$CRI/c/containerd.sock" "$@"
+	assert_success
+}
+
+# pod_config NAME: a PodSandboxConfig as kubelet makes it (cgroupfs driver:
+# a cgroup parent per pod; network and IPC of the pod, pid per container).
+pod_config() {
+	jq -n -c --arg n "$1" --arg t "$TOKEN" --arg logs "$LOGS/$1" --arg cg "/$CGPARENT/pod-$1" \
+		'{metadata: {name: $n, uid: ($t + "-" + $n), namespace: "tinyrun-test", attempt: 0},
+		hostname: $n, logDirectory: $logs, labels: {"tinyrun-test": $t},
+		linux: {cgroupParent: $cg, securityContext: {namespaceOptions:
+			{network: "POD", pid: "CONTAINER", ipc: "POD"}}}}'
+}
+
+# run_pod NAME: RunPodSandbox with the handler; POD is its id.
+run_pod() {
+	mkdir -p "$LOGS/$1"
+	cri RunPodSandbox "$(jq -n -c --argjson c "$(pod_config "$1")" --arg h "$HANDLER" \
+		'{config: $c, runtimeHandler: $h}')"
+	POD="$(jq -r .podSandboxId <<<"$output")"
+	cri PodSandboxStatus "{\"podSandboxId\": \"$POD\", \"verbose\": true}"
+	jq -r '.info.info | fromjson | .runtimeSpec.linux.namespaces[] | select(.type == "network") | .path' \
+		<<<"$output" >>"$BATS_TEST_TMPDIR/netns"
+}
+
+# start_ctr POD-NAME NAME CONFIG-JQ ARGS...: CreateContainer + StartContainer
+# of the busybox image in pod $POD, command ARGS, CONFIG-JQ merged into the
+# ContainerConfig (e.g. '{linux: {resources: {memoryLimitInBytes: 1}}}'); CTR
+# is its id.
+start_ctr() {
+	local pod="$1" name="$2" extra="$3" config
+	shift 3
+	config="$(jq -n -c --arg n "$name" --arg img "$BUSYBOX_IMAGE" --arg t "$TOKEN" --argjson extra "$extra" \
+		'{metadata: {name: $n}, image: {image: $img}, command: $ARGS.positional, logPath: ($n + ".log"),
+		envs: [{key: "TINYRUN_TEST_TOKEN", value: $t}]} * $extra' --args "$@")"
+	cri CreateContainer "$(jq -n -c --arg p "$POD" --argjson c "$config" --argjson s "$(pod_config "$pod")" \
+		'{podSandboxId: $p, config: $c, sandboxConfig: $s}')"
+	CTR="$(jq -r .containerId <<<"$output")"
+	cri StartContainer "{\"containerId\": \"$CTR\"}"
+}
+
+# exec_sync ID ARGS...: ExecSync; $output is the response.
+exec_sync() {
+	local id="$1"
+	shift
+	cri ExecSync "$(jq -n -c --arg id "$id" '{containerId: $id, cmd: $ARGS.positional, timeout: 30}' --args "$@")"
+}
+
+# b64 FIELD: a bytes field of $output, decoded
+b64() { jq -r ".$1 | @base64d" <<<"$output"; }
+
+ctr_status() { # ID: ContainerStatus in $output
+	cri ContainerStatus "{\"containerId\": \"$1\"}"
+}
+
+# wait_exited ID: until the container's state is CONTAINER_EXITED
+wait_exited() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		ctr_status "$1"
+		[[ "$(jq -r .status.state <<<"$output")" == CONTAINER_EXITED ]] && return 0
+		sleep 0.05
+	done
+	fail "container $1 did not exit: $output"
+}
+
+# the handler's runtime state dir of a container or pod id
+state_dir() {
+	if [[ "$HANDLER" == tinyrun ]]; then echo "$CRI/c/tinyrun-root/k8s.io/$1"; else echo "$CRI/c/runc-root/k8s.io/$1"; fi
+}
+
+# the pid of a container (or the pod's pause) from the handler's own state
+runtime_pid() {
+	local bin="$RUNTIME" root="$CRI/c/tinyrun-root/k8s.io"
+	[[ "$HANDLER" == tinyrun ]] || { bin="$(command -v runc)"; root="$CRI/c/runc-root/k8s.io"; }
+	"$bin" --root "$root" state "$1" | jq -r .pid
+}
+
+# remove_pod: StopPodSandbox + RemovePodSandbox of $POD
+remove_pod() {
+	cri StopPodSandbox "{\"podSandboxId\": \"$POD\"}"
+	cri RemovePodSandbox "{\"podSandboxId\": \"$POD\"}"
+}
+
+# ---- tests -------------------------------------------------------------------
+
+@test "cri: RunPodSandbox with the tinyrun handler runs the pause process under it" {
+	run_pod p1
+	cri PodSandboxStatus "{\"podSandboxId\": \"$POD\"}"
+	assert_equal "$(jq -r .status.state <<<"$output")" SANDBOX_READY
+	assert_equal "$(jq -r .status.runtimeHandler <<<"$output")" "$HANDLER"
+	# the handler's runtime made it: its state, its pid running /pause
+	[[ -d "$(state_dir "$POD")" ]]
+	pid="$(runtime_pid "$POD")"
+	record_pid "$pid"
+	assert_equal "$(tr '\0' ' ' <"/proc/$pid/cmdline")" "/pause "
+	# in the pod's cgroup, in its own network namespace with lo up
+	grep -q "memory:/$CGPARENT/pod-p1/$POD\$" "/proc/$pid/cgroup"
+	[[ "$(readlink "/proc/$pid/ns/net")" != "$(readlink /proc/self/ns/net)" ]]
+	run nsenter --net="/proc/$pid/ns/net" ip -o link show lo
+	assert_output --partial "UP"
+	remove_pod
+	proc_wait_gone "$pid"
+	[[ ! -e "$(state_dir "$POD")" ]]
+}

@@ -303,24 +303,34 @@ run_pod() {
 start_ctr() {
 	local pod="$1" name="$2" extra="$3" config
 	shift 3
-	config="$(jq -n -c --arg n "$name" --arg img "$BUSYBOX_IMAGE" --arg t "$TOKEN" --argjson extra "$extra" \
-		'{metadata: {name: $n}, image: {image: $img}, command: $ARGS.positional, logPath: ($n + ".log"),
-		envs: [{key: "TINYRUN_TEST_TOKEN", value: $t}]} * $extra' --args "$@")"
+	config="$(jq -n -c --arg n "$name" --arg img "$BUSYBOX_IMAGE" --arg t "$TOKEN" --argjson extra "$(jq -n -c "$extra")" \
+		--argjson cmd "$(json_args "$@")" \
+		'{metadata: {name: $n}, image: {image: $img}, command: $cmd, logPath: ($n + ".log"),
+		envs: [{key: "TINYRUN_TEST_TOKEN", value: $t}],
+		linux: {securityContext: {namespaceOptions: {network: "POD", pid: "CONTAINER", ipc: "POD"}}}} * $extra')"
 	cri CreateContainer "$(jq -n -c --arg p "$POD" --argjson c "$config" --argjson s "$(pod_config "$pod")" \
 		'{podSandboxId: $p, config: $c, sandboxConfig: $s}')"
 	CTR="$(jq -r .containerId <<<"$output")"
 	cri StartContainer "{\"containerId\": \"$CTR\"}"
 }
 
+# json_args ARGS...: a JSON array of strings (jq's --args would take a leading
+# "-c" as its own option)
+json_args() {
+	local a out=()
+	for a in "$@"; do out+=("$(jq -n -c --arg a "$a" '$a')"); done
+	(IFS=,; echo "[${out[*]}]")
+}
+
 # exec_sync ID ARGS...: ExecSync; $output is the response.
 exec_sync() {
 	local id="$1"
 	shift
-	cri ExecSync "$(jq -n -c --arg id "$id" '{containerId: $id, cmd: $ARGS.positional, timeout: 30}' --args "$@")"
+	cri ExecSync "$(jq -n -c --arg id "$id" --argjson cmd "$(json_args "$@")" '{containerId: $id, cmd: $cmd, timeout: 30}')"
 }
 
 # b64 FIELD: a bytes field of $output, decoded
-b64() { jq -r ".$1 | @base64d" <<<"$output"; }
+b64() { jq -j ".$1 | @base64d" <<<"$output"; }
 
 ctr_status() { # ID: ContainerStatus in $output
 	cri ContainerStatus "{\"containerId\": \"$1\"}"
@@ -375,4 +385,158 @@ remove_pod() {
 	remove_pod
 	proc_wait_gone "$pid"
 	[[ ! -e "$(state_dir "$POD")" ]]
+}
+
+@test "cri: two containers share the pod's network and IPC namespaces" {
+	run_pod p2
+	pause="$(runtime_pid "$POD")"
+	start_ctr p2 server '{}' nc -ll -p 8080 -e /bin/echo "served-$TOKEN"
+	server="$CTR"
+	start_ctr p2 client '{}' sleep 3600
+	client="$CTR"
+	for id in "$server" "$client"; do
+		pid="$(runtime_pid "$id")"
+		record_pid "$pid"
+		assert_equal "$(readlink "/proc/$pid/ns/net")" "$(readlink "/proc/$pause/ns/net")"
+		assert_equal "$(readlink "/proc/$pid/ns/ipc")" "$(readlink "/proc/$pause/ns/ipc")"
+		# pid: per container (namespaceOptions.pid CONTAINER)
+		[[ "$(readlink "/proc/$pid/ns/pid")" != "$(readlink "/proc/$pause/ns/pid")" ]]
+	done
+	# the client reaches the server on the pod's loopback (retried until it listens)
+	exec_sync "$client" sh -c 'for i in $(seq 100); do nc 127.0.0.1 8080 </dev/null && exit 0; usleep 50000; done; exit 1'
+	assert_equal "$(jq -r .exitCode <<<"$output")" 0
+	assert_equal "$(b64 stdout)" "served-$TOKEN"
+	# the pod's /dev/shm (POSIX shared memory) is one tmpfs for both
+	exec_sync "$client" sh -c "echo shm-$TOKEN >/dev/shm/x"
+	assert_equal "$(jq -r .exitCode <<<"$output")" 0
+	exec_sync "$server" cat /dev/shm/x
+	assert_equal "$(b64 stdout)" "shm-$TOKEN"
+	remove_pod
+}
+
+@test "cri: ExecSync and a streaming exec" {
+	run_pod p3
+	start_ctr p3 c '{}' sleep 3600
+	exec_sync "$CTR" sh -c 'echo out; echo err >&2; cat /proc/self/cgroup; exit 3'
+	assert_equal "$(jq -r .exitCode <<<"$output")" 3
+	assert_equal "$(b64 stdout | head -n1)" out
+	assert_equal "$(b64 stderr)" err
+	# the exec'd process is in the container's cgroup
+	b64 stdout | grep -q "memory:/$CGPARENT/pod-p3/$CTR\$"
+	# streaming: Exec gives a URL, served by containerd's streaming server
+	cri Exec "$(jq -n -c --arg id "$CTR" '{containerId: $id, cmd: ["sh", "-c", "read l; echo got-$l; echo e >&2; exit 5"],
+		stdin: true, stdout: true, stderr: true}')"
+	url="$(jq -r .url <<<"$output")"
+	run_nohang "$PY" "$CRI_LIB/cri.py" stream "$url" "$TOKEN"$'\n'
+	assert_equal "$status" 5
+	assert_line "got-$TOKEN"
+	assert_line e
+	# a missing program: an error with runc's wording
+	run_nohang "$PY" "$CRI_LIB/cri.py" "$CRI/c/containerd.sock" ExecSync \
+		"{\"containerId\": \"$CTR\", \"cmd\": [\"/nonexistent\"]}"
+	assert_failure
+	assert_output --partial 'exec: "/nonexistent": stat /nonexistent: no such file or directory'
+	remove_pod
+}
+
+@test "cri: container logs in the CRI format" {
+	run_pod p4
+	start_ctr p4 logger '{}' sh -c "echo out-$TOKEN; echo err-$TOKEN >&2"
+	wait_exited "$CTR"
+	assert_equal "$(jq -r .status.logPath <<<"$output")" "$LOGS/p4/logger.log"
+	# kubelet's format: TIMESTAMP STREAM F LINE
+	run cat "$LOGS/p4/logger.log"
+	assert_line --regexp "^[0-9T:.+-]+Z? stdout F out-$TOKEN\$"
+	assert_line --regexp "^[0-9T:.+-]+Z? stderr F err-$TOKEN\$"
+	remove_pod
+}
+
+@test "cri: ContainerStats and PodSandboxStats read the container's cgroup" {
+	run_pod p5
+	start_ctr p5 c '{linux: {resources: {memoryLimitInBytes: 67108864}}}' \
+		sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; exec sleep 3600'
+	# usage_in_bytes of the container's own memory cgroup, read inside it
+	exec_sync "$CTR" cat /sys/fs/cgroup/memory/memory.limit_in_bytes
+	assert_equal "$(b64 stdout)" 67108864
+	cri ContainerStats "{\"containerId\": \"$CTR\"}"
+	assert_equal "$(jq -r .stats.attributes.id <<<"$output")" "$CTR"
+	(($(jq -r .stats.memory.workingSetBytes.value <<<"$output") > 0))
+	(($(jq -r .stats.cpu.usageCoreNanoSeconds.value <<<"$output") > 0))
+	cri PodSandboxStats "{\"podSandboxId\": \"$POD\"}"
+	assert_equal "$(jq -r .stats.attributes.id <<<"$output")" "$POD"
+	(($(jq -r .stats.linux.memory.workingSetBytes.value <<<"$output") > 0))
+	assert_equal "$(jq -r '.stats.linux.containers | map(.attributes.id) | join(" ")' <<<"$output")" "$CTR"
+	cri ListContainerStats '{}'
+	assert_equal "$(jq -r '.stats | map(.attributes.id) | join(" ")' <<<"$output")" "$CTR"
+	remove_pod
+}
+
+@test "cri: UpdateContainerResources is visible in the container's cgroup" {
+	run_pod p6
+	start_ctr p6 c '{linux: {resources: {memoryLimitInBytes: 67108864, cpuShares: 512, cpuPeriod: 100000, cpuQuota: 50000}}}' sleep 3600
+	exec_sync "$CTR" cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.shares /sys/fs/cgroup/cpu/cpu.cfs_quota_us
+	assert_equal "$(b64 stdout | paste -sd' ')" "67108864 512 50000"
+	cri UpdateContainerResources "{\"containerId\": \"$CTR\", \"linux\": {\"memoryLimitInBytes\": 134217728,
+		\"cpuShares\": 256, \"cpuPeriod\": 100000, \"cpuQuota\": 20000}}"
+	exec_sync "$CTR" cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.shares /sys/fs/cgroup/cpu/cpu.cfs_quota_us
+	assert_equal "$(b64 stdout | paste -sd' ')" "134217728 256 20000"
+	# the same files seen from the host
+	cg="/$CGPARENT/pod-p6/$CTR"
+	assert_equal "$(cat "/sys/fs/cgroup/memory$cg/memory.limit_in_bytes")" 134217728
+	assert_equal "$(cat "/sys/fs/cgroup/cpu$cg/cpu.shares")" 256
+	remove_pod
+}
+
+@test "cri: a container that exits non-zero" {
+	run_pod p7
+	start_ctr p7 c '{}' sh -c 'exit 7'
+	wait_exited "$CTR"
+	assert_equal "$(jq -r .status.exitCode <<<"$output")" 7
+	assert_equal "$(jq -r .status.reason <<<"$output")" Error
+	remove_pod
+}
+
+@test "cri: an OOM-killed container has reason OOMKilled" {
+	run_pod p8
+	# tail buffers a line of /dev/zero forever (no newline)
+	start_ctr p8 c '{linux: {resources: {memoryLimitInBytes: 16777216}}}' tail /dev/zero
+	wait_exited "$CTR"
+	assert_equal "$(jq -r .status.exitCode <<<"$output")" 137
+	assert_equal "$(jq -r .status.reason <<<"$output")" OOMKilled
+	remove_pod
+}
+
+@test "cri: StopPodSandbox and RemovePodSandbox leave nothing behind" {
+	run_pod p9
+	pause="$(runtime_pid "$POD")"
+	record_pid "$pause"
+	start_ctr p9 a '{}' sleep 3600
+	a="$CTR"
+	start_ctr p9 b '{}' sh -c 'trap "exit 0" TERM; while :; do sleep 1; done'
+	b="$CTR"
+	pids="$pause $(runtime_pid "$a") $(runtime_pid "$b")"
+	for p in $pids; do record_pid "$p"; done
+	cri StopPodSandbox "{\"podSandboxId\": \"$POD\"}"
+	cri PodSandboxStatus "{\"podSandboxId\": \"$POD\"}"
+	assert_equal "$(jq -r .status.state <<<"$output")" SANDBOX_NOTREADY
+	for id in "$a" "$b"; do
+		ctr_status "$id"
+		assert_equal "$(jq -r .status.state <<<"$output")" CONTAINER_EXITED
+	done
+	for p in $pids; do proc_wait_gone "$p"; done
+	cri RemovePodSandbox "{\"podSandboxId\": \"$POD\"}"
+	cri ListPodSandbox '{}'
+	assert_equal "$(jq -r '.items | length' <<<"$output")" 0
+	cri ListContainers '{}'
+	assert_equal "$(jq -r '.containers | length' <<<"$output")" 0
+	# no runtime state, shim, mount or netns (polled: the shim exits last)
+	for ((i = 0; i < 100; i++)); do
+		left="$(cri_leftovers)"
+		[[ -z "$left" ]] && break
+		sleep 0.05
+	done
+	assert_equal "$left" ""
+	for cg in /sys/fs/cgroup/*/"$CGPARENT"/pod-p9; do
+		[[ ! -d "$cg" ]] || assert_equal "$(find "$cg" -mindepth 1 -type d)" ""
+	done
 }

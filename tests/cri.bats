@@ -285,10 +285,12 @@ pod_config() {
 			{network: "POD", pid: "CONTAINER", ipc: "POD"}}}}'
 }
 
-# run_pod NAME: RunPodSandbox with the handler; POD is its id.
+# run_pod NAME [JQ]: RunPodSandbox with the handler, the pod_config edited
+# by JQ; POD is its id, POD_CONF its config.
 run_pod() {
 	mkdir -p "$LOGS/$1"
-	cri RunPodSandbox "$(jq -n -c --argjson c "$(pod_config "$1")" --arg h "$HANDLER" \
+	POD_CONF="$(pod_config "$1" | jq -c "${2:-.}")"
+	cri RunPodSandbox "$(jq -n -c --argjson c "$POD_CONF" --arg h "$HANDLER" \
 		'{config: $c, runtimeHandler: $h}')"
 	POD="$(jq -r .podSandboxId <<<"$output")"
 	cri PodSandboxStatus "{\"podSandboxId\": \"$POD\", \"verbose\": true}"
@@ -297,7 +299,7 @@ run_pod() {
 }
 
 # start_ctr POD-NAME NAME CONFIG-JQ ARGS...: CreateContainer + StartContainer
-# of the busybox image in pod $POD, command ARGS, CONFIG-JQ merged into the
+# of the busybox image in pod $POD (config $POD_CONF), command ARGS, CONFIG-JQ merged into the
 # ContainerConfig (e.g. '{linux: {resources: {memoryLimitInBytes: 1}}}'); CTR
 # is its id.
 start_ctr() {
@@ -308,7 +310,7 @@ start_ctr() {
 		'{metadata: {name: $n}, image: {image: $img}, command: $cmd, logPath: ($n + ".log"),
 		envs: [{key: "TINYRUN_TEST_TOKEN", value: $t}],
 		linux: {securityContext: {namespaceOptions: {network: "POD", pid: "CONTAINER", ipc: "POD"}}}} * $extra')"
-	cri CreateContainer "$(jq -n -c --arg p "$POD" --argjson c "$config" --argjson s "$(pod_config "$pod")" \
+	cri CreateContainer "$(jq -n -c --arg p "$POD" --argjson c "$config" --argjson s "$POD_CONF" \
 		'{podSandboxId: $p, config: $c, sandboxConfig: $s}')"
 	CTR="$(jq -r .containerId <<<"$output")"
 	cri StartContainer "{\"containerId\": \"$CTR\"}"
@@ -539,4 +541,115 @@ remove_pod() {
 	for cg in /sys/fs/cgroup/*/"$CGPARENT"/pod-p9; do
 		[[ ! -d "$cg" ]] || assert_equal "$(find "$cg" -mindepth 1 -type d)" ""
 	done
+}
+
+@test "cri: pod sysctls, securityContext and a shared pid namespace as kubelet sets them" {
+	mkdir -p "$LOGS/p10"
+	conf="$(pod_config p10 | jq -c '.linux.sysctls = {"net.ipv4.ip_unprivileged_port_start": "80", "kernel.shm_rmid_forced": "1"}
+		| .linux.securityContext.namespaceOptions.pid = "POD"')"
+	cri RunPodSandbox "$(jq -n -c --argjson c "$conf" --arg h "$HANDLER" '{config: $c, runtimeHandler: $h}')"
+	POD="$(jq -r .podSandboxId <<<"$output")"
+	# the sysctls are set in the pod's namespaces (net, ipc)
+	pause="$(runtime_pid "$POD")"
+	record_pid "$pause"
+	assert_equal "$(nsenter --net="/proc/$pause/ns/net" cat /proc/sys/net/ipv4/ip_unprivileged_port_start)" 80
+	assert_equal "$(nsenter --ipc="/proc/$pause/ns/ipc" cat /proc/sys/kernel/shm_rmid_forced)" 1
+	config="$(jq -n -c --arg img "$BUSYBOX_IMAGE" --arg t "$TOKEN" '{metadata: {name: "c"}, image: {image: $img},
+		command: ["sleep", "3600"], logPath: "c.log", envs: [{key: "TINYRUN_TEST_TOKEN", value: $t}],
+		linux: {securityContext: {namespaceOptions: {network: "POD", pid: "POD", ipc: "POD"},
+			runAsUser: {value: 1000}, readonlyRootfs: true,
+			capabilities: {dropCapabilities: ["ALL"], addCapabilities: ["NET_BIND_SERVICE"]},
+			noNewPrivs: true, seccomp: {profileType: "RuntimeDefault"}}}}')"
+	cri CreateContainer "$(jq -n -c --arg p "$POD" --argjson c "$config" --argjson s "$conf" \
+		'{podSandboxId: $p, config: $c, sandboxConfig: $s}')"
+	CTR="$(jq -r .containerId <<<"$output")"
+	cri StartContainer "{\"containerId\": \"$CTR\"}"
+	record_pid "$(runtime_pid "$CTR")"
+	exec_sync "$CTR" sh -c 'id -u; grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status; touch /x 2>&1; ps -o pid,args'
+	run b64 stdout
+	assert_line --index 0 1000
+	assert_line --regexp '^CapBnd:[[:space:]]+0000000000000400$'
+	# uid 1000 without ambient capabilities: none effective
+	assert_line --regexp '^CapEff:[[:space:]]+0000000000000000$'
+	assert_line --regexp '^NoNewPrivs:[[:space:]]+1$'
+	assert_line --regexp '^Seccomp:[[:space:]]+2$'
+	assert_output --partial "Read-only file system"
+	# pid POD: the pause is PID 1 of the container's pid namespace
+	assert_line --regexp '^ +1 /pause$'
+	# StopContainer: TERM, then KILL when the grace period is over
+	cri StopContainer "{\"containerId\": \"$CTR\", \"timeout\": 1}"
+	ctr_status "$CTR"
+	assert_equal "$(jq -r .status.state <<<"$output")" CONTAINER_EXITED
+	assert_equal "$(jq -r .status.exitCode <<<"$output")" 143
+	remove_pod
+}
+
+@test "cri: mounts, hostname, DNS, a tty and Attach" {
+	mkdir -p "$LOGS/p11" "$BATS_TEST_TMPDIR/vol"
+	echo "vol-$TOKEN" >"$BATS_TEST_TMPDIR/vol/f"
+	conf="$(pod_config p11 | jq -c '.dnsConfig = {servers: ["192.0.2.53"], searches: ["tinyrun.test"]}')"
+	cri RunPodSandbox "$(jq -n -c --argjson c "$conf" --arg h "$HANDLER" '{config: $c, runtimeHandler: $h}')"
+	POD="$(jq -r .podSandboxId <<<"$output")"
+	record_pid "$(runtime_pid "$POD")"
+	config="$(jq -n -c --arg img "$BUSYBOX_IMAGE" --arg t "$TOKEN" --arg vol "$BATS_TEST_TMPDIR/vol" \
+		'{metadata: {name: "c"}, image: {image: $img}, command: ["sh"], tty: true, stdin: true,
+		logPath: "c.log", envs: [{key: "TINYRUN_TEST_TOKEN", value: $t}],
+		mounts: [{containerPath: "/vol", hostPath: $vol, readonly: true},
+			{containerPath: "/rw", hostPath: $vol}],
+		linux: {securityContext: {namespaceOptions: {network: "POD", pid: "CONTAINER", ipc: "POD"}}}}')"
+	cri CreateContainer "$(jq -n -c --arg p "$POD" --argjson c "$config" --argjson s "$conf" \
+		'{podSandboxId: $p, config: $c, sandboxConfig: $s}')"
+	CTR="$(jq -r .containerId <<<"$output")"
+	cri StartContainer "{\"containerId\": \"$CTR\"}"
+	record_pid "$(runtime_pid "$CTR")"
+	exec_sync "$CTR" sh -c 'hostname; cat /vol/f; touch /vol/x 2>&1; echo w >/rw/w; cat /etc/resolv.conf; grep -c p11 /etc/hosts; tty'
+	run b64 stdout
+	assert_line --index 0 p11
+	assert_line --index 1 "vol-$TOKEN"
+	assert_line --index 2 --partial "Read-only file system"
+	assert_line "nameserver 192.0.2.53"
+	assert_line "search tinyrun.test"
+	# ExecSync has no terminal even when the container has one
+	assert_line "not a tty"
+	[[ -f "$BATS_TEST_TMPDIR/vol/w" ]]
+	# Attach to the container's tty: what is typed reaches its shell
+	cri Attach "{\"containerId\": \"$CTR\", \"stdin\": true, \"stdout\": true, \"tty\": true}"
+	url="$(jq -r .url <<<"$output")"
+	run_nohang "$PY" "$CRI_LIB/cri.py" stream "$url" "tty; echo at-\$((6*7)); exit 4"$'\n'
+	assert_output --partial /dev/pts/0
+	assert_output --partial at-42
+	wait_exited "$CTR"
+	assert_equal "$(jq -r .status.exitCode <<<"$output")" 4
+	remove_pod
+}
+
+@test "cri: an ExecSync past its timeout is killed" {
+	run_pod p12
+	start_ctr p12 c '{}' sleep 3600
+	run_nohang "$PY" "$CRI_LIB/cri.py" "$CRI/c/containerd.sock" ExecSync \
+		"{\"containerId\": \"$CTR\", \"cmd\": [\"sleep\", \"1001\"], \"timeout\": 1}"
+	assert_failure
+	assert_output --partial timeout
+	# the probe's process is gone
+	for ((i = 0; i < 100; i++)); do
+		pgrep -f '^sleep 1001$' >/dev/null || break
+		sleep 0.05
+	done
+	run pgrep -f '^sleep 1001$'
+	assert_failure
+	remove_pod
+}
+
+@test "cri: a privileged container" {
+	run_pod p13 '.linux.securityContext.privileged = true'
+	start_ctr p13 c '{linux: {securityContext: {privileged: true}}}' sleep 3600
+	exec_sync "$CTR" sh -c 'grep -E "^(CapEff|Seccomp):" /proc/self/status; grep " /sys " /proc/self/mountinfo; ls /dev/kmsg'
+	run b64 stdout
+	assert_line --regexp '^Seccomp:[[:space:]]+0$'
+	# every capability the host gives us (the runtime cannot add more)
+	assert_line "$(grep '^CapEff:' /proc/self/status)"
+	assert_line --regexp ' /sys rw,'
+	# the host's devices
+	assert_line /dev/kmsg
+	remove_pod
 }

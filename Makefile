@@ -30,6 +30,10 @@ DEB_PEERS := crun runc
 DEB_CLIENTS := podman conmon containerd
 DEB_BENCH := hyperfine time
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
+# tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from
+# `apt-get source containerd`, compiled with protoc) and CNI's loopback
+DEB_CRI   := python3-grpcio python3-protobuf protobuf-compiler dpkg-dev containernetworking-plugins
+DEB_ALL   += $(DEB_CRI)
 
 .PHONY: all deps demo check unit bats bench install clean conformance fuzz man
 
@@ -65,6 +69,7 @@ deps:
 	  if [ "$$(id -u)" != 0 ]; then echo "make deps: need root to install$$missing" >&2; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 	fi
+	@if [ "$$(id -u)" = 0 ]; then sh tests/lib/cri/enable-deb-src.sh; fi
 
 demo: deps
 	@$(MAKE) --no-print-directory tinyrun

@@ -7,13 +7,13 @@
 # dir, started here under a subreaper and stopped by pid) has the CRI plugin
 # with the runtime handler of contrib/containerd/config.toml ("tinyrun", runc
 # v2 shim, BinaryName = the runtime under test), the handler that
-# contrib/kubernetes/runtimeclass.yaml names. Pods use that handler
-# (CRI_HANDLER=runc bats tests/cri.bats runs the same with runc, to compare).
+# contrib/kubernetes/runtimeclass.yaml names. Pods use the handler of that
+# RuntimeClass (CRI_HANDLER=runc bats tests/cri.bats: the same with runc).
 # Images: a pause image (tests/lib/cri/pause.c) and the busybox rootfs of
 # helpers.bash, OCI archives imported with `ctr -n k8s.io images import`.
-# Pod network: a conflist whose only plugin is tests/lib/cri/cni-dummy (eth0 a
-# dummy device inside the pod's netns; containerd adds loopback itself), so
-# nothing changes on the host. Every test removes its pods and checks that no
+# Pod network: a conflist whose only plugin is tests/lib/cri/cni-dummy (eth0
+# one end of a veth pair kept inside the pod's netns; containerd runs CNI's
+# loopback itself), so nothing changes on the host. Every test removes its pods and checks that no
 # tinyrun state, process, mount, netns, cgroup or shim is left.
 
 load helpers
@@ -69,7 +69,8 @@ teardown_file() {
 setup() {
 	[[ -z "${CRI_SKIP:-}" ]] || skip "$CRI_SKIP"
 	tr_setup
-	HANDLER="${CRI_HANDLER:-tinyrun}"
+	# the RuntimeClass's handler, as kubelet passes it
+	HANDLER="${CRI_HANDLER:-$(sed -n 's/^handler: *//p' "$REPO_DIR/contrib/kubernetes/runtimeclass.yaml")}"
 	CGPARENT="tinyrun-cri-$TOKEN"
 	LOGS="$BATS_TEST_TMPDIR/logs"
 	mkdir -p "$LOGS"
@@ -351,13 +352,13 @@ wait_exited() {
 
 # the handler's runtime state dir of a container or pod id
 state_dir() {
-	if [[ "$HANDLER" == tinyrun ]]; then echo "$CRI/c/tinyrun-root/k8s.io/$1"; else echo "$CRI/c/runc-root/k8s.io/$1"; fi
+	if [[ "$HANDLER" != runc ]]; then echo "$CRI/c/tinyrun-root/k8s.io/$1"; else echo "$CRI/c/runc-root/k8s.io/$1"; fi
 }
 
 # the pid of a container (or the pod's pause) from the handler's own state
 runtime_pid() {
 	local bin="$RUNTIME" root="$CRI/c/tinyrun-root/k8s.io"
-	[[ "$HANDLER" == tinyrun ]] || { bin="$(command -v runc)"; root="$CRI/c/runc-root/k8s.io"; }
+	[[ "$HANDLER" != runc ]] || { bin="$(command -v runc)"; root="$CRI/c/runc-root/k8s.io"; }
 	"$bin" --root "$root" state "$1" | jq -r .pid
 }
 

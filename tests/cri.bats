@@ -172,7 +172,7 @@ make_oci_archive() {
 cri_containerd_start() {
 	local d="$CRI/c" i port
 	mkdir -p "$d/cni-bin" "$d/cni-conf"
-	ln -s /usr/lib/cni/loopback "$d/cni-bin/loopback"
+	ln -sf /usr/lib/cni/loopback "$d/cni-bin/loopback"
 	cp "$CRI_LIB/cni-dummy" "$d/cni-bin/tinyrun-cni-dummy"
 	echo '{"cniVersion": "0.4.0", "name": "tinyrun-test", "plugins": [{"type": "tinyrun-cni-dummy"}]}' \
 		>"$d/cni-conf/10-tinyrun-test.conflist"
@@ -219,9 +219,10 @@ cri_containerd_start() {
 		-e "s|^\( *BinaryName *=\).*|\1 \"$RUNTIME\"|" \
 		-e "s|^\( *Root *=\).*|\1 \"$d/tinyrun-root\"|" \
 		"$REPO_DIR/contrib/containerd/config.toml" >>"$d/config.toml"
-	# under a subreaper: the shims it starts are orphans
-	setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
-		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
+	# under a subreaper: the shims it starts are orphans. Not a test's
+	# process (a restart inside a test): without the test token.
+	env -u TINYRUN_TEST_TOKEN setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
+		sh "$d/containerd.pid" "$d/config.toml" </dev/null >>"$d/containerd.log" 2>&1 3>&- 4>&- &
 	for ((i = 0; i < 200; i++)); do
 		cri_raw Version '{}' >/dev/null 2>&1 && break
 		sleep 0.05
@@ -240,8 +241,9 @@ has_cap_sys_resource() {
 	(((0x$eff >> 24) & 1))
 }
 
-cri_containerd_stop() {
-	local d="$CRI/c" pid i shim
+# stop containerd only (its shims and their containers keep running)
+cri_containerd_stop_daemon() {
+	local d="$CRI/c" pid i
 	[[ -f "$d/containerd.pid" ]] || return 0
 	pid="$(cat "$d/containerd.pid")"
 	kill -TERM "$pid" 2>/dev/null
@@ -250,11 +252,16 @@ cri_containerd_stop() {
 		sleep 0.05
 	done
 	proc_alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	rm -f "$d/containerd.pid"
+}
+
+cri_containerd_stop() {
+	local d="$CRI/c" shim
+	cri_containerd_stop_daemon
 	# a shim outlives containerd when a pod was left: by pid, ours only
 	for shim in $(pgrep -f "containerd-shim-runc-v2 .*-address $d/containerd.sock" 2>/dev/null); do
 		kill -KILL "$shim" 2>/dev/null
 	done
-	rm -f "$d/containerd.pid"
 }
 
 cri_import() {
@@ -653,4 +660,43 @@ remove_pod() {
 	# the host's devices
 	assert_line /dev/kmsg
 	remove_pod
+}
+
+@test "cri: a restarted container (attempt 1) and a debug container in the target's pid namespace" {
+	run_pod p14
+	start_ctr p14 app '{}' sh -c 'echo first; exit 1'
+	first="$CTR"
+	wait_exited "$first"
+	# kubelet's restart: a new container of the same name, the next attempt
+	start_ctr p14 app '{metadata: {attempt: 1}}' sh -c 'echo second; exec sleep 3600'
+	second="$CTR"
+	cri RemoveContainer "{\"containerId\": \"$first\"}"
+	[[ ! -e "$(state_dir "$first")" ]]
+	ctr_status "$second"
+	assert_equal "$(jq -r .status.state <<<"$output")" CONTAINER_RUNNING
+	assert_equal "$(jq -r .status.metadata.attempt <<<"$output")" 1
+	# kubectl debug --target: pid namespace TARGET
+	start_ctr p14 debug "{linux: {securityContext: {namespaceOptions: {pid: \"TARGET\", targetId: \"$second\"}}}}" sleep 3600
+	exec_sync "$CTR" ps -o pid,args
+	run b64 stdout
+	assert_line --regexp '^ +1 sleep 3600$'
+	assert_equal "$(grep -c 'sleep 3600' <<<"$output")" 2
+	remove_pod
+}
+
+@test "cri: pods survive a containerd restart" {
+	run_pod p15
+	start_ctr p15 c '{}' sleep 3600
+	pid="$(runtime_pid "$CTR")"
+	record_pid "$pid"
+	cri_containerd_stop_daemon
+	cri_containerd_start
+	# the shim kept the container; containerd finds it again
+	ctr_status "$CTR"
+	assert_equal "$(jq -r .status.state <<<"$output")" CONTAINER_RUNNING
+	assert_equal "$(runtime_pid "$CTR")" "$pid"
+	exec_sync "$CTR" echo "after-$TOKEN"
+	assert_equal "$(b64 stdout)" "after-$TOKEN"
+	remove_pod
+	proc_wait_gone "$pid"
 }

@@ -95,7 +95,7 @@ teardown() {
 	problems+="$left"
 	# kubelet removes a pod's cgroup parent: rmdir fails while a container
 	# cgroup is still in it, and tr_teardown then names it
-	for d in /sys/fs/cgroup/*/"$CGPARENT"; do
+	for d in /sys/fs/cgroup/"$CGPARENT" /sys/fs/cgroup/*/"$CGPARENT"; do
 		[[ -d "$d" ]] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
 	done
 	export TINYRUN_TEST_TOKEN
@@ -120,6 +120,34 @@ cri_leftovers() {
 		[[ -n "$ns" && -e "$ns" ]] && echo "pod netns left: $ns"
 	done <"$BATS_TEST_TMPDIR/netns"
 	return 0
+}
+
+# ---- cgroups: v1 (hybrid hosts) or v2 ---------------------------------------
+
+cgv2() { [[ -f /sys/fs/cgroup/cgroup.controllers ]]; }
+
+# cg_proc_line PATH: a regex for the line of /proc/PID/cgroup that puts PID in PATH
+cg_proc_line() {
+	if cgv2; then echo "^0::$1\$"; else echo ":memory:$1\$"; fi
+}
+
+# in-container paths of the container's memory limit, cpu shares/weight, quota
+cg_files_inside() {
+	if cgv2; then
+		echo /sys/fs/cgroup/memory.max /sys/fs/cgroup/cpu.weight /sys/fs/cgroup/cpu.max
+	else
+		echo /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.shares /sys/fs/cgroup/cpu/cpu.cfs_quota_us
+	fi
+}
+
+# cg_values MEMORY SHARES QUOTA PERIOD: what cg_files_inside hold (v2: the
+# weight runc derives from the shares, "quota period")
+cg_values() {
+	if cgv2; then
+		echo "$1 $((1 + (($2 - 2) * 9999) / 262142)) $3 $4"
+	else
+		echo "$1 $2 $3"
+	fi
 }
 
 # ---- containerd ----------------------------------------------------------
@@ -388,7 +416,7 @@ remove_pod() {
 	record_pid "$pid"
 	assert_equal "$(tr '\0' ' ' <"/proc/$pid/cmdline")" "/pause "
 	# in the pod's cgroup, in its own network namespace with lo up
-	grep -q "memory:/$CGPARENT/pod-p1/$POD\$" "/proc/$pid/cgroup"
+	grep -qE "$(cg_proc_line "/$CGPARENT/pod-p1/$POD")" "/proc/$pid/cgroup"
 	[[ "$(readlink "/proc/$pid/ns/net")" != "$(readlink /proc/self/ns/net)" ]]
 	run nsenter --net="/proc/$pid/ns/net" ip -o link show lo
 	assert_output --partial "UP"
@@ -431,8 +459,10 @@ remove_pod() {
 	assert_equal "$(jq -r .exitCode <<<"$output")" 3
 	assert_equal "$(b64 stdout | head -n1)" out
 	assert_equal "$(b64 stderr)" err
-	# the exec'd process is in the container's cgroup
-	b64 stdout | grep -q "memory:/$CGPARENT/pod-p3/$CTR\$"
+	# the exec'd process is in the container's cgroup (v2: the root of the
+	# container's cgroup namespace)
+	if cgv2; then expect="^0::/\$"; else expect="$(cg_proc_line "/$CGPARENT/pod-p3/$CTR")"; fi
+	b64 stdout | grep -qE "$expect"
 	# streaming: Exec gives a URL, served by containerd's streaming server
 	cri Exec "$(jq -n -c --arg id "$CTR" '{containerId: $id, cmd: ["sh", "-c", "read l; echo got-$l; echo e >&2; exit 5"],
 		stdin: true, stdout: true, stderr: true}')"
@@ -466,7 +496,7 @@ remove_pod() {
 	start_ctr p5 c '{linux: {resources: {memoryLimitInBytes: 67108864}}}' \
 		sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; exec sleep 3600'
 	# usage_in_bytes of the container's own memory cgroup, read inside it
-	exec_sync "$CTR" cat /sys/fs/cgroup/memory/memory.limit_in_bytes
+	exec_sync "$CTR" cat $(cg_files_inside | cut -d' ' -f1)
 	assert_equal "$(b64 stdout)" 67108864
 	cri ContainerStats "{\"containerId\": \"$CTR\"}"
 	assert_equal "$(jq -r .stats.attributes.id <<<"$output")" "$CTR"
@@ -484,16 +514,23 @@ remove_pod() {
 @test "cri: UpdateContainerResources is visible in the container's cgroup" {
 	run_pod p6
 	start_ctr p6 c '{linux: {resources: {memoryLimitInBytes: 67108864, cpuShares: 512, cpuPeriod: 100000, cpuQuota: 50000}}}' sleep 3600
-	exec_sync "$CTR" cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.shares /sys/fs/cgroup/cpu/cpu.cfs_quota_us
-	assert_equal "$(b64 stdout | paste -sd' ')" "67108864 512 50000"
+	# shellcheck disable=SC2046 # one path per word
+	exec_sync "$CTR" cat $(cg_files_inside)
+	assert_equal "$(b64 stdout | paste -sd' ')" "$(cg_values 67108864 512 50000 100000)"
 	cri UpdateContainerResources "{\"containerId\": \"$CTR\", \"linux\": {\"memoryLimitInBytes\": 134217728,
 		\"cpuShares\": 256, \"cpuPeriod\": 100000, \"cpuQuota\": 20000}}"
-	exec_sync "$CTR" cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.shares /sys/fs/cgroup/cpu/cpu.cfs_quota_us
-	assert_equal "$(b64 stdout | paste -sd' ')" "134217728 256 20000"
+	# shellcheck disable=SC2046
+	exec_sync "$CTR" cat $(cg_files_inside)
+	assert_equal "$(b64 stdout | paste -sd' ')" "$(cg_values 134217728 256 20000 100000)"
 	# the same files seen from the host
 	cg="/$CGPARENT/pod-p6/$CTR"
-	assert_equal "$(cat "/sys/fs/cgroup/memory$cg/memory.limit_in_bytes")" 134217728
-	assert_equal "$(cat "/sys/fs/cgroup/cpu$cg/cpu.shares")" 256
+	if cgv2; then
+		assert_equal "$(cat "/sys/fs/cgroup$cg/memory.max")" 134217728
+		assert_equal "$(cat "/sys/fs/cgroup$cg/cpu.max")" "20000 100000"
+	else
+		assert_equal "$(cat "/sys/fs/cgroup/memory$cg/memory.limit_in_bytes")" 134217728
+		assert_equal "$(cat "/sys/fs/cgroup/cpu$cg/cpu.shares")" 256
+	fi
 	remove_pod
 }
 
@@ -546,7 +583,7 @@ remove_pod() {
 		sleep 0.05
 	done
 	assert_equal "$left" ""
-	for cg in /sys/fs/cgroup/*/"$CGPARENT"/pod-p9; do
+	for cg in /sys/fs/cgroup/"$CGPARENT"/pod-p9 /sys/fs/cgroup/*/"$CGPARENT"/pod-p9; do
 		[[ ! -d "$cg" ]] || assert_equal "$(find "$cg" -mindepth 1 -type d)" ""
 	done
 }

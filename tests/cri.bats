@@ -334,13 +334,13 @@ run_pod() {
 		<<<"$output" >>"$BATS_TEST_TMPDIR/netns"
 }
 
-# start_ctr POD-NAME NAME CONFIG-JQ ARGS...: CreateContainer + StartContainer
+# start_ctr NAME CONFIG-JQ ARGS...: CreateContainer + StartContainer
 # of the busybox image in pod $POD (config $POD_CONF), command ARGS, CONFIG-JQ merged into the
 # ContainerConfig (e.g. '{linux: {resources: {memoryLimitInBytes: 1}}}'); CTR
 # is its id.
 start_ctr() {
-	local pod="$1" name="$2" extra="$3" config
-	shift 3
+	local name="$1" extra="$2" config
+	shift 2
 	config="$(jq -n -c --arg n "$name" --arg img "$BUSYBOX_IMAGE" --arg t "$TOKEN" --argjson extra "$(jq -n -c "$extra")" \
 		--argjson cmd "$(json_args "$@")" \
 		'{metadata: {name: $n}, image: {image: $img}, command: $cmd, logPath: ($n + ".log"),
@@ -428,9 +428,9 @@ remove_pod() {
 @test "cri: two containers share the pod's network and IPC namespaces" {
 	run_pod p2
 	pause="$(runtime_pid "$POD")"
-	start_ctr p2 server '{}' nc -ll -p 8080 -e /bin/echo "served-$TOKEN"
+	start_ctr server '{}' nc -ll -p 8080 -e /bin/echo "served-$TOKEN"
 	server="$CTR"
-	start_ctr p2 client '{}' sleep 3600
+	start_ctr client '{}' sleep 3600
 	client="$CTR"
 	for id in "$server" "$client"; do
 		pid="$(runtime_pid "$id")"
@@ -454,7 +454,7 @@ remove_pod() {
 
 @test "cri: ExecSync and a streaming exec" {
 	run_pod p3
-	start_ctr p3 c '{}' sleep 3600
+	start_ctr c '{}' sleep 3600
 	exec_sync "$CTR" sh -c 'echo out; echo err >&2; cat /proc/self/cgroup; exit 3'
 	assert_equal "$(jq -r .exitCode <<<"$output")" 3
 	assert_equal "$(b64 stdout | head -n1)" out
@@ -481,7 +481,7 @@ remove_pod() {
 
 @test "cri: container logs in the CRI format" {
 	run_pod p4
-	start_ctr p4 logger '{}' sh -c "echo out-$TOKEN; echo err-$TOKEN >&2"
+	start_ctr logger '{}' sh -c "echo out-$TOKEN; echo err-$TOKEN >&2"
 	wait_exited "$CTR"
 	assert_equal "$(jq -r .status.logPath <<<"$output")" "$LOGS/p4/logger.log"
 	# kubelet's format: TIMESTAMP STREAM F LINE
@@ -493,10 +493,10 @@ remove_pod() {
 
 @test "cri: ContainerStats and PodSandboxStats read the container's cgroup" {
 	run_pod p5
-	start_ctr p5 c '{linux: {resources: {memoryLimitInBytes: 67108864}}}' \
+	start_ctr c '{linux: {resources: {memoryLimitInBytes: 67108864}}}' \
 		sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; exec sleep 3600'
 	# usage_in_bytes of the container's own memory cgroup, read inside it
-	exec_sync "$CTR" cat $(cg_files_inside | cut -d' ' -f1)
+	exec_sync "$CTR" cat "$(cg_files_inside | cut -d' ' -f1)"
 	assert_equal "$(b64 stdout)" 67108864
 	cri ContainerStats "{\"containerId\": \"$CTR\"}"
 	assert_equal "$(jq -r .stats.attributes.id <<<"$output")" "$CTR"
@@ -513,7 +513,7 @@ remove_pod() {
 
 @test "cri: UpdateContainerResources is visible in the container's cgroup" {
 	run_pod p6
-	start_ctr p6 c '{linux: {resources: {memoryLimitInBytes: 67108864, cpuShares: 512, cpuPeriod: 100000, cpuQuota: 50000}}}' sleep 3600
+	start_ctr c '{linux: {resources: {memoryLimitInBytes: 67108864, cpuShares: 512, cpuPeriod: 100000, cpuQuota: 50000}}}' sleep 3600
 	# shellcheck disable=SC2046 # one path per word
 	exec_sync "$CTR" cat $(cg_files_inside)
 	assert_equal "$(b64 stdout | paste -sd' ')" "$(cg_values 67108864 512 50000 100000)"
@@ -536,7 +536,7 @@ remove_pod() {
 
 @test "cri: a container that exits non-zero" {
 	run_pod p7
-	start_ctr p7 c '{}' sh -c 'exit 7'
+	start_ctr c '{}' sh -c 'exit 7'
 	wait_exited "$CTR"
 	assert_equal "$(jq -r .status.exitCode <<<"$output")" 7
 	assert_equal "$(jq -r .status.reason <<<"$output")" Error
@@ -546,7 +546,7 @@ remove_pod() {
 @test "cri: an OOM-killed container has reason OOMKilled" {
 	run_pod p8
 	# tail buffers a line of /dev/zero forever (no newline)
-	start_ctr p8 c '{linux: {resources: {memoryLimitInBytes: 16777216}}}' tail /dev/zero
+	start_ctr c '{linux: {resources: {memoryLimitInBytes: 16777216}}}' tail /dev/zero
 	wait_exited "$CTR"
 	assert_equal "$(jq -r .status.exitCode <<<"$output")" 137
 	assert_equal "$(jq -r .status.reason <<<"$output")" OOMKilled
@@ -557,9 +557,9 @@ remove_pod() {
 	run_pod p9
 	pause="$(runtime_pid "$POD")"
 	record_pid "$pause"
-	start_ctr p9 a '{}' sleep 3600
+	start_ctr a '{}' sleep 3600
 	a="$CTR"
-	start_ctr p9 b '{}' sh -c 'trap "exit 0" TERM; while :; do sleep 1; done'
+	start_ctr b '{}' sh -c 'trap "exit 0" TERM; while :; do sleep 1; done'
 	b="$CTR"
 	pids="$pause $(runtime_pid "$a") $(runtime_pid "$b")"
 	for p in $pids; do record_pid "$p"; done
@@ -670,7 +670,7 @@ remove_pod() {
 
 @test "cri: an ExecSync past its timeout is killed" {
 	run_pod p12
-	start_ctr p12 c '{}' sleep 3600
+	start_ctr c '{}' sleep 3600
 	run_nohang "$PY" "$CRI_LIB/cri.py" "$CRI/c/containerd.sock" ExecSync \
 		"{\"containerId\": \"$CTR\", \"cmd\": [\"sleep\", \"1001\"], \"timeout\": 1}"
 	assert_failure
@@ -687,7 +687,7 @@ remove_pod() {
 
 @test "cri: a privileged container" {
 	run_pod p13 '.linux.securityContext.privileged = true'
-	start_ctr p13 c '{linux: {securityContext: {privileged: true}}}' sleep 3600
+	start_ctr c '{linux: {securityContext: {privileged: true}}}' sleep 3600
 	exec_sync "$CTR" sh -c 'grep -E "^(CapEff|Seccomp):" /proc/self/status; grep " /sys " /proc/self/mountinfo; ls /dev/kmsg'
 	run b64 stdout
 	assert_line --regexp '^Seccomp:[[:space:]]+0$'
@@ -701,11 +701,11 @@ remove_pod() {
 
 @test "cri: a restarted container (attempt 1) and a debug container in the target's pid namespace" {
 	run_pod p14
-	start_ctr p14 app '{}' sh -c 'echo first; exit 1'
+	start_ctr app '{}' sh -c 'echo first; exit 1'
 	first="$CTR"
 	wait_exited "$first"
 	# kubelet's restart: a new container of the same name, the next attempt
-	start_ctr p14 app '{metadata: {attempt: 1}}' sh -c 'echo second; exec sleep 3600'
+	start_ctr app '{metadata: {attempt: 1}}' sh -c 'echo second; exec sleep 3600'
 	second="$CTR"
 	cri RemoveContainer "{\"containerId\": \"$first\"}"
 	[[ ! -e "$(state_dir "$first")" ]]
@@ -713,7 +713,7 @@ remove_pod() {
 	assert_equal "$(jq -r .status.state <<<"$output")" CONTAINER_RUNNING
 	assert_equal "$(jq -r .status.metadata.attempt <<<"$output")" 1
 	# kubectl debug --target: pid namespace TARGET
-	start_ctr p14 debug "{linux: {securityContext: {namespaceOptions: {pid: \"TARGET\", targetId: \"$second\"}}}}" sleep 3600
+	start_ctr debug "{linux: {securityContext: {namespaceOptions: {pid: \"TARGET\", targetId: \"$second\"}}}}" sleep 3600
 	exec_sync "$CTR" ps -o pid,args
 	run b64 stdout
 	assert_line --regexp '^ +1 sleep 3600$'
@@ -723,7 +723,7 @@ remove_pod() {
 
 @test "cri: pods survive a containerd restart" {
 	run_pod p15
-	start_ctr p15 c '{}' sleep 3600
+	start_ctr c '{}' sleep 3600
 	pid="$(runtime_pid "$CTR")"
 	record_pid "$pid"
 	cri_containerd_stop_daemon

@@ -50,6 +50,8 @@ setup_file() {
 	fi
 	CRI="$(mktemp -d /tmp/tr-cri.XXXXXX)"
 	export CRI
+	# the shims' sockets go to /run/containerd/s whatever the state dir
+	[[ -e /run/containerd ]] && touch "$CRI.had-run-containerd"
 	# searchable by the containers' users
 	chmod 711 "$CRI"
 	cri_images || return 1
@@ -64,6 +66,11 @@ teardown_file() {
 		umount -l "$m" 2>/dev/null
 	done
 	rm -rf "$CRI"
+	if [[ ! -e "$CRI.had-run-containerd" ]]; then
+		rmdir /run/containerd/s /run/containerd 2>/dev/null
+	fi
+	rm -f "$CRI.had-run-containerd"
+	return 0
 }
 
 setup() {

@@ -26,9 +26,9 @@ LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 DEB_BUILD := gcc make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
 DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi apparmor
 DEB_PEERS := crun runc
-# real clients driven by tests/clients.bats
-DEB_CLIENTS := podman conmon containerd
-DEB_BENCH := hyperfine time
+# real clients driven by tests/clients.bats and tests/docker.bats
+DEB_CLIENTS := podman conmon containerd docker.io
+DEB_BENCH := hyperfine time bubblewrap
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 # tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from
 # `apt-get source containerd`, compiled with protoc) and CNI's loopback

@@ -98,6 +98,11 @@ static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse
 	cfg->has_linux = v != NULL;
 	if (v && (r = parse_linux(c, JKEY(NULL, "linux"), v, &cfg->linux_)) < 0)
 		return r;
+	if ((r = parse_root_mount(c, cfg)) < 0)
+		return r;
+	/* the sandbox annotations first: run.tinyrun.userns=auto stands for the mappings */
+	if ((r = oci_sandbox_parse(c, cfg)) < 0)
+		return r;
 	return parse_validate(c, cfg);
 }
 

@@ -380,6 +380,23 @@ struct oci_linux {
 	unsigned long personality; /* PER_LINUX or PER_LINUX32 */
 };
 
+/* ---- the sandbox annotations (oci/annotations_sandbox.c) -------------- */
+
+#define OCI_SANDBOX_RANGE_FIRST 100000u
+#define OCI_SANDBOX_RANGE_LAST 165535u
+
+struct oci_sandbox {
+	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
+	uint32_t range_first;      /* run.tinyrun.userns.range=FIRST-LAST (default 100000-165535) */
+	uint32_t range_last;
+	bool minimal_root;         /* run.tinyrun.rootfs=minimal: rootfs/minimal.c builds / */
+	char *request;             /* run.tinyrun.sandbox.request=<ID>: a task of ID's request */
+	char *workspace_seed;      /* run.tinyrun.workspace.seed=DIR: a directory of the bundle
+	                            * (relative, no "..") copied into a new workspace */
+};
+/* "FIRST-LAST" -> ids; 0 or -EINVAL. */
+int oci_sandbox_range_parse(const char *s, uint32_t *first, uint32_t *last);
+
 /* ---- the whole config ------------------------------------------------- */
 
 struct oci_config {
@@ -397,6 +414,13 @@ struct oci_config {
 	size_t n_annotations;
 	bool has_linux;
 	struct oci_linux linux_;   /* `linux` is a predefined macro in GNU C */
+	/* oci/config_tinyaws.c: mounts[0] has destination "/" (an overlay
+	 * mounted onto the root); annotation run.tinyrun.scratch (a directory
+	 * of the bundle, relative, checked) under which create makes
+	 * <scratch>/<id>/{upper,work} for that overlay, or NULL */
+	bool root_mount;
+	char *tinyrun_scratch;
+	struct oci_sandbox sandbox;/* from the run.tinyrun.* annotations */
 
 	void *arena;               /* owns every allocation above */
 };

@@ -125,6 +125,10 @@ int parse_idmaps(struct pctx *c, const struct jpath *p, const struct json_val *o
 		 const char *key, struct oci_idmap **out, size_t *n);
 /* Checks across sections (namespaces vs mappings, hostname, sysctl ...). */
 int parse_validate(struct pctx *c, const struct oci_config *cfg);
+/* oci/config_tinyaws.c: a mounts[] entry onto "/" and run.tinyrun.scratch */
+int parse_root_mount(struct pctx *c, struct oci_config *cfg);
+/* annotations_sandbox.c: the run.tinyrun.* annotations, before parse_validate */
+int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg);
 
 /* Parse `text` (NUL-terminated, `len` bytes before the NUL) with the JSON
  * library: error "<name>: invalid JSON: ...". A NUL byte inside the text or

@@ -2,6 +2,8 @@
 #define TINYRUN_OCI_SPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* The default config.json `tinyrun spec` writes (like runc's): busybox-style
  * "sh" with a terminal, the usual namespaces, mounts, masked/readonly paths.
@@ -12,5 +14,27 @@ char *oci_spec_default(bool rootless, unsigned uid, unsigned gid);
 /* The same, with `seccomp_json` (a profile, e.g. oci_seccomp_profile()) as
  * linux.seccomp when non-NULL; *bad_profile set when it does not parse. */
 char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json, int *bad_profile);
+
+/* The sandbox profile (oci/spec_sandbox.c) as a transform of a generated
+ * config: keeps its ociVersion, process.args, process.env (plus a default
+ * PATH and HOME=/workspace), root.path and annotations; the rest is the
+ * profile, with `seccomp_json` (oci_seccomp_profile()) as linux.seccomp.
+ * Returns malloc'd text, or NULL with errbuf filled. */
+#define OCI_SANDBOX_ID 65534                  /* the process's uid and gid inside */
+#define OCI_SANDBOX_WORKSPACE "/workspace"
+#define OCI_SANDBOX_MEMORY (512LL << 20)      /* bytes; swap off */
+#define OCI_SANDBOX_PIDS 128
+char *oci_spec_sandbox(const char *config_json, const char *seccomp_json, char *errbuf, size_t errlen);
+/* What a caller of the profile may choose (bundle tinyaws --sandbox); 0 or
+ * NULL keeps the profile's value. Limits are never off. */
+struct oci_sandbox_opts {
+	const char *workspace;     /* "/name": the cwd and the workspace tmpfs */
+	const char *seed;          /* run.tinyrun.workspace.seed: the bundle's dir copied into it */
+	int64_t memory;            /* bytes (swap off) */
+	int64_t cpu_quota, cpu_period;
+	int64_t pids;
+};
+char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,
+			    const struct oci_sandbox_opts *o, char *errbuf, size_t errlen);
 
 #endif

@@ -53,7 +53,7 @@ static int copy_file(int from, int to, const char *name, const struct stat *st)
 	return r;
 }
 
-static int copy_entry(int from, int to, const char *name, int depth)
+static int copy_entry(int from, int to, const char *name, int depth, unsigned flags)
 {
 	char target[PATH_MAX];
 	struct stat st;
@@ -69,7 +69,7 @@ static int copy_entry(int from, int to, const char *name, int depth)
 			return -errno;
 		sub_from = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		sub_to = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		r = sub_from < 0 || sub_to < 0 ? -errno : rootfs_copy_tree(sub_from, sub_to, depth + 1);
+		r = sub_from < 0 || sub_to < 0 ? -errno : rootfs_copy_tree_flags(sub_from, sub_to, depth + 1, flags);
 		if (sub_from >= 0)
 			close(sub_from);
 		if (sub_to >= 0)
@@ -89,9 +89,13 @@ static int copy_entry(int from, int to, const char *name, int depth)
 		break;
 	}
 	default:
+		if ((flags & ROOTFS_COPY_AS_CALLER) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+			return -EPERM;   /* a device node is never the caller's to make */
 		r = mknodat(to, name, st.st_mode, st.st_rdev) < 0 ? -errno : 0;
 		break;
 	}
+	if (flags & ROOTFS_COPY_AS_CALLER)
+		return r;        /* owned by whoever copies (fsuid), times of now */
 	if (r == 0 && fchownat(to, name, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0)
 		r = -errno;
 	if (r == 0) {
@@ -104,6 +108,11 @@ static int copy_entry(int from, int to, const char *name, int depth)
 }
 
 int rootfs_copy_tree(int from, int to, int depth)
+{
+	return rootfs_copy_tree_flags(from, to, depth, 0);
+}
+
+int rootfs_copy_tree_flags(int from, int to, int depth, unsigned flags)
 {
 	char buf[4096] __attribute__((aligned(8)));
 	long n;
@@ -118,7 +127,7 @@ int rootfs_copy_tree(int from, int to, int depth)
 			off += d->d_reclen;
 			if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 				continue;
-			if ((r = copy_entry(from, to, d->d_name, depth)) < 0)
+			if ((r = copy_entry(from, to, d->d_name, depth, flags)) < 0)
 				return r;
 		}
 	}

@@ -89,9 +89,37 @@ int rootfs_mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const s
 
 /* ---- copyup.c ---- */
 int rootfs_copy_tree(int from_dir, int to_dir, int depth);
+/* ROOTFS_COPY_AS_CALLER: files owned by the copier's fsuid/fsgid (no chown,
+ * no times), device nodes refused (EPERM): a tree seeded for a process. */
+#define ROOTFS_COPY_AS_CALLER 1u
+int rootfs_copy_tree_flags(int from_dir, int to_dir, int depth, unsigned flags);
 
 /* ---- devices.c ---- */
 int rootfs_setup_dev(struct rootfs_ctx *c);
+
+/* ---- minimal.c: run.tinyrun.rootfs=minimal ---- */
+enum minimal_kind {
+	MIN_IMAGE,                /* the image's top directory, bound read-only (or its symlink) */
+	MIN_ETC,                  /* tmpfs with passwd, group, ld.so.cache, alternatives; then ro */
+	MIN_TMPFS,                /* a new tmpfs */
+	MIN_SHARED,               /* the request's mount of the same path */
+	MIN_PROC, MIN_SYS, MIN_DEV,
+};
+struct minimal_step {
+	const char *path;         /* below the root, no leading '/' */
+	enum minimal_kind kind;
+	unsigned long ms_flags;   /* of the mount (MS_RDONLY applied once filled for etc, dev) */
+	const char *data;         /* filesystem options */
+};
+/* The steps, in order, for a workspace at `cwd` ("/workspace"); `shared`: a
+ * task of a request (workspace and /tmp are the request's). Pure. Returns the
+ * count (fills at most max). */
+size_t rootfs_minimal_plan(const char *cwd, bool shared, struct minimal_step *s, size_t max);
+/* Build the root on c->o->rootfs, set c->root_fd to it. */
+int rootfs_minimal_build(struct rootfs_ctx *c);
+/* The built root (O_PATH), for rootfs_pivot: by then the host path to it may
+ * be out of the process's reach. -1 before rootfs_minimal_build. */
+int rootfs_minimal_root_fd(void);
 
 /* ---- paths.c ---- */
 int rootfs_mask_paths(struct rootfs_ctx *c);

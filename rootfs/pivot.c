@@ -145,11 +145,16 @@ int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, stru
 	const struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
 	int r;
 
-	if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if (cfg->sandbox.minimal_root && rootfs_minimal_root_fd() >= 0)
+		c.root_fd = fcntl(rootfs_minimal_root_fd(), F_DUPFD_CLOEXEC, 0);
+	else
+		c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c.root_fd < 0)
 		return error_sys(err, errno, "open the rootfs %s", o->rootfs);
 	if ((r = rootfs_mask_paths(&c)) < 0 || (r = rootfs_readonly_paths(&c)) < 0)
 		goto out;
-	if (cfg->root_readonly) {
+	/* the minimal root belongs to the process's id: read-only whatever root.readonly says */
+	if (cfg->root_readonly || cfg->sandbox.minimal_root) {
 		/* process.cwd cannot be made once / is read-only (runc makes it too) */
 		if (cfg->has_process && cfg->process.cwd) {
 			int fd = rootfs_open_or_create(c.root_fd, cfg->process.cwd, DEST_DIR, false);

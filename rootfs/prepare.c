@@ -81,6 +81,26 @@ static int *open_relative_sources(const struct oci_config *cfg)
 	return fds;
 }
 
+/* mounts[0] onto "/" (oci/config_tinyaws.c: an overlay): mounted over the
+ * rootfs' self-bind, in our own mount namespace, then the root fd reopened
+ * so that every later entry and pivot_root use the overlay. */
+static int mount_root_entry(struct rootfs_ctx *c)
+{
+	const struct oci_mount *m = &c->cfg->mounts[0];
+	const char *data = c->o->root_data ? c->o->root_data : m->data;
+	struct mount_plan p;
+	int fd;
+
+	rootfs_mount_plan_make(m, &p);
+	if (mount(m->source ? m->source : m->type, c->o->rootfs, m->type, p.ms_flags, data) < 0)
+		return error_sys(c->err, errno, "mounts[0]: mount %s onto / (%s)", m->type, data ? data : "");
+	if ((fd = open(c->o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return error_sys(c->err, errno, "open the rootfs %s", c->o->rootfs);
+	close(c->root_fd);
+	c->root_fd = fd;
+	return 0;
+}
+
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err)
 {
 	struct rootfs_ctx c = { .cfg = cfg, .o = o, .root_fd = -1, .err = err };
@@ -90,19 +110,24 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	c.src_fds = open_relative_sources(cfg);
 	if ((r = set_propagation(cfg, o->rootfs, err)) < 0)
 		goto out;
-	/* a mount of its own, so that pivot_root can move it */
-	if (mount(o->rootfs, o->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0) {
+	if (cfg->sandbox.minimal_root) {
+		/* the sandbox's root is built, not bound (minimal.c) */
+		if ((r = rootfs_minimal_build(&c)) < 0)
+			goto out;
+	} else if (mount(o->rootfs, o->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		/* a mount of its own, so that pivot_root can move it */
 		r = error_sys(err, errno, "bind the rootfs %s", o->rootfs);
 		goto out;
-	}
-	if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	} else if ((c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		r = error_sys(err, errno, "open the rootfs %s", o->rootfs);
 		goto out;
 	}
-	for (size_t i = 0; i < cfg->n_mounts; i++)
+	if (cfg->root_mount && (r = mount_root_entry(&c)) < 0)
+		goto out;
+	for (size_t i = cfg->root_mount ? 1 : 0; i < cfg->n_mounts; i++)
 		if ((r = rootfs_mount_entry(&c, i)) < 0)
 			goto out;
-	if ((r = rootfs_setup_dev(&c)) < 0 || (r = rootfs_mount_deferred_ro(&c)) < 0)
+	if ((!cfg->sandbox.minimal_root && (r = rootfs_setup_dev(&c)) < 0) || (r = rootfs_mount_deferred_ro(&c)) < 0)
 		goto out;
 out:
 	if (c.root_fd >= 0)

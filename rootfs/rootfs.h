@@ -31,6 +31,9 @@ struct rootfs_opts {
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
 	bool selinux;             /* SELinux is enabled: linux.mountLabel applies */
 	const int *mount_fds;     /* from rootfs_mount_fds_open, or NULL */
+	const char *root_data;    /* data for a "/" mounts[0] (cfg->root_mount) instead of its own */
+	int request_mnt_fd;       /* run.tinyrun.sandbox.request: the request's mount ns
+	                           * (its /workspace and /tmp are shared), or -1 */
 };
 
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);

@@ -13,7 +13,7 @@ const struct cli_opt cli_no_opts[] = { { 0 } };
 /* For help, the man page and completion; main.c's parse_globals reads them. */
 const struct cli_opt cli_global_opts[] = {
 	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; use a tmpfs)" },
-	{ "log", 0, 0, "FILE", "also write messages to FILE (text: time, level, message)" },
+	{ "log", 0, 0, "FILE", "write messages to FILE (text: time, level, message); errors also to stderr" },
 	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
 	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
 	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus, when systemd runs)" },
@@ -46,6 +46,12 @@ const struct command cli_commands[] = {
 	{ "events", cmd_events, "print container events and statistics as JSON lines", "events [options] ID",
 	  cmd_events_opts, NULL },
 	{ "spec", cmd_spec, "write a default config.json", "spec [options]", cmd_spec_opts, NULL },
+	{ "bundle", cmd_bundle, "convert a tinyaws job (image dir + app dir) into a bundle",
+	  "bundle tinyaws IMAGE -o BUNDLE [options] [-- CMD [ARGS...]]", cmd_bundle_opts,
+	  "IMAGE: a root filesystem directory, or an image id under $TINYAWS_IMAGES_DIR (default\n"
+	  "/var/lib/tinyaws/images). The command: CMD, else start: of APP/tinyaws.build, else\n"
+	  "sh start.sh; run by sh -c in /app. TINYAWS_SANDBOX=0 turns every layer off. Then:\n"
+	  "tinyrun run -b BUNDLE ID (one bundle runs as many containers at once)." },
 	{ "features", cmd_features, "print the runtime's features as JSON", "features", cli_no_opts, NULL },
 	{ "help", NULL, "show the help of a command", "help [COMMAND]", cli_no_opts, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },

@@ -63,6 +63,8 @@ struct run_flags {
 	bool detach;
 	bool keep;                 /* --keep: the stopped container stays until delete */
 	const char *id;            /* --id, with a bundle path */
+	const char *tinyaws;       /* --tinyaws IMAGE: a one-shot tinyaws job */
+	const char *app;           /* --app DIR, with --tinyaws */
 };
 
 /* runtime/cmd_create.c, shared with cmd_run.c. Parse create/run options
@@ -73,7 +75,29 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
  * (and LISTEN_PID ours or unset), fds 3..3+N-1 go to the container before the
  * --preserve-fds ones, whose env gets LISTEN_FDS=N and LISTEN_PID=1. */
 void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg);
+/* runtime/cmd_bundle.c, shared with `run --tinyaws`: a tinyaws job as a bundle. */
+struct tinyaws_opts {
+	const char *image, *app, *out, *type, *seccomp;
+	bool service, no_overlay, no_limits, no_seccomp, no_namespaces;
+	bool sandbox_off;          /* TINYAWS_SANDBOX=0 turned them all off */
+	bool sandbox;              /* --sandbox: the sandbox profile (oci_spec_sandbox_with) */
+	long memory_mb, cpu_percent;   /* 0: from --type/--service */
+	char **env;
+	size_t n_env;
+	char *const *cmd;          /* after "--" */
+	int n_cmd;
+};
+/* Convert (messages printed); 0 or 1. */
+int cmd_bundle_tinyaws(const struct tinyaws_opts *t);
+/* `run --tinyaws IMAGE --app DIR`: convert into <dir>/bundle, dir a new
+ * temporary directory (size PATH_MAX); 0 or 1 (printed). */
+int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle);
+/* Remove that directory (what the job left in it too). */
+void cmd_bundle_temp_remove(const char *dir);
+/* TINYAWS_SANDBOX=0 in our environment: every layer off. */
+void cmd_bundle_sandbox_env(struct tinyaws_opts *t);
 /* Every command, in runtime/cmd_*.c */
+int cmd_bundle(struct global_opts *g, int argc, char **argv);
 int cmd_create(struct global_opts *g, int argc, char **argv);
 int cmd_start(struct global_opts *g, int argc, char **argv);
 int cmd_state(struct global_opts *g, int argc, char **argv);
@@ -95,6 +119,6 @@ extern const struct command cli_commands[];
  * the empty table in cli.c. */
 extern const struct cli_opt cmd_create_opts[], cmd_run_opts[], cmd_kill_opts[], cmd_delete_opts[],
 	cmd_exec_opts[], cmd_ps_opts[], cmd_list_opts[], cmd_update_opts[], cmd_events_opts[],
-	cmd_spec_opts[], cli_no_opts[], cli_global_opts[];
+	cmd_spec_opts[], cmd_bundle_opts[], cli_no_opts[], cli_global_opts[];
 
 #endif

@@ -26,6 +26,8 @@ const struct cli_opt cmd_run_opts[] = {
 	{ "detach", 'd', 'd', NULL, "return once the container runs, do not wait for it" },
 	{ "keep", 0, 'k', NULL, "keep the stopped container (and its cgroup) until delete" },
 	{ "id", 0, 'i', "ID", "the container id when a bundle path is given" },
+	{ "tinyaws", 0, 'T', "IMAGE", "a tinyaws job: IMAGE converted to a temporary bundle (bundle tinyaws), run, deleted" },
+	{ "app", 0, 'A', "DIR", "with --tinyaws: the job's app dir" },
 	{ 0 },
 };
 
@@ -61,6 +63,8 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
 			else
 				rf->id = optarg;
 			break;
+		case 'T': rf->tinyaws = optarg; break;
+		case 'A': rf->app = optarg; break;
 		case 'F': o->config_file = optarg; break;
 		case 'S': break;
 		default:

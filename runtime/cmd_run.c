@@ -74,6 +74,44 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	return status;
 }
 
+/* `run --tinyaws IMAGE --app DIR ID`: tinyaws' behaviour in one command, a
+ * temporary bundle converted, run in the foreground, deleted. */
+static int run_tinyaws(struct global_opts *g, int argc, char **argv, const struct run_flags *rf)
+{
+	char dir[PATH_MAX], bundle[PATH_MAX], *args[64];
+	struct oci_config no_userns = { 0 };
+	struct error err;
+	int n = 0, r;
+
+	if (rf->detach || rf->keep)
+		return cli_usage_error("run", "--tinyaws runs in the foreground (no --detach, --keep)");
+	if (argc > 60)
+		return cli_usage_error("run", "--tinyaws: too many arguments");
+	/* the sealed re-exec (a job has no user namespace) before anything is made */
+	if (selfseal_guard(&no_userns, &err) < 0)
+		return cli_fail(&err);
+	if (cmd_bundle_temp(rf->tinyaws, rf->app, dir, bundle) != 0)
+		return 1;
+	/* the same run, over the new bundle: argv without --tinyaws/--app */
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--tinyaws") || !strcmp(argv[i], "-tinyaws") ||
+		    !strcmp(argv[i], "--app") || !strcmp(argv[i], "-app")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--tinyaws=", 10) || !strncmp(argv[i], "--app=", 6))
+			continue;
+		args[n++] = argv[i];
+	}
+	args[n++] = "--bundle";
+	args[n++] = bundle;
+	args[n] = NULL;
+	optind = 0;
+	r = cmd_run(g, n, args);
+	cmd_bundle_temp_remove(dir);
+	return r;
+}
+
 int cmd_run(struct global_opts *g, int argc, char **argv)
 {
 	struct create_opts o = { .run_mode = true };
@@ -102,6 +140,10 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	}
 	if (container_id_check(o.id, &err) < 0)
 		return cli_fail(&err);
+	if (rf.tinyaws)
+		return run_tinyaws(g, argc, argv, &rf);
+	if (rf.app)
+		return cli_usage_error("run", "--app goes with --tinyaws");
 	if (bundle_load(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
 		return cli_fail(&err);
 	if (selfseal_guard(&b.cfg, &err) < 0) {

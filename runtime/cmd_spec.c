@@ -13,14 +13,15 @@
 const struct cli_opt cmd_spec_opts[] = {
 	{ "bundle", 'b', 'b', "DIR", "write DIR/config.json (default: the current directory)" },
 	{ "rootless", 0, 'r', NULL, "a user namespace mapping the caller to root, no network namespace" },
-	{ "seccomp", 0, 's', "default|strict", "add one of the shipped seccomp profiles" },
+	{ "seccomp", 0, 's', "default|strict", "add one of the shipped seccomp profiles (--sandbox: default unless strict)" },
+	{ "sandbox", 0, 'S', NULL, "the sandbox profile for untrusted code: leased uid, minimal root, no network, limits, seccomp" },
 	{ 0 },
 };
 
 int cmd_spec(struct global_opts *g, int argc, char **argv)
 {
 	const char *bundle = ".", *profile = NULL, *profile_json = NULL;
-	bool rootless = false;
+	bool rootless = false, sandbox = false;
 	char path[4200], *json;
 	int ch, fd;
 	size_t len;
@@ -34,6 +35,8 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 			rootless = true;
 		else if (ch == 's')
 			profile = optarg;
+		else if (ch == 'S')
+			sandbox = true;
 		else
 			return cli_option_error("spec", cmd_spec_opts, ch, argv);
 	}
@@ -42,9 +45,21 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	if (profile && !(profile_json = oci_seccomp_profile(profile)))
 		return cli_usage_error("spec", "--seccomp: unknown profile \"%s\" (default, strict)", profile);
-	json = oci_spec_generate(rootless, getuid(), getgid(), profile_json, NULL);
+	if (sandbox && rootless)
+		return cli_usage_error("spec", "--sandbox and --rootless: choose one");
+	if (sandbox && !profile_json)
+		profile_json = oci_seccomp_profile("default");
+	json = oci_spec_generate(rootless, getuid(), getgid(), sandbox ? NULL : profile_json, NULL);
 	if (!json)
 		return cli_failf("spec: out of memory");
+	if (sandbox) {
+		char errbuf[256], *sb = oci_spec_sandbox(json, profile_json, errbuf, sizeof(errbuf));
+
+		free(json);
+		if (!sb)
+			return cli_failf("spec: --sandbox: %s", errbuf);
+		json = sb;
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		free(json);

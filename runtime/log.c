@@ -12,6 +12,8 @@
 static int log_fd = -1;
 static enum log_format log_fmt = LOG_TEXT;
 static bool log_dbg;
+/* a --log file was given (still true after log_forget_file) */
+static bool log_to_file;
 
 int log_init(const char *path, enum log_format format, bool debug)
 {
@@ -20,6 +22,7 @@ int log_init(const char *path, enum log_format format, bool debug)
 	if (!path || !*path)
 		return 0;
 	log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	log_to_file = log_fd >= 0;
 	return log_fd < 0 ? -1 : 0;
 }
 
@@ -73,6 +76,12 @@ static void log_emit(const char *level, bool to_stderr, const char *fmt, va_list
 	char msg[1536];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* as runc (logrus' output is the --log file): with --log, warnings and
+	 * debug lines go to the file only, errors to stderr too. A client's
+	 * stderr is often the container's (containerd's shim passes its stdio
+	 * pipes to create): a warning there would show in `docker logs`. */
+	if (log_to_file && strcmp(level, "error"))
+		to_stderr = false;
 	/* --log-format json without --log: json on stderr too, as runc */
 	if (to_stderr && log_fmt == LOG_JSON && log_fd < 0)
 		write_line(STDERR_FILENO, true, level, msg);

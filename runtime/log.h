@@ -1,5 +1,6 @@
-/* Messages for people and for containerd: one line per event on stderr and,
- * with --log, in the log file (text, or runc's JSON form with --log-format json). */
+/* Messages for people and for containerd: one line per event on stderr or,
+ * with --log, in the log file (text, or runc's JSON form with --log-format
+ * json); with --log, errors go to stderr as well (runc's logrus and fatal). */
 #ifndef TINYRUN_LOG_H
 #define TINYRUN_LOG_H
 

@@ -24,6 +24,7 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/container/process.h"
+#include "runtime/container/sandbox.h"
 #include "runtime/container/setup.h"
 #include "runtime/linux/procfs.h"
 #include "rootfs/rootfs.h"
@@ -83,12 +84,24 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 	return 0;
 }
 
-static int become_ns_root(struct error *err)
+/* A leased identity (run.tinyrun.userns=auto) maps only the process's id,
+ * not 0. With the minimal root the set-up keeps the runtime's own (host) ids,
+ * with the namespace's capabilities, so host paths stay reachable (the rootfs
+ * below a root-only directory); rootfs/minimal.c makes the root's files as the
+ * process's id (setfsuid), and setup_tail switches to it for good. */
+static int become_ns_root(const struct oci_config *cfg, struct error *err)
 {
-	if (setresgid(0, 0, 0) < 0)
-		return error_sys(err, errno, "setresgid(0) in the user namespace");
-	if (setresuid(0, 0, 0) < 0)
-		return error_sys(err, errno, "setresuid(0) in the user namespace");
+	/* without the minimal root, the config's mounts make files as the one
+	 * mapped id (like any user namespace whose root maps to an unprivileged uid) */
+	uid_t uid = cfg->sandbox.userns_auto ? cfg->process.uid : 0;
+	gid_t gid = cfg->sandbox.userns_auto ? cfg->process.gid : 0;
+
+	if (cfg->sandbox.userns_auto && cfg->sandbox.minimal_root)
+		return 0;
+	if (setresgid(gid, gid, gid) < 0)
+		return error_sys(err, errno, "setresgid(%u) in the user namespace", (unsigned)gid);
+	if (setresuid(uid, uid, uid) < 0)
+		return error_sys(err, errno, "setresuid(%u) in the user namespace", (unsigned)uid);
 	return 0;
 }
 
@@ -203,7 +216,9 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,
+		.root_data = ctx->root_data,
 		.selinux = ctx->selinux,
+		.request_mnt_fd = cfg->sandbox.request ? ctx->request_mnt_fd : -1,
 	};
 	int r;
 
@@ -219,7 +234,9 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 		return r;
 	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
 		return r;
-	if (ctx->userns && (r = become_ns_root(err)) < 0)
+	if (ctx->userns && (r = become_ns_root(cfg, err)) < 0)
+		return r;
+	if ((r = container_sandbox_child_limits(cfg, err)) < 0)
 		return r;
 	if (ctx->late_cgroupns && !ctx->unshare_ns && unshare(CLONE_NEWCGROUP) < 0)
 		return error_sys(err, errno, "linux.namespaces: cgroup namespace");

@@ -29,6 +29,8 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/linux/rdt.h"
+#include "runtime/container/scratch.h"
+#include "runtime/container/sandbox.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
@@ -51,7 +53,8 @@ static int plan_check(const struct oci_config *cfg, const struct create_opts *o,
 		return error_set(err, EINVAL, "config.json: .domainname: needs a new uts namespace");
 	if ((l->n_uid_mappings || l->n_gid_mappings) && !userns)
 		return error_set(err, EINVAL, "config.json: .linux.uidMappings: given without a user namespace");
-	if (userns && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings))
+	if (userns && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings) &&
+	    !cfg->sandbox.userns_auto)
 		return error_set(err, EINVAL, "config.json: .linux.uidMappings: a new user namespace needs uid and gid mappings");
 	if (cfg->process.terminal && !o->console_socket && !o->run_mode)
 		return error_set(err, EINVAL, "process.terminal is true: --console-socket is required when the runtime detaches");
@@ -407,6 +410,23 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 	return 0;
 }
 
+/* run.tinyrun.scratch: this container's upper/work for the "/" overlay
+ * (recorded in the state dir, removed with it) */
+static int make_scratch(const struct create_opts *o, const struct oci_config *cfg, struct container *c,
+			struct child_ctx *ctx, struct error *err)
+{
+	static char data[8400];
+	int r;
+
+	if (!cfg->tinyrun_scratch)
+		return 0;
+	if ((r = scratch_create(c->dirfd, cfg, o->bundle, o->id, data, sizeof(data), err)) < 0)
+		return r;
+	log_debug("scratch: %s/%s/%s", o->bundle, cfg->tinyrun_scratch, o->id);
+	ctx->root_data = data;
+	return 0;
+}
+
 /* The state dir and what hangs on it: config copy, cgroup, RDT group, exec fifo. */
 static int make_state(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
 		      const char *config_json, size_t config_len, struct container *c, struct created *out,
@@ -424,6 +444,7 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 	};
 	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
 	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0 ||
+	    (r = make_scratch(o, cfg, c, ctx, err)) < 0 ||
 	    (r = make_cgroup(g, o, cfg, out, ctx, err)) < 0)
 		return r;
 	c->st.cgroup_path = out->cg.path;
@@ -557,12 +578,19 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	int sv[2] = { -1, -1 }, r;
 	bool rdt_created = false;
+	struct sandbox_join sj;
 
 	memset(out, 0, sizeof(*out));
 	out->pidfd = out->sync_fd = out->pty_master = -1;
 	out->cg.v2_dirfd = -1;
-	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0)
+	/* a task of a sandbox request: the request's namespaces (sandbox.h) */
+	if ((r = container_sandbox_join_open(g->root, cfg, &sj, err)) < 0)
 		return r;
+	ctx.request_mnt_fd = sj.mnt_fd;
+	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
+		container_sandbox_join_close(&sj);
+		return r;
+	}
 	debug_plan(cfg, o, rootfs);
 	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
@@ -571,7 +599,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if ((r = container_dir_create(g->root, o->id, c, err)) < 0)
 		goto out;
 	ctx.state_dirfd = c->dirfd;
-	if ((r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
+	if ((r = container_sandbox_lease(c, cfg, &sj, err)) < 0 ||
+	    (r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
 	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)
 		goto fail;
@@ -599,5 +628,6 @@ fail:
 	container_close(c);
 out:
 	release_child_ctx(&ctx, cfg);
+	container_sandbox_join_close(&sj);
 	return r;
 }

@@ -139,13 +139,10 @@ static int set_caps(const struct oci_process *p, struct error *err)
 	int last = process_cap_last_cap();
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
 	uint64_t e = c->effective & known, pm = c->permitted & known, in = c->inheritable & known;
-	uint64_t held = held_caps(), missing = (e | pm) & ~held;
+	uint64_t held = held_caps();
 
-	/* config.md: capabilities that cannot be granted are warned about, not fatal */
-	for (int cap = 0; missing && cap <= last; cap++)
-		if (missing & (1ULL << cap))
-			log_warn("process.capabilities: %s cannot be granted (the runtime lacks it), skipped",
-				 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
+	/* config.md: capabilities that cannot be granted are skipped, not fatal
+	 * (process_warn_ungrantable said so while the --log file was open) */
 	e &= held;
 	pm &= held;
 	in &= held | current_inheritable();
@@ -217,6 +214,18 @@ static int cwd_check(const struct oci_process *p, bool later, struct error *err)
 	if (!getcwd(buf, sizeof(buf)))
 		return error_set(err, EPERM, "process.cwd %s: outside the container", p->cwd);
 	return 0;
+}
+
+void process_warn_ungrantable(const struct oci_process *p)
+{
+	int last = process_cap_last_cap();
+	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
+	uint64_t missing = (p->caps.effective | p->caps.permitted) & known & ~held_caps();
+
+	for (int cap = 0; missing && cap <= last; cap++)
+		if (missing & (1ULL << cap))
+			log_warn("process.capabilities: %s cannot be granted (the runtime lacks it), skipped",
+				 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
 }
 
 int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err)

@@ -22,6 +22,10 @@ int process_drop_bounding(const struct oci_process *p, struct error *err);
  * effective/permitted/inheritable and ambient sets and the umask.
  * allow_setgroups is false in a user namespace whose setgroups is "deny". */
 int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err);
+/* A warning per capability of process.capabilities the runtime does not hold
+ * (process_become_user skips them): call before the host's fds are closed, so
+ * that it reaches the --log file, never the container's stdio. */
+void process_warn_ungrantable(const struct oci_process *p);
 /* process.env, plus HOME from the container's /etc/passwd (or "/") when it
  * has none, as runc: call after pivot_root, while still root. */
 char **process_env_with_home(const struct oci_process *p);

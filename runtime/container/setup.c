@@ -74,6 +74,8 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	struct stat exe_st;
 	int r;
 
+	/* while the --log fd is still open */
+	process_warn_ungrantable(p);
 	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
 	 * host fd may be open while they are resolved (the sync socket and the
 	 * O_PATH exec fifo lead nowhere: not directories, not executable) */

@@ -11,6 +11,8 @@
 
 #include "oci/util.h"
 #include "runtime/cgroup/cgroup.h"
+#include "runtime/container/scratch.h"
+#include "runtime/log.h"
 
 static bool id_char(char ch)
 {
@@ -308,8 +310,13 @@ int container_save_state(struct container *c, struct error *err)
 void container_dir_remove(struct container *c)
 {
 	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring" };
+					     "no-new-keyring", "uid-lease.tmp",
+					     "uid-lease" /* the lease returns with the record: lease.h */ };
 
+	struct error err;
+
+	if (scratch_remove(c->dirfd, &err) < 0)   /* a tinyaws job's upper/work */
+		log_warn("%s", err.msg);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		unlinkat(c->dirfd, files[i], 0);
 	if (c->rootfd >= 0)

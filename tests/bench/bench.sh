@@ -132,5 +132,11 @@ EOF
 }
 
 report >"$RESULTS"
+# tinyaws jobs: tinyrun against tinyaws' own unshare + overlay + cp + pivot_root recipe
+say "bench: tinyaws jobs (tests/bench/tinyaws.sh)"
+BENCH_N=$N bash tests/bench/tinyaws.sh >>"$RESULTS" || say "bench: the tinyaws part failed"
+say "bench: the sandbox's start against bubblewrap (tests/bench/sandbox.sh)"
+BENCH_N=$N BENCH_TINYRUN=${BIN[tinyrun]} bash tests/bench/sandbox.sh >>"$RESULTS" ||
+	say "bench: the sandbox comparison failed"
 cat "$RESULTS"
 say "bench: table written to $RESULTS (raw samples summary: $OUT/raw.tsv)"

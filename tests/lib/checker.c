@@ -41,6 +41,8 @@
  *   winsize:FD        "ROWS COLS"
  *   clock:NAME        seconds of CLOCK_MONOTONIC / CLOCK_BOOTTIME
  *   sys:NAME[:ARG]    raw syscall getcwd, getpgid:N, getppid, mkdirat... -> "ret=R errno=E"
+ *                     also setuid:N setgid:N setgroups:G chroot:PATH mount:PATH
+ *                     sethostname unshare:FLAGS (the privileges a sandbox lacks)
  *   echo:TEXT  sleep:SECS  pause  exit:N
  *   waitsig           wait for any signal; print "waitsig=SIGNUM" and exit 0
  *
@@ -443,6 +445,23 @@ static long do_sys(const char *q)
 		struct utsname u;
 		return syscall(SYS_uname, &u);
 	}
+	/* privileges a sandbox must not have (tests/sandbox.bats) */
+	if (!strcmp(name, "setuid"))
+		return syscall(SYS_setuid, v);
+	if (!strcmp(name, "setgid"))
+		return syscall(SYS_setgid, v);
+	if (!strcmp(name, "setgroups")) {
+		gid_t g = (gid_t)v;
+		return syscall(SYS_setgroups, 1, &g);
+	}
+	if (!strcmp(name, "chroot"))
+		return syscall(SYS_chroot, arg ? arg : "/");
+	if (!strcmp(name, "mount"))
+		return syscall(SYS_mount, "none", arg ? arg : "/tmp", "tmpfs", 0, NULL);
+	if (!strcmp(name, "sethostname"))
+		return syscall(SYS_sethostname, "escaped", 7);
+	if (!strcmp(name, "unshare"))
+		return syscall(SYS_unshare, v);
 	errno = ENOSYS;
 	return -1;
 }

@@ -1,0 +1,166 @@
+/* Leased identities and the tasks of one request: sandbox.h. */
+#include "runtime/container/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/container/lease.h"
+#include "runtime/linux/procfs.h"
+#include "runtime/log.h"
+
+static const char *annotation(const struct container_state *st, const char *key)
+{
+	for (size_t i = 0; i < st->n_annotations; i++)
+		if (strcmp(st->annotations[i].key, key) == 0)
+			return st->annotations[i].value;
+	return NULL;
+}
+
+static bool is_sandbox(const struct container *c)
+{
+	const char *u = annotation(&c->st, "run.tinyrun.userns"), *r = annotation(&c->st, "run.tinyrun.rootfs");
+
+	return u && r && strcmp(u, "auto") == 0 && strcmp(r, "minimal") == 0;
+}
+
+/* pidfs ioctls (Linux 6.11): a namespace of the process a pidfd names */
+#ifndef PIDFD_GET_IPC_NAMESPACE
+#define PIDFD_GET_IPC_NAMESPACE _IO(0xFF, 2)
+#define PIDFD_GET_MNT_NAMESPACE _IO(0xFF, 3)
+#define PIDFD_GET_NET_NAMESPACE _IO(0xFF, 4)
+#define PIDFD_GET_USER_NAMESPACE _IO(0xFF, 9)
+#endif
+
+/* The namespace `name` of the process pidfd names: from the pidfd itself,
+ * or (older kernels) /proc/<pid>/ns/<name> below a proven procfs, after
+ * which the pidfd must still name a live process, so the pid was not
+ * reused meanwhile. */
+static int open_ns(int pidfd, pid_t pid, const char *name, unsigned long ioc)
+{
+	char rel[64];
+	int fd = ioctl(pidfd, ioc, 0), proc;
+
+	if (fd >= 0 || (errno != ENOTTY && errno != EINVAL))
+		return fd >= 0 ? fd : -errno;
+	if ((proc = procfs_dir("/proc")) < 0)
+		return proc;
+	snprintf(rel, sizeof(rel), "%d/ns/%s", (int)pid, name);
+	fd = openat(proc, rel, O_RDONLY | O_CLOEXEC);
+	close(proc);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0) {
+		close(fd);
+		return -ESRCH;
+	}
+	return fd;
+}
+
+static int open_all(struct sandbox_join *j, pid_t pid, int pidfd)
+{
+	int *fds[] = { &j->user_fd, &j->net_fd, &j->ipc_fd, &j->mnt_fd };
+	static const char *const names[] = { "user", "net", "ipc", "mnt" };
+	static const unsigned long ioc[] = { PIDFD_GET_USER_NAMESPACE, PIDFD_GET_NET_NAMESPACE,
+					     PIDFD_GET_IPC_NAMESPACE, PIDFD_GET_MNT_NAMESPACE };
+
+	for (size_t i = 0; i < 4; i++)
+		if ((*fds[i] = open_ns(pidfd, pid, names[i], ioc[i])) < 0)
+			return *fds[i];
+	return 0;
+}
+
+int container_sandbox_join_open(const char *root, struct oci_config *cfg, struct sandbox_join *j,
+				struct error *err)
+{
+	const char *id = cfg->sandbox.request;
+	struct container c = { .rootfd = -1, .dirfd = -1 };
+	bool zombie;
+	int pidfd = -1, r;
+
+	*j = (struct sandbox_join){ .user_fd = -1, .net_fd = -1, .ipc_fd = -1, .mnt_fd = -1 };
+	if (!id)
+		return 0;
+	if ((r = container_load(root, id, false, &c, err)) < 0) {
+		error_prefix(err, "run.tinyrun.sandbox.request");
+		return r;
+	}
+	if (!container_alive(&c))
+		r = error_set(err, ESRCH, "run.tinyrun.sandbox.request: container \"%s\" is not running", id);
+	else if (!is_sandbox(&c) || container_lease_read(c.dirfd, &j->lease) < 0)
+		r = error_set(err, EINVAL, "run.tinyrun.sandbox.request: container \"%s\" is not a sandbox "
+			      "(run.tinyrun.userns=auto, run.tinyrun.rootfs=minimal)", id);
+	else if ((pidfd = syscall(SYS_pidfd_open, c.st.pid, 0)) < 0)
+		r = error_sys(err, errno, "run.tinyrun.sandbox.request: container \"%s\"", id);
+	/* the pidfd names the init we recorded (not a reuse of its pid) */
+	else if (container_proc_start_time(c.st.pid, &zombie) != c.st.pid_start_time || zombie)
+		r = error_set(err, ESRCH, "run.tinyrun.sandbox.request: container \"%s\" is not running", id);
+	else if ((r = open_all(j, c.st.pid, pidfd)) < 0)
+		r = error_sys(err, -r, "run.tinyrun.sandbox.request: the namespaces of \"%s\"", id);
+	if (pidfd >= 0)
+		close(pidfd);
+	container_close(&c);
+	if (r < 0) {
+		container_sandbox_join_close(j);
+		return r;
+	}
+	snprintf(j->paths[0], sizeof(j->paths[0]), "/proc/self/fd/%d", j->user_fd);
+	snprintf(j->paths[1], sizeof(j->paths[1]), "/proc/self/fd/%d", j->net_fd);
+	snprintf(j->paths[2], sizeof(j->paths[2]), "/proc/self/fd/%d", j->ipc_fd);
+	cfg->linux_.ns[OCI_NS_USER].path = j->paths[0];
+	cfg->linux_.ns[OCI_NS_NET].path = j->paths[1];
+	cfg->linux_.ns[OCI_NS_IPC].path = j->paths[2];
+	log_debug("sandbox: a task of request %s (lease %u)", id, j->lease);
+	return 0;
+}
+
+void container_sandbox_join_close(struct sandbox_join *j)
+{
+	int *fds[] = { &j->user_fd, &j->net_fd, &j->ipc_fd, &j->mnt_fd };
+
+	for (size_t i = 0; i < 4; i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
+}
+
+int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct sandbox_join *j,
+			    struct error *err)
+{
+	static struct oci_idmap uid_map, gid_map;
+	uint32_t id;
+	int r;
+
+	if (!cfg->sandbox.userns_auto)
+		return 0;
+	if (cfg->sandbox.request)   /* the request's user namespace is joined */
+		return container_lease_share(c, j->lease, err);
+	if ((r = container_lease_acquire(c, &cfg->sandbox, &id, err)) < 0)
+		return r;
+	uid_map = (struct oci_idmap){ .container_id = cfg->process.uid, .host_id = id, .size = 1 };
+	gid_map = (struct oci_idmap){ .container_id = cfg->process.gid, .host_id = id, .size = 1 };
+	cfg->linux_.uid_mappings = &uid_map;
+	cfg->linux_.n_uid_mappings = 1;
+	cfg->linux_.gid_mappings = &gid_map;
+	cfg->linux_.n_gid_mappings = 1;
+	log_debug("sandbox: leased host uid/gid %u for container uid/gid %u", id, cfg->process.uid);
+	return 0;
+}
+
+int container_sandbox_child_limits(const struct oci_config *cfg, struct error *err)
+{
+	int r;
+
+	/* the first container of a request owns the user namespace; its tasks join it */
+	if (!cfg->sandbox.userns_auto || cfg->sandbox.request)
+		return 0;
+	if ((r = procfs_write(-1, "sys/user/max_user_namespaces", "0", 1)) < 0)
+		return error_sys(err, -r, "run.tinyrun.userns: user.max_user_namespaces=0 in the container's user namespace");
+	return 0;
+}

@@ -1,0 +1,169 @@
+/* tinyaws conventions (rootfs/tinyaws.c) and the root overlay's checks
+ * (oci/config_tinyaws.c, oci/spec_tinyaws.c): pure functions, no root. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "oci/config.h"
+#include "oci/tinyaws.h"
+#include "rootfs/tinyaws.h"
+#include "tests/unit/unit.h"
+
+static void test_build_start(void)
+{
+	char out[64];
+
+	CHECK(rootfs_tinyaws_build_start("base: alpine\n# start: no\nstart: sh run.sh  \r\nrun: x\n", out, sizeof(out)) == 1);
+	CHECK_STR(out, "sh run.sh");
+	CHECK(rootfs_tinyaws_build_start("  start :  echo a: b#c", out, sizeof(out)) == 1);
+	CHECK_STR(out, "echo a: b#c");
+	CHECK(rootfs_tinyaws_build_start("starter: x\nbase: y\n", out, sizeof(out)) == 0);
+	CHECK(rootfs_tinyaws_build_start("", out, sizeof(out)) == 0);
+	CHECK(rootfs_tinyaws_build_start("start: one\nstart: two\n", out, sizeof(out)) == 1);
+	CHECK_STR(out, "two");
+	CHECK(rootfs_tinyaws_build_start("start: 0123456789\n", out, 8) == -ENAMETOOLONG);
+}
+
+static void test_types(void)
+{
+	static const struct { const char *n; unsigned cpu, mem; } t[] = {
+		{ "nano", 25, 128 }, { "micro", 50, 256 }, { "small", 100, 512 },
+		{ "medium", 200, 1024 }, { "large", 400, 2048 },
+	};
+	unsigned cpu, mem;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		CHECK(rootfs_tinyaws_type(t[i].n, &cpu, &mem) == 0);
+		CHECK(cpu == t[i].cpu && mem == t[i].mem);
+	}
+	CHECK(rootfs_tinyaws_type("huge", &cpu, &mem) == -1);
+	CHECK(rootfs_tinyaws_type("", &cpu, &mem) == -1);
+}
+
+static void test_image_and_command(void)
+{
+	char out[64];
+	char *cmd[] = { "echo", "a b", "c" };
+
+	CHECK(rootfs_tinyaws_image_path("web", NULL, out, sizeof(out)) == 0);
+	CHECK_STR(out, "/var/lib/tinyaws/images/web");
+	CHECK(rootfs_tinyaws_image_path("web", "/srv/img", out, sizeof(out)) == 0);
+	CHECK_STR(out, "/srv/img/web");
+	CHECK(rootfs_tinyaws_image_path("./web", "/srv/img", out, sizeof(out)) == 0);
+	CHECK_STR(out, "./web");
+	CHECK(rootfs_tinyaws_image_path("..", NULL, out, sizeof(out)) == -EINVAL);
+	CHECK(rootfs_tinyaws_image_path("", NULL, out, sizeof(out)) == -EINVAL);
+
+	CHECK(rootfs_tinyaws_command(cmd, 3, "start", true, out, sizeof(out)) == 0);
+	CHECK_STR(out, "echo a b c");
+	CHECK(rootfs_tinyaws_command(NULL, 0, "node app.js", true, out, sizeof(out)) == 0);
+	CHECK_STR(out, "node app.js");
+	CHECK(rootfs_tinyaws_command(NULL, 0, "", true, out, sizeof(out)) == 0);
+	CHECK_STR(out, "sh start.sh");
+	CHECK(rootfs_tinyaws_command(NULL, 0, NULL, false, out, sizeof(out)) == -ENOENT);
+	CHECK(rootfs_tinyaws_command(cmd, 3, NULL, false, out, 6) == -ENAMETOOLONG);
+}
+
+static const char *existing;
+static bool exists(const char *p)
+{
+	return existing && (!strcmp(p, existing) || (!strcmp(existing, "both") &&
+		(!strcmp(p, "/opt/t/seccomp-default.json") || !strcmp(p, TINYAWS_ETC_PROFILE))));
+}
+
+static void test_seccomp_order(void)
+{
+	char buf[128];
+	const char *src, *p;
+
+	existing = "both";
+	p = rootfs_tinyaws_seccomp_pick("/o.json", "/e.json", "/opt/t", exists, buf, sizeof(buf), &src);
+	CHECK_STR(p, "/o.json");
+	CHECK_STR(src, "--seccomp");
+	p = rootfs_tinyaws_seccomp_pick(NULL, "/e.json", "/opt/t", exists, buf, sizeof(buf), &src);
+	CHECK_STR(p, "/e.json");
+	p = rootfs_tinyaws_seccomp_pick(NULL, "", "/opt/t", exists, buf, sizeof(buf), &src);
+	CHECK_STR(p, "/opt/t/seccomp-default.json");
+	existing = TINYAWS_ETC_PROFILE;
+	p = rootfs_tinyaws_seccomp_pick(NULL, NULL, "/opt/t", exists, buf, sizeof(buf), &src);
+	CHECK_STR(p, TINYAWS_ETC_PROFILE);
+	existing = NULL;
+	p = rootfs_tinyaws_seccomp_pick(NULL, NULL, "/opt/t", exists, buf, sizeof(buf), &src);
+	CHECK(p == NULL);
+	CHECK_STR(src, "tinyrun's default profile");
+}
+
+static void test_root_checks(void)
+{
+	const char *why;
+
+	CHECK(oci_dest_is_root("/") && oci_dest_is_root("//") && oci_dest_is_root("/.") &&
+	      oci_dest_is_root("/a/..") && oci_dest_is_root("/..") && oci_dest_is_root(""));
+	CHECK(!oci_dest_is_root("/a") && !oci_dest_is_root("/a/b/..") && !oci_dest_is_root("/..a"));
+	CHECK(oci_scratch_dir_check("scratch", &why) == 0);
+	CHECK(oci_scratch_dir_check("a/b", &why) == 0);
+	CHECK(oci_scratch_dir_check("", &why) < 0);
+	CHECK(oci_scratch_dir_check("/abs", &why) < 0);
+	CHECK(oci_scratch_dir_check("../x", &why) < 0);
+	CHECK(oci_scratch_dir_check("a/../../x", &why) < 0);
+	CHECK(oci_scratch_dir_check("a//b", &why) < 0);
+	CHECK(oci_scratch_dir_check("a/", &why) < 0);
+	CHECK(oci_scratch_dir_check("a,upperdir=/etc", &why) < 0);
+	CHECK(oci_scratch_dir_check("a:b", &why) < 0);
+	CHECK(oci_scratch_dir_check("a b", &why) < 0);
+}
+
+/* the generated config parses and carries the choices */
+static void test_spec(void)
+{
+	static const char *const env[] = { "A=1" };
+	struct oci_tinyaws_job j = {
+		.bundle = "/b", .image = "/img", .command = "echo hi", .env = env, .n_env = 1,
+		.overlay = true, .limits = true, .namespaces = true, .memory_bytes = 128 << 20,
+		.cpu_quota = 25000, .cpu_period = 100000, .pids = 1024,
+		.seccomp_json = "{\"_comment\": \"x\", \"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": "
+				"[{\"names\": [\"mkdir\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1}]}",
+	};
+	struct oci_config cfg;
+	struct error err;
+	char *json = oci_spec_tinyaws(&j, &err);
+
+	CHECK(json != NULL);
+	CHECK(json && oci_config_parse("config.json", json, strlen(json), OCI_PARSE_ALL, &cfg, &err) == 0);
+	if (json && cfg.arena) {
+		CHECK(cfg.root_mount && cfg.tinyrun_scratch && !strcmp(cfg.tinyrun_scratch, "scratch"));
+		CHECK_STR(cfg.mounts[0].data, "lowerdir=/b/layer:/img");
+		CHECK_STR(cfg.process.args[2], "echo hi");
+		CHECK_STR(cfg.process.cwd, "/app");
+		CHECK(cfg.linux_.resources.memory.limit == 128 << 20);
+		CHECK(cfg.linux_.resources.cpu.quota == 25000 && cfg.linux_.resources.pids_limit == 1024);
+		CHECK(cfg.linux_.has_seccomp && cfg.linux_.seccomp.n_architectures == 0 &&
+		      cfg.linux_.seccomp.syscalls[0].errno_ret == 1);
+		oci_config_free(&cfg);
+	}
+	free(json);
+	j.overlay = j.limits = j.namespaces = false;
+	j.seccomp_json = NULL;
+	json = oci_spec_tinyaws(&j, &err);
+	CHECK(json && oci_config_parse("config.json", json, strlen(json), OCI_PARSE_ALL, &cfg, &err) == 0);
+	if (json && cfg.arena) {
+		CHECK(!cfg.root_mount && !cfg.tinyrun_scratch && !cfg.linux_.has_seccomp);
+		CHECK_STR(cfg.root_path, "/img");
+		CHECK(cfg.root_readonly && !cfg.linux_.resources.has_memory);
+		CHECK(cfg.linux_.ns[OCI_NS_MOUNT].present && !cfg.linux_.ns[OCI_NS_PID].present);
+		oci_config_free(&cfg);
+	}
+	free(json);
+	j.seccomp_json = "{nope";
+	CHECK(oci_spec_tinyaws(&j, &err) == NULL && strstr(err.msg, "seccomp profile"));
+}
+
+int main(void)
+{
+	test_build_start();
+	test_types();
+	test_image_and_command();
+	test_seccomp_order();
+	test_root_checks();
+	test_spec();
+	return unit_report("test_rootfs_tinyaws");
+}

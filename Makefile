@@ -33,6 +33,10 @@ DEB_CLIENTS := podman conmon containerd docker.io
 DEB_CLIENTS += tini containernetworking-plugins
 DEB_BENCH := hyperfine time bubblewrap gnuplot-nox
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
+# tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from
+# `apt-get source containerd`, compiled with protoc) and CNI's loopback
+DEB_CRI   := python3-grpcio python3-protobuf protobuf-compiler dpkg-dev containernetworking-plugins
+DEB_ALL   += $(DEB_CRI)
 
 .PHONY: all deps demo check unit bats bench bench-quick bench-v2 install clean conformance fuzz man
 
@@ -79,6 +83,7 @@ deps:
 	  if [ "$$(id -u)" != 0 ]; then echo "make deps: need root to install$$missing" >&2; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 	fi
+	@if [ "$$(id -u)" = 0 ]; then sh tests/lib/cri/enable-deb-src.sh; fi
 
 demo: deps
 	@$(MAKE) --no-print-directory tinyrun

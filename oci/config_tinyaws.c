@@ -12,6 +12,7 @@
 #include <sys/mount.h>
 
 #include "parse.h"
+#include "util.h"
 #include "tinyaws.h"
 
 bool oci_dest_is_root(const char *d)
@@ -62,16 +63,6 @@ int oci_scratch_dir_check(const char *s, const char **why)
 	return 0;
 }
 
-static bool data_has(const char *data, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (const char *o = data; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
-		if (strncmp(o, key, n) == 0)
-			return true;
-	return false;
-}
-
 static int check_root_entry(struct pctx *c, const struct oci_mount *m)
 {
 	const struct jpath *p = JIDX(JKEY(NULL, "mounts"), 0);
@@ -80,7 +71,7 @@ static int check_root_entry(struct pctx *c, const struct oci_mount *m)
 		return parse_err(c, JKEY(p, "type"), "a mount onto \"/\" must be of type overlay");
 	if (m->n_uid_mappings || m->idmap || m->ridmap || m->tmpcopyup)
 		return parse_err(c, JKEY(p, "options"), "a mount onto \"/\" takes no idmap or tmpcopyup");
-	if (!data_has(m->data, "lowerdir="))
+	if (!util_data_has(m->data, "lowerdir="))
 		return parse_err(c, JKEY(p, "options"), "an overlay onto \"/\" needs lowerdir=");
 	return 0;
 }
@@ -108,7 +99,7 @@ int parse_root_mount(struct pctx *c, struct oci_config *cfg)
 		if (!cfg->root_mount)
 			return parse_err(c, JKEY(JKEY(NULL, "annotations"), OCI_ANNOTATION_SCRATCH),
 					 "needs an overlay mount onto \"/\" as mounts[0]");
-		if (data_has(cfg->mounts[0].data, "upperdir=") || data_has(cfg->mounts[0].data, "workdir="))
+		if (util_data_has(cfg->mounts[0].data, "upperdir=") || util_data_has(cfg->mounts[0].data, "workdir="))
 			return parse_err(c, JKEY(JIDX(JKEY(NULL, "mounts"), 0), "options"),
 					 "upperdir=/workdir= are made per container with " OCI_ANNOTATION_SCRATCH);
 	}

@@ -7,6 +7,7 @@
 #include <sys/vfs.h>
 
 #include "json.h"
+#include "spec_write.h"
 
 #define CGROUP2_SUPER_MAGIC 0x63677270
 
@@ -32,31 +33,6 @@ static const struct spec_mount rootless_sys =
 
 static const char *const caps[] = { "CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL };
 
-static const char *const masked[] = {
-	"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
-	"/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware",
-	"/proc/scsi", "/sys/devices/virtual/tpm", NULL,
-};
-
-static const char *const readonly[] = {
-	"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger", NULL,
-};
-
-static void key_str(struct json_writer *w, const char *k, const char *v)
-{
-	json_w_key(w, k);
-	json_w_string(w, v);
-}
-
-static void key_strv(struct json_writer *w, const char *k, const char *const *v)
-{
-	json_w_key(w, k);
-	json_w_array(w);
-	for (; *v; v++)
-		json_w_string(w, *v);
-	json_w_array_end(w);
-}
-
 static void write_process(struct json_writer *w)
 {
 	static const char *const args[] = { "sh", NULL };
@@ -75,19 +51,19 @@ static void write_process(struct json_writer *w)
 	json_w_key(w, "gid");
 	json_w_int(w, 0);
 	json_w_object_end(w);
-	key_strv(w, "args", args);
-	key_strv(w, "env", env);
-	key_str(w, "cwd", "/");
+	oci_spec_key_strv(w, "args", args);
+	oci_spec_key_strv(w, "env", env);
+	oci_spec_key_str(w, "cwd", "/");
 	json_w_key(w, "capabilities");
 	json_w_object(w);
-	key_strv(w, "bounding", caps);
-	key_strv(w, "effective", caps);
-	key_strv(w, "permitted", caps);
+	oci_spec_key_strv(w, "bounding", caps);
+	oci_spec_key_strv(w, "effective", caps);
+	oci_spec_key_strv(w, "permitted", caps);
 	json_w_object_end(w);
 	json_w_key(w, "rlimits");
 	json_w_array(w);
 	json_w_object(w);
-	key_str(w, "type", "RLIMIT_NOFILE");
+	oci_spec_key_str(w, "type", "RLIMIT_NOFILE");
 	json_w_key(w, "hard");
 	json_w_int(w, 1024);
 	json_w_key(w, "soft");
@@ -102,9 +78,9 @@ static void write_process(struct json_writer *w)
 static void write_mount(struct json_writer *w, const struct spec_mount *m, bool rootless)
 {
 	json_w_object(w);
-	key_str(w, "destination", m->destination);
-	key_str(w, "type", m->type);
-	key_str(w, "source", m->source);
+	oci_spec_key_str(w, "destination", m->destination);
+	oci_spec_key_str(w, "type", m->type);
+	oci_spec_key_str(w, "source", m->source);
 	if (m->options[0]) {
 		json_w_key(w, "options");
 		json_w_array(w);
@@ -161,18 +137,18 @@ static void write_namespaces(struct json_writer *w, bool rootless)
 	json_w_array(w);
 	for (; *ns; ns++) {
 		json_w_object(w);
-		key_str(w, "type", *ns);
+		oci_spec_key_str(w, "type", *ns);
 		json_w_object_end(w);
 	}
 	/* like runc: a cgroup namespace only on a pure cgroup v2 host */
 	if (cgroup2_unified()) {
 		json_w_object(w);
-		key_str(w, "type", "cgroup");
+		oci_spec_key_str(w, "type", "cgroup");
 		json_w_object_end(w);
 	}
 	if (rootless) {
 		json_w_object(w);
-		key_str(w, "type", "user");
+		oci_spec_key_str(w, "type", "user");
 		json_w_object_end(w);
 	}
 	json_w_array_end(w);
@@ -189,19 +165,11 @@ static void write_linux(struct json_writer *w, bool rootless, unsigned uid, unsi
 	} else {
 		json_w_key(w, "resources");
 		json_w_object(w);
-		json_w_key(w, "devices");
-		json_w_array(w);
-		json_w_object(w);
-		json_w_key(w, "allow");
-		json_w_bool(w, false);
-		key_str(w, "access", "rwm");
-		json_w_object_end(w);
-		json_w_array_end(w);
+		oci_spec_deny_devices(w);
 		json_w_object_end(w);
 	}
 	write_namespaces(w, rootless);
-	key_strv(w, "maskedPaths", masked);
-	key_strv(w, "readonlyPaths", readonly);
+	oci_spec_default_paths(w);
 	if (seccomp) {
 		json_w_key(w, "seccomp");
 		json_w_value(w, seccomp);
@@ -228,15 +196,15 @@ char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *s
 	w = json_writer_new("\t");
 
 	json_w_object(w);
-	key_str(w, "ociVersion", "1.3.0");
+	oci_spec_key_str(w, "ociVersion", "1.3.0");
 	write_process(w);
 	json_w_key(w, "root");
 	json_w_object(w);
-	key_str(w, "path", "rootfs");
+	oci_spec_key_str(w, "path", "rootfs");
 	json_w_key(w, "readonly");
 	json_w_bool(w, true);
 	json_w_object_end(w);
-	key_str(w, "hostname", "tinyrun");
+	oci_spec_key_str(w, "hostname", "tinyrun");
 	write_mounts(w, rootless);
 	write_linux(w, rootless, uid, gid, seccomp);
 	json_w_object_end(w);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "spec_write.h"
 
 #define SANDBOX_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -27,18 +28,6 @@ static const char *str_of(const struct json_val *v)
 static const struct json_val *get(const struct json_val *v, const char *k)
 {
 	return v ? json_get(v, k) : NULL;
-}
-
-static void key_str(struct json_writer *w, const char *k, const char *v)
-{
-	json_w_key(w, k);
-	json_w_string(w, v);
-}
-
-static void key_int(struct json_writer *w, const char *k, int64_t v)
-{
-	json_w_key(w, k);
-	json_w_int(w, v);
 }
 
 static const char *str_at(const struct json_val *v, const char *k1, const char *k2)
@@ -81,9 +70,9 @@ static void write_env(struct json_writer *w, const struct json_val *env, const c
 static void write_rlimit(struct json_writer *w, const char *type, int64_t v)
 {
 	json_w_object(w);
-	key_str(w, "type", type);
-	key_int(w, "hard", v);
-	key_int(w, "soft", v);
+	oci_spec_key_str(w, "type", type);
+	oci_spec_key_int(w, "hard", v);
+	oci_spec_key_int(w, "soft", v);
 	json_w_object_end(w);
 }
 
@@ -98,8 +87,8 @@ static void write_process(struct json_writer *w, const struct json_val *in, cons
 	json_w_bool(w, false);
 	json_w_key(w, "user");
 	json_w_object(w);
-	key_int(w, "uid", OCI_SANDBOX_ID);
-	key_int(w, "gid", OCI_SANDBOX_ID);
+	oci_spec_key_int(w, "uid", OCI_SANDBOX_ID);
+	oci_spec_key_int(w, "gid", OCI_SANDBOX_ID);
 	json_w_object_end(w);
 	json_w_key(w, "args");
 	if (n_of(args))
@@ -110,7 +99,7 @@ static void write_process(struct json_writer *w, const struct json_val *in, cons
 		json_w_array_end(w);
 	}
 	write_env(w, get(p, "env"), ws);
-	key_str(w, "cwd", ws);
+	oci_spec_key_str(w, "cwd", ws);
 	json_w_key(w, "capabilities");
 	json_w_object(w);
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
@@ -149,12 +138,12 @@ static void write_annotations(struct json_writer *w, const struct json_val *in, 
 		/* the profile has no overlay; its seed is the caller's choice */
 		replaced |= strcmp(k, "run.tinyrun.scratch") == 0 || strcmp(k, "run.tinyrun.workspace.seed") == 0;
 		if (!replaced && str_of(json_at(a, i)))
-			key_str(w, k, str_of(json_at(a, i)));
+			oci_spec_key_str(w, k, str_of(json_at(a, i)));
 	}
 	for (size_t j = 0; j < 3; j++)
-		key_str(w, ours[j][0], ours[j][1]);
+		oci_spec_key_str(w, ours[j][0], ours[j][1]);
 	if (seed)
-		key_str(w, "run.tinyrun.workspace.seed", seed);
+		oci_spec_key_str(w, "run.tinyrun.workspace.seed", seed);
 	json_w_object_end(w);
 }
 
@@ -167,27 +156,20 @@ static void write_resources(struct json_writer *w, const struct oci_sandbox_opts
 {
 	json_w_key(w, "resources");
 	json_w_object(w);
-	json_w_key(w, "devices");
-	json_w_array(w);
-	json_w_object(w);
-	json_w_key(w, "allow");
-	json_w_bool(w, false);
-	key_str(w, "access", "rwm");
-	json_w_object_end(w);
-	json_w_array_end(w);
+	oci_spec_deny_devices(w);
 	json_w_key(w, "memory");
 	json_w_object(w);
-	key_int(w, "limit", or(o->memory, OCI_SANDBOX_MEMORY));
-	key_int(w, "swap", or(o->memory, OCI_SANDBOX_MEMORY));   /* memory+swap = memory: no swap */
+	oci_spec_key_int(w, "limit", or(o->memory, OCI_SANDBOX_MEMORY));
+	oci_spec_key_int(w, "swap", or(o->memory, OCI_SANDBOX_MEMORY));   /* memory+swap = memory: no swap */
 	json_w_object_end(w);
 	json_w_key(w, "cpu");
 	json_w_object(w);
-	key_int(w, "quota", or(o->cpu_quota, 100000));
-	key_int(w, "period", or(o->cpu_period, 100000));
+	oci_spec_key_int(w, "quota", or(o->cpu_quota, 100000));
+	oci_spec_key_int(w, "period", or(o->cpu_period, 100000));
 	json_w_object_end(w);
 	json_w_key(w, "pids");
 	json_w_object(w);
-	key_int(w, "limit", or(o->pids, OCI_SANDBOX_PIDS));
+	oci_spec_key_int(w, "limit", or(o->pids, OCI_SANDBOX_PIDS));
 	json_w_object_end(w);
 	json_w_object_end(w);
 }
@@ -203,7 +185,7 @@ static void write_linux(struct json_writer *w, const struct json_val *seccomp, c
 	json_w_array(w);
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
 		json_w_object(w);
-		key_str(w, "type", ns[i]);
+		oci_spec_key_str(w, "type", ns[i]);
 		json_w_object_end(w);
 	}
 	json_w_array_end(w);
@@ -236,15 +218,15 @@ char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,
 	}
 	w = json_writer_new("\t");
 	json_w_object(w);
-	key_str(w, "ociVersion", (v = str_at(in, "ociVersion", NULL)) ? v : "1.3.0");
+	oci_spec_key_str(w, "ociVersion", (v = str_at(in, "ociVersion", NULL)) ? v : "1.3.0");
 	write_process(w, in, ws);
 	json_w_key(w, "root");
 	json_w_object(w);
-	key_str(w, "path", (v = str_at(in, "root", "path")) ? v : "rootfs");
+	oci_spec_key_str(w, "path", (v = str_at(in, "root", "path")) ? v : "rootfs");
 	json_w_key(w, "readonly");
 	json_w_bool(w, true);
 	json_w_object_end(w);
-	key_str(w, "hostname", "sandbox");
+	oci_spec_key_str(w, "hostname", "sandbox");
 	json_w_key(w, "mounts");   /* none: run.tinyrun.rootfs=minimal builds the root */
 	json_w_array(w);
 	json_w_array_end(w);

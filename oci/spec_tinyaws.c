@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "spec_write.h"
 #include "tinyaws.h"
 
 /* Docker's default set: what a build or a job expects of "root". */
@@ -16,31 +17,6 @@ static const char *const caps[] = {
 	"CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
 	"CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE", NULL,
 };
-
-static const char *const masked[] = {
-	"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
-	"/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware",
-	"/proc/scsi", "/sys/devices/virtual/tpm", NULL,
-};
-
-static const char *const readonly[] = {
-	"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger", NULL,
-};
-
-static void key_str(struct json_writer *w, const char *k, const char *v)
-{
-	json_w_key(w, k);
-	json_w_string(w, v);
-}
-
-static void key_strv(struct json_writer *w, const char *k, const char *const *v)
-{
-	json_w_key(w, k);
-	json_w_array(w);
-	for (; *v; v++)
-		json_w_string(w, *v);
-	json_w_array_end(w);
-}
 
 static void write_process(struct json_writer *w, const struct oci_tinyaws_job *j)
 {
@@ -68,12 +44,12 @@ static void write_process(struct json_writer *w, const struct oci_tinyaws_job *j
 	for (size_t i = 0; i < j->n_env; i++)
 		json_w_string(w, j->env[i]);
 	json_w_array_end(w);
-	key_str(w, "cwd", "/app");
+	oci_spec_key_str(w, "cwd", "/app");
 	json_w_key(w, "capabilities");
 	json_w_object(w);
-	key_strv(w, "bounding", caps);
-	key_strv(w, "effective", caps);
-	key_strv(w, "permitted", caps);
+	oci_spec_key_strv(w, "bounding", caps);
+	oci_spec_key_strv(w, "effective", caps);
+	oci_spec_key_strv(w, "permitted", caps);
 	json_w_object_end(w);
 	json_w_key(w, "noNewPrivileges");
 	json_w_bool(w, true);
@@ -84,10 +60,10 @@ static void mount_entry(struct json_writer *w, const char *dest, const char *typ
 			const char *const *opts)
 {
 	json_w_object(w);
-	key_str(w, "destination", dest);
-	key_str(w, "type", type);
-	key_str(w, "source", src);
-	key_strv(w, "options", opts);
+	oci_spec_key_str(w, "destination", dest);
+	oci_spec_key_str(w, "type", type);
+	oci_spec_key_str(w, "source", src);
+	oci_spec_key_strv(w, "options", opts);
 	json_w_object_end(w);
 }
 
@@ -130,14 +106,7 @@ static void write_resources(struct json_writer *w, const struct oci_tinyaws_job 
 {
 	json_w_key(w, "resources");
 	json_w_object(w);
-	json_w_key(w, "devices");
-	json_w_array(w);
-	json_w_object(w);
-	json_w_key(w, "allow");
-	json_w_bool(w, false);
-	key_str(w, "access", "rwm");
-	json_w_object_end(w);
-	json_w_array_end(w);
+	oci_spec_deny_devices(w);
 	if (j->limits) {
 		json_w_key(w, "memory");
 		json_w_object(w);
@@ -173,12 +142,11 @@ static void write_linux(struct json_writer *w, const struct oci_tinyaws_job *j, 
 	json_w_array(w);
 	for (const char *const *ns = j->namespaces ? all_ns : mount_ns; *ns; ns++) {
 		json_w_object(w);
-		key_str(w, "type", *ns);
+		oci_spec_key_str(w, "type", *ns);
 		json_w_object_end(w);
 	}
 	json_w_array_end(w);
-	key_strv(w, "maskedPaths", masked);
-	key_strv(w, "readonlyPaths", readonly);
+	oci_spec_default_paths(w);
 	if (seccomp) {
 		json_w_key(w, "seccomp");
 		json_w_value(w, seccomp);
@@ -200,22 +168,22 @@ char *oci_spec_tinyaws(const struct oci_tinyaws_job *j, struct error *err)
 	snprintf(app, sizeof(app), "%s/%s/app", j->bundle, OCI_TINYAWS_LAYER);
 	w = json_writer_new("\t");
 	json_w_object(w);
-	key_str(w, "ociVersion", "1.3.0");
+	oci_spec_key_str(w, "ociVersion", "1.3.0");
 	write_process(w, j);
 	json_w_key(w, "root");
 	json_w_object(w);
 	/* --no-overlay: the image itself, read-only so that it still never changes */
-	key_str(w, "path", j->overlay ? "rootfs" : j->image);
+	oci_spec_key_str(w, "path", j->overlay ? "rootfs" : j->image);
 	json_w_key(w, "readonly");
 	json_w_bool(w, !j->overlay);
 	json_w_object_end(w);
 	if (j->namespaces)
-		key_str(w, "hostname", "tinyaws");
+		oci_spec_key_str(w, "hostname", "tinyaws");
 	write_mounts(w, j, lower, app);
 	if (j->overlay) {
 		json_w_key(w, "annotations");
 		json_w_object(w);
-		key_str(w, OCI_ANNOTATION_SCRATCH, OCI_TINYAWS_SCRATCH);
+		oci_spec_key_str(w, OCI_ANNOTATION_SCRATCH, OCI_TINYAWS_SCRATCH);
 		json_w_object_end(w);
 	}
 	write_linux(w, j, seccomp);

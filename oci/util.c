@@ -105,3 +105,13 @@ int util_buf_put(struct util_buf *b, const void *data, size_t n)
 	b->p[b->len] = '\0';
 	return 0;
 }
+
+bool util_data_has(const char *data, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *o = data; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+		if (strncmp(o, key, n) == 0)
+			return true;
+	return false;
+}

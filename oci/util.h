@@ -32,6 +32,9 @@ int util_read_at(int dirfd, const char *path, int flags, size_t hint, size_t max
  * dropped. Kept: the names of existing containers depend on it. */
 #define UTIL_ID_HASH_BASIS 1469598103934665603ULL
 
+/* Does comma-separated mount data hold an option starting with key ("mode=")? */
+bool util_data_has(const char *data, const char *key);
+
 uint64_t util_fnv1a64(const void *data, size_t n, uint64_t basis);
 
 /* ---- growable buffer ------------------------------------------------------ */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rootfs/internal.h"
+#include "oci/util.h"
 
 int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a)
 {
@@ -178,26 +179,15 @@ static const char *fs_data(struct rootfs_ctx *c, const struct oci_mount *m, char
 	return buf;
 }
 
-/* Does the comma-separated mount data hold an option "key..." (e.g. "mode=")? */
-static bool data_has(const char *data, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (const char *o = data; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
-		if (strncmp(o, key, n) == 0)
-			return true;
-	return false;
-}
-
 /* The root of a new tmpfs, as runc: on a directory the image already had it
  * takes that directory's mode (and with tmpcopyup its owner too); on a
  * directory the runtime made it keeps the kernel's 1777. mode=/uid=/gid=
  * in the data win (runc 1.1 chmods over mode= too). */
 static int tmpfs_root(const struct oci_mount *m, int top, const struct stat *under)
 {
-	if (!data_has(m->data, "mode=") && fchmod(top, under->st_mode & 07777) < 0)
+	if (!util_data_has(m->data, "mode=") && fchmod(top, under->st_mode & 07777) < 0)
 		return -errno;
-	if (m->tmpcopyup && !data_has(m->data, "uid=") && !data_has(m->data, "gid=") &&
+	if (m->tmpcopyup && !util_data_has(m->data, "uid=") && !util_data_has(m->data, "gid=") &&
 	    fchown(top, under->st_uid, under->st_gid) < 0)
 		return -errno;
 	return 0;

@@ -22,15 +22,6 @@ have_containerd() {
 		command -v containerd-shim-runc-v2 >/dev/null
 }
 
-# cgroup v1 file of a controller, or the cgroup2 file (unified hosts).
-cg_file() { # CONTROLLER V1FILE V2FILE CGROUP-PATH
-	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
-		echo "/sys/fs/cgroup/$4/$3"
-	else
-		echo "/sys/fs/cgroup/$1/$4/$2"
-	fi
-}
-
 # A parent cgroup the clients leave behind (podman's --cgroup-parent with
 # its conmon child, containerd's /<namespace>): rmdir it, deepest first, in
 # every hierarchy. A container cgroup still inside makes rmdir fail, and the

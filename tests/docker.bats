@@ -30,15 +30,6 @@ have_docker() {
 		command -v containerd-shim-runc-v2 >/dev/null
 }
 
-# cgroup v1 file of a controller, or the cgroup2 file (unified hosts).
-cg_file() { # CONTROLLER V1FILE V2FILE CGROUP-PATH
-	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
-		echo "/sys/fs/cgroup/$4/$3"
-	else
-		echo "/sys/fs/cgroup/$1/$4/$2"
-	fi
-}
-
 # ---- the private dockerd -------------------------------------------------
 
 setup_file() {

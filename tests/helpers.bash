@@ -172,6 +172,15 @@ guest_verdict() {
 	esac
 }
 
+# cgroup v1 file of a controller, or the cgroup2 file (unified hosts).
+cg_file() { # CONTROLLER V1FILE V2FILE CGROUP-PATH
+	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
+		echo "/sys/fs/cgroup/$4/$3"
+	else
+		echo "/sys/fs/cgroup/$1/$4/$2"
+	fi
+}
+
 # --- running things ------------------------------------------------------
 
 # run_nohang CMD...: like bats `run`, but CMD's stdio goes to a file, so a

@@ -1,0 +1,23 @@
+/* Pieces every generated config.json shares (oci/spec.c, spec_tinyaws.c,
+ * spec_sandbox.c): the JSON writer's small helpers and runc's default
+ * masked and read-only paths. */
+#ifndef TINYRUN_OCI_SPEC_WRITE_H
+#define TINYRUN_OCI_SPEC_WRITE_H
+
+#include <stdint.h>
+
+#include "json.h"
+
+extern const char *const oci_spec_masked_paths[];    /* NULL-terminated */
+extern const char *const oci_spec_readonly_paths[];  /* NULL-terminated */
+
+void oci_spec_key_str(struct json_writer *w, const char *k, const char *v);
+/* k: [v...] from a NULL-terminated list */
+void oci_spec_key_strv(struct json_writer *w, const char *k, const char *const *v);
+void oci_spec_key_int(struct json_writer *w, const char *k, int64_t v);
+/* "devices": [{"allow": false, "access": "rwm"}] inside linux.resources */
+void oci_spec_deny_devices(struct json_writer *w);
+/* "maskedPaths" and "readonlyPaths" inside linux, runc's defaults */
+void oci_spec_default_paths(struct json_writer *w);
+
+#endif

@@ -1,4 +1,4 @@
-/* `tinyrun spec --sandbox` (and, at merge, `bundle tinyaws --sandbox`): the
+/* `tinyrun spec --sandbox` (and `bundle tinyaws --sandbox`, oci_spec_sandbox_with): the
  * sandbox profile as a transform of a generated config.json. From the input
  * it keeps ociVersion, process.args, process.env, root.path and the
  * annotations; everything else is the profile (README "Sandboxing untrusted

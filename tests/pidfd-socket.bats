@@ -68,14 +68,17 @@ recv_result() {
 	wait_for_exit "$pid"
 	assert_equal "$(state_field "$CID" status)" running
 	proc_alive "$init"
-	# a foreground exec: the pidfd names it while it runs
-	recv_start
-	run_nohang runtime exec --pidfd-socket "$SOCK" "$CID" sh -c 'echo $$'
-	assert_success
+	# a foreground exec: the pidfd names it while it runs (it sleeps until
+	# the receiver's KILL through the pidfd ends it: exec's status is 137)
+	recv_start 9
+	run_nohang runtime exec --pidfd-socket "$SOCK" "$CID" sleep 2000
+	assert_failure 137
 	recv_result
 	read -r tag pid <<<"${lines[0]}"
 	assert_equal "$tag" setns
+	assert_line --index 1 signalled
 	[[ "$pid" =~ ^[0-9]+$ && "$pid" != "$init" ]]
+	proc_alive "$init"
 }
 
 @test "--pidfd-socket to a path nobody listens on: create fails, nothing left" {

@@ -54,12 +54,7 @@ static void write_process(struct json_writer *w)
 	oci_spec_key_strv(w, "args", args);
 	oci_spec_key_strv(w, "env", env);
 	oci_spec_key_str(w, "cwd", "/");
-	json_w_key(w, "capabilities");
-	json_w_object(w);
-	oci_spec_key_strv(w, "bounding", caps);
-	oci_spec_key_strv(w, "effective", caps);
-	oci_spec_key_strv(w, "permitted", caps);
-	json_w_object_end(w);
+	oci_spec_caps(w, caps);
 	json_w_key(w, "rlimits");
 	json_w_array(w);
 	json_w_object(w);

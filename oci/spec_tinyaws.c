@@ -45,12 +45,7 @@ static void write_process(struct json_writer *w, const struct oci_tinyaws_job *j
 		json_w_string(w, j->env[i]);
 	json_w_array_end(w);
 	oci_spec_key_str(w, "cwd", "/app");
-	json_w_key(w, "capabilities");
-	json_w_object(w);
-	oci_spec_key_strv(w, "bounding", caps);
-	oci_spec_key_strv(w, "effective", caps);
-	oci_spec_key_strv(w, "permitted", caps);
-	json_w_object_end(w);
+	oci_spec_caps(w, caps);
 	json_w_key(w, "noNewPrivileges");
 	json_w_bool(w, true);
 	json_w_object_end(w);

@@ -49,3 +49,13 @@ void oci_spec_default_paths(struct json_writer *w)
 	oci_spec_key_strv(w, "maskedPaths", oci_spec_masked_paths);
 	oci_spec_key_strv(w, "readonlyPaths", oci_spec_readonly_paths);
 }
+
+void oci_spec_caps(struct json_writer *w, const char *const *caps)
+{
+	json_w_key(w, "capabilities");
+	json_w_object(w);
+	oci_spec_key_strv(w, "bounding", caps);
+	oci_spec_key_strv(w, "effective", caps);
+	oci_spec_key_strv(w, "permitted", caps);
+	json_w_object_end(w);
+}

@@ -17,6 +17,8 @@ void oci_spec_key_strv(struct json_writer *w, const char *k, const char *const *
 void oci_spec_key_int(struct json_writer *w, const char *k, int64_t v);
 /* "devices": [{"allow": false, "access": "rwm"}] inside linux.resources */
 void oci_spec_deny_devices(struct json_writer *w);
+/* "capabilities": {bounding, effective, permitted} = caps (runc spec's three sets) */
+void oci_spec_caps(struct json_writer *w, const char *const *caps);
 /* "maskedPaths" and "readonlyPaths" inside linux, runc's defaults */
 void oci_spec_default_paths(struct json_writer *w);
 

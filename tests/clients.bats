@@ -635,29 +635,7 @@ containerd_setup_file() {
 	[[ -e /run/containerd ]] && touch "$CL.had-run-containerd"
 	# the `runc` that the shim runs when a client names no binary
 	ln -s "$RUNTIME" "$d/bin/runc"
-	cat >"$d/config.toml" <<-EOF
-		version = 2
-		root = "$d/root"
-		state = "$d/state"
-		disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.aufs",
-		  "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.devmapper",
-		  "io.containerd.snapshotter.v1.zfs", "io.containerd.tracing.processor.v1.otlp",
-		  "io.containerd.internal.v1.tracing"]
-		[grpc]
-		  address = "$d/containerd.sock"
-		[ttrpc]
-		  address = "$d/containerd.sock.ttrpc"
-		[plugins."io.containerd.internal.v1.opt"]
-		  path = "$d/opt"
-	EOF
-	# under a subreaper: the shims it starts are orphans
-	PATH="$d/bin:$PATH" setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
-		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
-	for ((i = 0; i < 200; i++)); do
-		ctr --address "$d/containerd.sock" version >/dev/null 2>&1 </dev/null 3>&- 4>&- && break
-		sleep 0.05
-	done
-	if ! ctr --address "$d/containerd.sock" version >/dev/null 2>&1 </dev/null 3>&- 4>&-; then
+	if ! private_containerd "$d" "$d/bin"; then
 		echo "containerd did not start:" >&2
 		tail -n 20 "$d/containerd.log" >&2
 		return 1

@@ -86,33 +86,8 @@ docker_bridge() {
 # A private containerd (its own root, state and sockets; only the plugins
 # dockerd uses), under a subreaper: the shims it starts are orphans.
 containerd_start() {
-	local d="$DK/c" i
-	mkdir -p "$d"
-	cat >"$d/config.toml" <<-EOF
-		version = 2
-		root = "$d/root"
-		state = "$d/state"
-		disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.aufs",
-		  "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.devmapper",
-		  "io.containerd.snapshotter.v1.zfs", "io.containerd.tracing.processor.v1.otlp",
-		  "io.containerd.internal.v1.tracing"]
-		[grpc]
-		  address = "$d/containerd.sock"
-		[ttrpc]
-		  address = "$d/containerd.sock.ttrpc"
-		[debug]
-		  address = "$d/debug.sock"
-		[plugins."io.containerd.internal.v1.opt"]
-		  path = "$d/opt"
-	EOF
-	setsid "$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
-		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
-	for ((i = 0; i < 1200; i++)); do
-		ctr --address "$d/containerd.sock" version >/dev/null 2>&1 </dev/null 3>&- 4>&- && return 0
-		[[ -f "$d/containerd.pid" ]] && ! proc_alive "$(cat "$d/containerd.pid")" && break
-		sleep 0.05
-	done
-	DK_SKIP="containerd (for dockerd) could not run here: $(tail -n 3 "$d/containerd.log" | tr '\n' ' ')"
+	private_containerd "$DK/c" && return 0
+	DK_SKIP="containerd (for dockerd) could not run here: $(tail -n 3 "$DK/c/containerd.log" | tr '\n' ' ')"
 	return 1
 }
 

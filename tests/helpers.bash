@@ -181,6 +181,44 @@ cg_file() { # CONTROLLER V1FILE V2FILE CGROUP-PATH
 	fi
 }
 
+# --- a private containerd (clients.bats, docker.bats) ---------------------
+
+# private_containerd DIR [BINDIR]: a containerd of its own under DIR (root,
+# state, sockets; no CRI, none of the snapshotters this host lacks), under a
+# subreaper in its own session (the shims it starts are orphans), BINDIR
+# first in its PATH; its pid in DIR/containerd.pid. 0 once `ctr version`
+# answers, 1 if it died or never answered (its log: DIR/containerd.log).
+private_containerd() {
+	local d="$1" bindir="${2:-}" i
+	mkdir -p "$d"
+	cat >"$d/config.toml" <<-EOF
+		version = 2
+		root = "$d/root"
+		state = "$d/state"
+		disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.aufs",
+		  "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.devmapper",
+		  "io.containerd.snapshotter.v1.zfs", "io.containerd.tracing.processor.v1.otlp",
+		  "io.containerd.internal.v1.tracing"]
+		[grpc]
+		  address = "$d/containerd.sock"
+		[ttrpc]
+		  address = "$d/containerd.sock.ttrpc"
+		[debug]
+		  address = "$d/debug.sock"
+		[plugins."io.containerd.internal.v1.opt"]
+		  path = "$d/opt"
+	EOF
+	PATH="${bindir:+$bindir:}$PATH" setsid "$TEST_LIB_BIN/subreaper" \
+		sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
+		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
+	for ((i = 0; i < 1200; i++)); do
+		ctr --address "$d/containerd.sock" version >/dev/null 2>&1 </dev/null 3>&- 4>&- && return 0
+		[[ -f "$d/containerd.pid" ]] && ! proc_alive "$(cat "$d/containerd.pid")" && break
+		sleep 0.05
+	done
+	return 1
+}
+
 # --- running things ------------------------------------------------------
 
 # run_nohang CMD...: like bats `run`, but CMD's stdio goes to a file, so a

@@ -3,7 +3,7 @@
 #
 #   BENCH_N=100 bash tests/bench/bench.sh   (BENCH_N scales every loop; 100 takes 1-3 min on 2 cores)
 #   BENCH_QUICK=1: `make bench-quick`, about a minute (BENCH_N=10, small cost curves, no minmem)
-#   BENCH_PARTS="seq strace par pexec minmem curves": which parts to run (all by default)
+#   BENCH_PARTS="seq strace par pexec minmem curves tinyaws sandbox": which parts to run (all by default)
 #   BENCH_EXTRA="name=binary ...": more runtimes for the sequential, par and pexec rows, as more
 #     columns of the table (hook for other comparisons: BINARY gets a runtime's command line,
 #     `--root R run --bundle B ID` etc.; a wrapper that only runs is fine, as the floor shows --
@@ -31,11 +31,11 @@ set -u -o pipefail
 
 cd "$(dirname "$0")/../.." || exit 1
 if [ -n "${BENCH_QUICK:-}" ]; then
-	: "${BENCH_N:=10}" "${BENCH_PARTS:=seq par pexec curves}" "${CURVE_N:=3}"
+	: "${BENCH_N:=10}" "${BENCH_PARTS:=seq par pexec curves tinyaws sandbox}" "${CURVE_N:=3}"
 	: "${CURVE_MOUNTS:=0 100}" "${CURVE_CROWDS:=1 100}"
 fi
 N=${BENCH_N:-100}
-PARTS=" ${BENCH_PARTS:-seq strace par pexec minmem curves} "
+PARTS=" ${BENCH_PARTS:-seq strace par pexec minmem curves tinyaws sandbox} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 CURVE_N=${CURVE_N:-$(( N / 10 > 3 ? N / 10 : 3 ))}
 TIMEOUT=${BENCH_TIMEOUT:-10}	# seconds one runtime command may take before it is killed
@@ -191,10 +191,14 @@ EOF
 
 report >"$RESULTS"
 # tinyaws jobs: tinyrun against tinyaws' own unshare + overlay + cp + pivot_root recipe
-say "bench: tinyaws jobs (tests/bench/tinyaws.sh)"
-BENCH_N=$N bash tests/bench/tinyaws.sh >>"$RESULTS" || say "bench: the tinyaws part failed"
-say "bench: the sandbox's start against bubblewrap (tests/bench/sandbox.sh)"
-BENCH_N=$N BENCH_TINYRUN=${BIN[tinyrun]} bash tests/bench/sandbox.sh >>"$RESULTS" ||
-	say "bench: the sandbox comparison failed"
+if part tinyaws; then
+	say "bench: tinyaws jobs (tests/bench/tinyaws.sh)"
+	BENCH_N=$N bash tests/bench/tinyaws.sh >>"$RESULTS" || say "bench: the tinyaws part failed"
+fi
+if part sandbox; then
+	say "bench: the sandbox's start against bubblewrap (tests/bench/sandbox.sh)"
+	BENCH_N=$N BENCH_TINYRUN=${BIN[tinyrun]} bash tests/bench/sandbox.sh >>"$RESULTS" ||
+		say "bench: the sandbox comparison failed"
+fi
 cat "$RESULTS"
 say "bench: table written to $RESULTS (raw samples summary: $OUT/raw.tsv)"

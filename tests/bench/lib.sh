@@ -9,7 +9,7 @@ OUT=${BENCH_OUT:-build/bench}
 DRIVER=$OUT/driver
 FLOOR=$OUT/floor	# tests/bench/floor.c: clone + pivot_root + exec, no runtime
 CG_PARENT=tinyrun-bench	# every container's cgroup is /tinyrun-bench/<id>
-RUNTIMES=(tinyrun crun runc)
+RUNTIMES=(${BENCH_RUNTIMES:-tinyrun crun runc})	# BENCH_RUNTIMES="tinyrun crun": fewer peers
 declare -A BIN=([tinyrun]=${BENCH_TINYRUN:-$PWD/tinyrun} [crun]=$(command -v crun || echo crun)
 		[runc]=$(command -v runc || echo runc))
 SELF=${0##*/}; SELF=${SELF%.sh}

@@ -179,3 +179,14 @@ fake_state() {
 	run_nohang runtime delete --force "$CID"
 	assert_success
 }
+
+@test "a FIFO for a state file never blocks a command: list skips it, state refuses it" {
+	mkdir -p "$ROOT/fake$CID"
+	mkfifo "$ROOT/fake$CID/state.json"
+	run_nohang runtime list -q
+	assert_success
+	refute_output --partial "fake$CID"
+	run_nohang runtime state "fake$CID"
+	assert_failure 1
+	assert_output --partial "fake$CID"
+}

@@ -171,7 +171,7 @@ int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
 	return r;
 }
 
-int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err)
+static int cg_open(const char *path, bool systemd, bool unchecked, struct cgroup *cg, struct error *err)
 {
 	int r;
 
@@ -179,6 +179,7 @@ int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error 
 	if (!(cg->path = strdup(path)))
 		return error_set(err, ENOMEM, "out of memory");
 	cg->created = true;
+	cg->unchecked = unchecked;
 	if (systemd && (r = cgsd_open_unit(cg, err)) < 0) {
 		cgroup_close(cg);
 		return r;
@@ -186,6 +187,16 @@ int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error 
 	if ((r = cg_at(cg, cg->ops->open(cg, err), err)) < 0)
 		cgroup_close(cg);
 	return r;
+}
+
+int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err)
+{
+	return cg_open(path, systemd, false, cg, err);
+}
+
+int cgroup_open_unchecked(const char *path, bool systemd, struct cgroup *cg, struct error *err)
+{
+	return cg_open(path, systemd, true, cg, err);
 }
 
 int cgroup_attach(const struct cgroup *cg, pid_t pid, struct error *err)

@@ -68,6 +68,7 @@ struct cgroup {
 	                      * only on pure v2 hosts: on v1/hybrid use cgroup_attach */
 	bool created;        /* we made it (so delete removes it) */
 	bool hybrid;         /* v1 with a cgroup2 at /sys/fs/cgroup/unified */
+	bool unchecked;      /* opened for a status only: v1 does not stat it first */
 	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (v1.c) */
 	struct systemd_unit *unit;   /* the transient systemd unit (--systemd-cgroup with
 	                              * systemd as PID 1: the systemd backend), or NULL */
@@ -97,6 +98,9 @@ int cgroup_attach(const struct cgroup *cg, pid_t pid, struct error *err);
 /* Re-open a cgroup recorded in the state (path, mode) for later commands.
  * -ENOENT when the cgroup is gone. Cheap: one open on v2, a few stats on v1. */
 int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err);
+/* The same, for cgroup_is_frozen only (a status: `state`, `list`): a v1
+ * cgroup is not checked to exist first (a missing one reads as not frozen). */
+int cgroup_open_unchecked(const char *path, bool systemd, struct cgroup *cg, struct error *err);
 /* Apply the fields present in `res` to a live cgroup (`update`). Devices are
  * not changed. memory.checkBeforeUpdate is honoured on v2. */
 int cgroup_update(const struct cgroup *cg, const struct oci_resources *res, struct error *err);

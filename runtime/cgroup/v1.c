@@ -322,7 +322,7 @@ int cg1_open_existing(struct cgroup *cg, struct error *err)
 	if (!cg->hybrid)
 		cg->v1_mask &= ~(1u << CG1_UNIFIED);
 	h = alias[CG1_DEVICES] >= 0 ? alias[CG1_DEVICES] : alias[CG1_PIDS];
-	if (h < 0)
+	if (h < 0 || cg->unchecked)
 		return 0;
 	if (hier_path(cg, h, p, sizeof(p)) < 0)
 		return error_set(err, ENAMETOOLONG, "path too long");

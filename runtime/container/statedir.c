@@ -280,10 +280,14 @@ bool container_exists(const char *root, const char *id)
 	return r;
 }
 
+/* A regular file of the state dir (O_NONBLOCK: a FIFO put there neither
+ * blocks the open nor is read). One read when it has the size fstat said: a
+ * short read of a regular file is its end (`list` reads one per container). */
 static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
 {
 	struct stat sb;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), r;
+	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
@@ -291,7 +295,21 @@ static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
 		close(fd);
 		return -EINVAL;
 	}
-	r = util_read_fd(fd, (size_t)sb.st_size + 1, 0, buf, len);
+	if (!(*buf = malloc((size_t)sb.st_size + 1))) {
+		close(fd);
+		return -EINVAL;
+	}
+	n = read(fd, *buf, (size_t)sb.st_size + 1);
+	if (n >= 0 && n <= sb.st_size) {
+		close(fd);
+		(*buf)[n] = '\0';
+		*len = (size_t)n;
+		return 0;
+	}
+	/* it grew meanwhile: read it whole from the start */
+	free(*buf);
+	*buf = NULL;
+	r = lseek(fd, 0, SEEK_SET) < 0 ? -errno : util_read_fd(fd, (size_t)sb.st_size * 2 + 2, 0, buf, len);
 	close(fd);
 	return r == -ENOMEM ? -EINVAL : r < 0 ? -EIO : 0;
 }
@@ -479,7 +497,7 @@ enum container_status container_status(const struct container *c)
 		return STATUS_STOPPED;
 	if (faccessat(c->dirfd, "exec.fifo", F_OK, 0) == 0)
 		return STATUS_CREATED;
-	if (c->st.cgroup_path && cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, &err) == 0) {
+	if (c->st.cgroup_path && cgroup_open_unchecked(c->st.cgroup_path, c->st.systemd_cgroup, &cg, &err) == 0) {
 		paused = cgroup_is_frozen(&cg);
 		cgroup_close(&cg);
 	}

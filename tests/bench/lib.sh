@@ -22,7 +22,7 @@ say() { printf '%s\n' "$*" >&2; }
 # tinyrun's seccomp filter cache (/run/tinyrun-cache) is a tmpfs of the bench's own, so
 # that the cost curves can empty it (driver -W) without touching anyone else's.
 in_ns() {
-	mkdir -p /run/tinyrun-cache
+	mkdir -p -m 0700 /run/tinyrun-cache	# as tinyrun makes it (seccomp.bats checks the mode)
 	# shellcheck disable=SC2016 # $0 and $@ belong to the inner sh
 	unshare -m --propagation private sh -c \
 		'{ [ ! -e /sys/fs/cgroup/unified/cgroup.controllers ] ||

@@ -172,8 +172,13 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 		return run_tinyaws(g, argc, argv, &rf);
 	if (rf.app)
 		return cli_usage_error("run", "--app goes with --tinyaws");
-	if (bundle_load(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
+	/* the sealed re-exec before the parse when the text settles it (selfseal.h) */
+	if (bundle_read(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
 		return cli_fail(&err);
+	if (selfseal_guard_text(b.json, b.len, &err) < 0 || bundle_parse(&b, &err) < 0) {
+		free(b.json);
+		return cli_fail(&err);
+	}
 	if (selfseal_guard(&b.cfg, &err) < 0) {
 		bundle_free(&b);
 		return cli_fail(&err);

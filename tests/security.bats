@@ -297,6 +297,34 @@ exe_of_created() {
 	RUNTIME="$REAL_RUNTIME"
 }
 
+@test "exe: the look at config.json's text before the parse only ever adds a sealed re-exec" {
+	use_runtime_copy
+	chown 0:0 "$RUNTIME_COPY"
+	set_args true
+	# "user" as a value without a user namespace (what the text scan takes as
+	# a maybe): the parsed config decides, sealed
+	update_config '.annotations["example.com/role"] = "user" | .hostname = "user"'
+	create_container "$CID-plain"
+	assert_equal "$(exe_of_created "$CID-plain")" SEALED
+	# a user namespace spelt with an escape the scan cannot see: the runtime
+	# re-executes anyway (sealed where unsealed would do), and the container
+	# still gets its user namespace
+	update_config 'del(.annotations["example.com/role"]) | .hostname = "c"'
+	map_userns
+	sed -i 's/"type": *"user"/"type": "\\u0075ser"/' "$BUNDLE/config.json"
+	! grep -Eq ':[[:space:]]*"user"' "$BUNDLE/config.json" || fail "config.json still has a value \"user\""
+	grep -q 'u0075ser' "$BUNDLE/config.json" || fail "the escape is not in config.json"
+	create_container "$CID-escaped"
+	assert_equal "$(exe_of_created "$CID-escaped")" SEALED
+	[[ "$(readlink "/proc/$(state_field "$CID-escaped" pid)/ns/user")" != "$(readlink /proc/self/ns/user)" ]] ||
+		fail "no user namespace"
+	local id
+	for id in plain escaped; do
+		"$REAL_RUNTIME" --root "$ROOT" delete --force "$CID-$id"
+	done
+	RUNTIME="$REAL_RUNTIME"
+}
+
 # --- leaked fds (CVE-2024-21626) ------------------------------------------
 
 # with_fds [-p N] ARG...: run the runtime with ARGs (through run_nohang)

@@ -9,10 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int bundle_load(const char *dir, const char *config, struct bundle *b, struct error *err)
+int bundle_read(const char *dir, const char *config, struct bundle *b, struct error *err)
 {
 	char name[sizeof(b->path) + 64];
-	int r;
 
 	memset(b, 0, sizeof(*b));
 	if (!realpath(dir, b->path))
@@ -24,14 +23,25 @@ int bundle_load(const char *dir, const char *config, struct bundle *b, struct er
 		return error_set(err, ENAMETOOLONG, "--config %s: path too long", config);
 	/* "bundle DIR: config.json: not a regular file (a FIFO)" */
 	snprintf(name, sizeof(name), "bundle %s: %s", b->path, config);
-	if ((r = oci_read_file(b->config_path, name, &b->json, &b->len, err)) < 0)
-		return r;
-	r = oci_config_parse("config.json", b->json, b->len, OCI_PARSE_ALL, &b->cfg, err);
+	return oci_read_file(b->config_path, name, &b->json, &b->len, err);
+}
+
+int bundle_parse(struct bundle *b, struct error *err)
+{
+	int r = oci_config_parse("config.json", b->json, b->len, OCI_PARSE_ALL, &b->cfg, err);
+
 	if (r < 0) {
 		free(b->json);
 		b->json = NULL;
 	}
 	return r;
+}
+
+int bundle_load(const char *dir, const char *config, struct bundle *b, struct error *err)
+{
+	int r = bundle_read(dir, config, b, err);
+
+	return r < 0 ? r : bundle_parse(b, err);
 }
 
 void bundle_free(struct bundle *b)

@@ -174,13 +174,12 @@ bool selfseal_needed(const struct oci_config *cfg)
 	       ((st.st_mode & S_IWGRP) && in_map(l->gid_mappings, l->n_gid_mappings, st.st_gid));
 }
 
-int selfseal_guard(const struct oci_config *cfg, struct error *err)
+/* Re-execute main's argv from a sealed view; returns only on failure. */
+static int reexec_sealed(struct error *err)
 {
 	extern char **environ;
 	int fd = -ENOENT, e;
 
-	if (!selfseal_needed(cfg) || (marked && running_sealed()))
-		return 0;
 	if (setenv(MARK, "1", 1) < 0)
 		return error_sys(err, errno, "runtime binary: setenv");
 	/* an ELF is mapped before close-on-exec fds close: O_CLOEXEC is fine;
@@ -197,4 +196,33 @@ int selfseal_guard(const struct oci_config *cfg, struct error *err)
 	}
 	unsetenv(MARK);
 	return fd;
+}
+
+int selfseal_guard(const struct oci_config *cfg, struct error *err)
+{
+	if (!selfseal_needed(cfg) || (marked && running_sealed()))
+		return 0;
+	return reexec_sealed(err);
+}
+
+/* Is there a "user" that is a value (the string after a ':')? */
+static bool may_declare_userns(const char *json, size_t len)
+{
+	const char *p = json, *end = json + len, *q;
+
+	while (p < end && (p = memmem(p, (size_t)(end - p), "\"user\"", 6))) {
+		for (q = p; q > json && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n' || q[-1] == '\r'); q--)
+			;
+		if (q > json && q[-1] == ':')
+			return true;
+		p += 6;
+	}
+	return false;
+}
+
+int selfseal_guard_text(const char *json, size_t len, struct error *err)
+{
+	if (marked || may_declare_userns(json, len))
+		return 0;
+	return reexec_sealed(err);
 }

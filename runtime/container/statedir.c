@@ -2,11 +2,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "oci/util.h"
@@ -170,7 +172,7 @@ static void container_init(struct container *c, const char *id)
 {
 	memset(c, 0, sizeof(*c));
 	c->id = id;
-	c->rootfd = c->dirfd = -1;
+	c->rootfd = c->dirfd = c->peek_rootfd = -1;
 }
 
 int container_record_write(int dirfd, const char *name, const char *text, struct error *err)
@@ -283,14 +285,37 @@ bool container_exists(const char *root, const char *id)
 /* A regular file of the state dir (O_NONBLOCK: a FIFO put there neither
  * blocks the open nor is read). One read when it has the size fstat said: a
  * short read of a regular file is its end (`list` reads one per container). */
+static int read_file_fd(int fd, char **buf, size_t *len);
+
 static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
 {
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	return fd < 0 ? -errno : read_file_fd(fd, buf, len);
+}
+
+/* <name>/FILE beneath a root fd, no symlink on the way (the state dir itself
+ * included): one openat2 instead of the dir's open, the file's and a close. */
+static int read_file_beneath(int rootfd, const char *name, const char *file, char **buf, size_t *len)
+{
+	struct open_how how = { .flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	char path[512];
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", name, file) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = (int)syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+	return fd < 0 ? -errno : read_file_fd(fd, buf, len);
+}
+
+/* Reads and closes fd. */
+static int read_file_fd(int fd, char **buf, size_t *len)
+{
 	struct stat sb;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), r;
+	int r;
 	ssize_t n;
 
-	if (fd < 0)
-		return -errno;
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return -EINVAL;
@@ -352,6 +377,10 @@ int container_load_at(int rootfd, bool shared, const char *root, const char *id,
 	container_init(c, id);
 	if ((r = container_ref_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
 		return r;
+	if (!shared) {   /* only root writes the root: no dir fd, no owner to check */
+		c->peek_rootfd = rootfd;
+		return load_state(c, id, err);
+	}
 	c->rootfd = rootfd;
 	r = open_dir(c, shared, false, err);
 	c->rootfd = -1;   /* the caller's */
@@ -364,9 +393,13 @@ static int load_state(struct container *c, const char *id, struct error *err)
 	size_t len = 0;
 	int r;
 
-	r = read_file_at(c->dirfd, "state.json", &buf, &len);
+	r = c->peek_rootfd >= 0 ? read_file_beneath(c->peek_rootfd, c->name, "state.json", &buf, &len)
+				: read_file_at(c->dirfd, "state.json", &buf, &len);
 	if (r == -ENOENT)
 		return 0;      /* still being created */
+	if (c->peek_rootfd >= 0 && (r == -ELOOP || r == -EXDEV || r == -ENOTDIR))
+		return error_set(err, ELOOP, "container \"%s\": state dir %s is a symlink or not a dir: refused",
+				 id, c->dir);
 	if (r < 0)
 		return error_sys(err, -r, "%s/state.json", c->dir);
 	r = oci_state_parse("state.json", buf, len, &c->st, err);
@@ -485,6 +518,14 @@ bool container_alive(const struct container *c)
 	return start != 0 && !zombie && start == c->st.pid_start_time;
 }
 
+static bool exec_fifo_beneath(const struct container *c)
+{
+	char path[512];
+
+	return (size_t)snprintf(path, sizeof(path), "%s/exec.fifo", c->name) < sizeof(path) &&
+	       faccessat(c->peek_rootfd, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 enum container_status container_status(const struct container *c)
 {
 	struct cgroup cg;
@@ -495,7 +536,7 @@ enum container_status container_status(const struct container *c)
 		return STATUS_CREATING;
 	if (!container_alive(c))
 		return STATUS_STOPPED;
-	if (faccessat(c->dirfd, "exec.fifo", F_OK, 0) == 0)
+	if (c->peek_rootfd >= 0 ? exec_fifo_beneath(c) : faccessat(c->dirfd, "exec.fifo", F_OK, 0) == 0)
 		return STATUS_CREATED;
 	if (c->st.cgroup_path && cgroup_open_unchecked(c->st.cgroup_path, c->st.systemd_cgroup, &cg, &err) == 0) {
 		paused = cgroup_is_frozen(&cg);

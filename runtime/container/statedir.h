@@ -21,6 +21,8 @@ struct container {
 	const char *id;
 	int rootfd;                 /* --root, or -1 */
 	int dirfd;                  /* <root>/<name>, opened O_NOFOLLOW below rootfd, locked, or -1 */
+	int peek_rootfd;            /* `list` of a root only root writes: the caller's --root fd, and
+	                             * no dirfd (state files read as <name>/FILE beneath it), or -1 */
 	char name[256];             /* the state dir's name: the id, or '~' + a hash for a long id */
 	char dir[4096];             /* <root>/<name>, for messages */
 	bool has_state;             /* state.json was read */

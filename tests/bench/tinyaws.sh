@@ -23,6 +23,9 @@ CG=tinyrun-bench-tinyaws
 V1=false
 [ "$(stat -f -c %T /sys/fs/cgroup)" = tmpfs ] && [ -d /sys/fs/cgroup/memory ] && V1=true
 
+# the jobs' cgroups are tinyrun's default /tinyrun/<id> (run --tinyaws takes no cgroupsPath):
+# the parent goes at the end when this script made it
+DEFAULT_PARENTS=$(ls -d /sys/fs/cgroup/tinyrun /sys/fs/cgroup/*/tinyrun 2>/dev/null)
 cleanup() {
 	local d
 	for id in $("$TR" --root "$T/root" list -q 2>/dev/null); do
@@ -30,6 +33,9 @@ cleanup() {
 	done
 	for d in /sys/fs/cgroup/memory/$CG/* /sys/fs/cgroup/cpu/$CG/*; do [ -d "$d" ] && rmdir "$d"; done
 	for d in /sys/fs/cgroup/memory/$CG /sys/fs/cgroup/cpu/$CG; do [ -d "$d" ] && rmdir "$d"; done
+	if [ -z "$DEFAULT_PARENTS" ]; then
+		for d in /sys/fs/cgroup/tinyrun /sys/fs/cgroup/*/tinyrun; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
+	fi
 	rm -rf "$T"
 }
 trap cleanup EXIT

@@ -13,9 +13,14 @@ runtime="${RUNTIME:-$repo/tinyrun}"
 bundle="${1:-$repo/build/demo-bundle}"
 root="$(mktemp -d /tmp/tinyrun-demo-root.XXXXXX)"
 id="tinyrun-demo-$$"
+# shellcheck source=tests/lib/common.bash
+source "$repo/tests/lib/common.bash"
+# the container's cgroup is the default /tinyrun/<id>: its parent goes too if the demo made it
+parents_before="$(default_cgroup_parents)"
 
 cleanup() {
 	"$runtime" --root "$root" delete --force "$id" >/dev/null 2>&1 || true
+	remove_default_cgroup_parents "$parents_before"
 	rm -rf "$root" "$bundle"
 }
 trap cleanup EXIT

@@ -25,7 +25,7 @@ V1=false
 
 # the jobs' cgroups are tinyrun's default /tinyrun/<id> (run --tinyaws takes no cgroupsPath):
 # the parent goes at the end when this script made it
-DEFAULT_PARENTS=$(ls -d /sys/fs/cgroup/tinyrun /sys/fs/cgroup/*/tinyrun 2>/dev/null)
+DEFAULT_PARENTS=$(default_cgroup_parents)
 cleanup() {
 	local d
 	for id in $("$TR" --root "$T/root" list -q 2>/dev/null); do
@@ -33,9 +33,7 @@ cleanup() {
 	done
 	for d in /sys/fs/cgroup/memory/$CG/* /sys/fs/cgroup/cpu/$CG/*; do [ -d "$d" ] && rmdir "$d"; done
 	for d in /sys/fs/cgroup/memory/$CG /sys/fs/cgroup/cpu/$CG; do [ -d "$d" ] && rmdir "$d"; done
-	if [ -z "$DEFAULT_PARENTS" ]; then
-		for d in /sys/fs/cgroup/tinyrun /sys/fs/cgroup/*/tinyrun; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
-	fi
+	remove_default_cgroup_parents "$DEFAULT_PARENTS"
 	rm -rf "$T"
 }
 trap cleanup EXIT

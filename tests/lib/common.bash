@@ -85,6 +85,23 @@ busybox_rootfs() {
 # --- leftovers --------------------------------------------------------------
 
 # proc_start_time PID: field 22 of /proc/PID/stat (after the parenthesised comm).
+# default_cgroup_parents: the "tinyrun" dirs of the cgroup hierarchies, parents of tinyrun's
+# default cgroupsPath /tinyrun/<id> (a runtime leaves a parent it made, as runc does).
+# remove_default_cgroup_parents BEFORE: remove them (only empty ones go) when BEFORE, the
+# output of default_cgroup_parents taken before the script ran its containers, was empty.
+default_cgroup_parents() {
+	ls -d /sys/fs/cgroup/tinyrun /sys/fs/cgroup/*/tinyrun 2>/dev/null || true
+}
+
+remove_default_cgroup_parents() {
+	local d
+	[[ -z "$1" ]] || return 0
+	for d in $(default_cgroup_parents); do
+		rmdir "$d" 2>/dev/null
+	done
+	return 0
+}
+
 proc_start_time() {
 	local stat
 	stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1

@@ -59,8 +59,26 @@ build/gen/version.h: FORCE
 build/runtime/main.o: build/gen/version.h
 FORCE:
 
-tinyrun: $(OBJS)
-	$(CC) $(LDFLAGS) $(TINYRUN_LDFLAGS) -o $@ $^ $(LIBS_A)
+# runtime/entry/early_seal.c: the entry point, which re-executes create, run and exec sealed
+# before libc starts (0.4-0.8 ms less of each here). It runs before the static PIE is
+# relocated: freestanding, no call gcc could turn into memset/memcpy, and no relocation but
+# PC-relative ones (checked here). x86_64 and aarch64; EARLY_SEAL=0 leaves it out (main's
+# selfseal then does every re-exec, as it does whenever this one is unsure).
+comma := ,
+EARLY_SEAL ?= $(if $(filter x86_64-% aarch64-%,$(shell $(CC) -dumpmachine)),1,0)
+EARLY_OBJ := $(if $(filter 1,$(EARLY_SEAL)),build/runtime/entry/early_seal.o)
+tinyrun: $(OBJS) $(EARLY_OBJ)
+	$(CC) $(LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $^ $(LIBS_A)
+
+EARLY_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -Werror -I. -fPIE -ffreestanding -fno-builtin \
+                -fno-stack-protector -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables
+build/runtime/entry/early_seal.o: runtime/entry/early_seal.c runtime/container/selfseal_scan.h
+	@mkdir -p $(dir $@)
+	$(CC) $(EARLY_CFLAGS) -c -o $@.tmp $<
+	@bad=$$(readelf -rW $@.tmp | awk '$$3 ~ /^R_/ && $$3 !~ /(PC32|PLT32|PREL|CALL26|JUMP26|CONDBR19|ABS_LO12_NC|ADR_PREL)/ { print $$3 }' | sort -u); \
+	  if [ -n "$$bad" ]; then echo "$<: relocations that need the static PIE relocated: $$bad" >&2; rm -f $@.tmp; exit 1; fi
+	@mv $@.tmp $@
+	@if nm -u $@ | grep -vw _start | grep -q .; then echo "$<: calls outside itself: $$(nm -u $@ | grep -vw _start | tr '\n' ' ')" >&2; rm -f $@; exit 1; fi
 
 build/%.o: %.c $(wildcard */*.h */*/*.h)
 	@mkdir -p $(dir $@)

@@ -325,6 +325,70 @@ exe_of_created() {
 	RUNTIME="$REAL_RUNTIME"
 }
 
+# reexec_when LOG: when the traced first process (strace -o LOG, no -f) of a
+# command re-executed: "early" (an execveat before libc started in it, which
+# sets its thread id address first thing), "late" (after), "none".
+reexec_when() {
+	awk '/^execveat\(/ { print (libc ? "late" : "early"); found = 1; exit }
+	     /^set_tid_address\(/ { libc = 1 }
+	     END { if (!found) print "none" }' "$1"
+}
+
+# traced_create LOG ID ARGS...: `create ARGS... ID` with its first process
+# traced into LOG.
+traced_create() {
+	local log="$1" id="$2"
+	shift 2
+	run_nohang "$TEST_LIB_BIN/subreaper" strace -o "$log" -e trace=execve,execveat,set_tid_address \
+		"$RUNTIME" --root "$ROOT" create "$@" "$id"
+	assert_success
+	record_container_pid "$id"
+}
+
+@test "exe: create and exec re-execute sealed before libc starts, for every spelling of the bundle; a user namespace is left to the parsed config" {
+	command -v strace >/dev/null || fail "strace is missing (make deps)"
+	use_runtime_copy
+	chown 0:0 "$RUNTIME_COPY"
+	set_args true
+	local log="$BATS_TEST_TMPDIR/trace" ids=() i=0 form
+	for form in "--bundle $BUNDLE" "--bundle=$BUNDLE" "-b $BUNDLE" "--config=config.json -b $BUNDLE" cwd; do
+		i=$((i + 1))
+		if [[ "$form" == cwd ]]; then
+			(cd "$BUNDLE" && traced_create "$log" "$CID-$i")
+		else
+			# shellcheck disable=SC2086
+			traced_create "$log" "$CID-$i" $form
+		fi
+		ids+=("$CID-$i")
+		assert_equal "$form: $(reexec_when "$log")" "$form: early"
+		assert_equal "$form: $(exe_of_created "$CID-$i")" "$form: SEALED"
+	done
+	# exec into the created container: the saved config under --root
+	run_nohang strace -o "$log" -e trace=execve,execveat,set_tid_address \
+		"$RUNTIME" --root "$ROOT" exec --env A=B --cwd / "$CID-1" true
+	assert_success
+	assert_equal "exec: $(reexec_when "$log")" "exec: early"
+	# "user" as a value without a user namespace: main's look at the text or
+	# the parse decides (sealed, later)
+	update_config '.hostname = "user"'
+	traced_create "$log" "$CID-late" --bundle "$BUNDLE"
+	ids+=("$CID-late")
+	assert_equal "$(reexec_when "$log")" late
+	assert_equal "$(exe_of_created "$CID-late")" SEALED
+	# a user namespace mapping none of the binary's ids: no re-exec at all
+	update_config '.hostname = "c"'
+	map_userns
+	traced_create "$log" "$CID-userns" --bundle "$BUNDLE"
+	ids+=("$CID-userns")
+	assert_equal "$(reexec_when "$log")" none
+	assert_equal "$(exe_of_created "$CID-userns")" HOSTFILE
+	local id
+	for id in "${ids[@]}"; do
+		"$REAL_RUNTIME" --root "$ROOT" delete --force "$id"
+	done
+	RUNTIME="$REAL_RUNTIME"
+}
+
 # --- leaked fds (CVE-2024-21626) ------------------------------------------
 
 # with_fds [-p N] ARG...: run the runtime with ARGs (through run_nohang)

@@ -1,4 +1,5 @@
 #include "runtime/container/selfseal.h"
+#include "runtime/container/selfseal_scan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -205,24 +206,9 @@ int selfseal_guard(const struct oci_config *cfg, struct error *err)
 	return reexec_sealed(err);
 }
 
-/* Is there a "user" that is a value (the string after a ':')? */
-static bool may_declare_userns(const char *json, size_t len)
-{
-	const char *p = json, *end = json + len, *q;
-
-	while (p < end && (p = memmem(p, (size_t)(end - p), "\"user\"", 6))) {
-		for (q = p; q > json && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n' || q[-1] == '\r'); q--)
-			;
-		if (q > json && q[-1] == ':')
-			return true;
-		p += 6;
-	}
-	return false;
-}
-
 int selfseal_guard_text(const char *json, size_t len, struct error *err)
 {
-	if (marked || may_declare_userns(json, len))
+	if (marked || selfseal_text_may_declare_userns(json, len))
 		return 0;
 	return reexec_sealed(err);
 }

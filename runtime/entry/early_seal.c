@@ -1,0 +1,322 @@
+/* The program's entry point: the sealed re-exec of create, run and exec
+ * (runtime/container/selfseal.h), done before libc starts when it is sure to
+ * be wanted. Every create, run and exec as root of a config without a user
+ * namespace re-executes from a sealed view of the binary; done from main,
+ * that first process paid libc's whole start-up (the static PIE's
+ * relocations and glibc's CPU and cache probes, whose cpuid instructions
+ * trap to the hypervisor in a VM: 0.4-0.8 ms here) only to exec again.
+ *
+ * Here it is raw syscalls on the initial stack, before the static PIE is
+ * relocated: only PC-relative references (the Makefile checks the object for
+ * any other relocation), no global data, no libc, no errno, no TLS. It may only
+ * ever add a sealed re-exec, never skip one: whenever it is unsure (another
+ * command, a user, a config it cannot read, a "user" value in it, any failed
+ * step) it returns and glibc's _start runs as usual; main's selfseal then
+ * decides on the parsed config as before, and a process this entry started
+ * carries the same mark a re-exec from main does (_TINYRUN_SEALED), which
+ * selfseal_init takes and selfseal_guard checks against /proc/self/exe. */
+#include <asm/unistd.h>
+#include <linux/fcntl.h>
+#include <linux/mman.h>
+#include <linux/mount.h>
+#include <linux/stat.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runtime/container/selfseal_scan.h"
+
+typedef long sl;
+
+#if defined(__x86_64__)
+static inline sl sys6(sl n, sl a, sl b, sl c, sl d, sl e, sl f)
+{
+	sl ret;
+	register sl r10 __asm__("r10") = d;
+	register sl r8 __asm__("r8") = e;
+	register sl r9 __asm__("r9") = f;
+
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+/* glibc's _start wants the kernel's stack and rdx (rtld_fini) = 0 */
+__asm__(".text\n.global tinyrun_entry\n.type tinyrun_entry,@function\ntinyrun_entry:\n"
+	"xor %ebp,%ebp\nmov %rsp,%r12\nmov %rsp,%rdi\nand $-16,%rsp\ncall tinyrun_early\n"
+	"mov %r12,%rsp\nxor %edx,%edx\njmp _start\n");
+#elif defined(__aarch64__)
+static inline sl sys6(sl n, sl a, sl b, sl c, sl d, sl e, sl f)
+{
+	register sl x8 __asm__("x8") = n;
+	register sl x0 __asm__("x0") = a;
+	register sl x1 __asm__("x1") = b;
+	register sl x2 __asm__("x2") = c;
+	register sl x3 __asm__("x3") = d;
+	register sl x4 __asm__("x4") = e;
+	register sl x5 __asm__("x5") = f;
+
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
+	return x0;
+}
+/* glibc's _start wants the kernel's sp and x0 (rtld_fini) = 0 */
+__asm__(".text\n.global tinyrun_entry\n.type tinyrun_entry,%function\ntinyrun_entry:\n"
+	"mov x29,#0\nmov x30,#0\nmov x19,sp\nmov x0,sp\nbl tinyrun_early\n"
+	"mov sp,x19\nmov x0,#0\nb _start\n");
+#else
+#error "runtime/entry/early_seal.c: x86_64 and aarch64 only (build with EARLY_SEAL=0)"
+#endif
+
+#define sys3(n, a, b, c) sys6(n, (sl)(a), (sl)(b), (sl)(c), 0, 0, 0)
+#define sys5(n, a, b, c, d, e) sys6(n, (sl)(a), (sl)(b), (sl)(c), (sl)(d), (sl)(e), 0)
+
+#define MARK "_TINYRUN_SEALED"
+#define CONFIG_MAX (64L << 20)
+
+static bool eq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* A past PREFIX, or NULL. */
+static const char *skip(const char *a, const char *prefix)
+{
+	while (*prefix)
+		if (*a++ != *prefix++)
+			return NULL;
+	return a;
+}
+
+static bool has(const char *s, char c)
+{
+	for (; *s; s++)
+		if (*s == c)
+			return true;
+	return false;
+}
+
+struct buf {
+	char s[4096];
+	size_t n;
+	bool full;
+};
+
+/* (no initializer: a 4 KiB one would be a memset call, and libc's memset
+ * is not set up yet) */
+static void buf_init(struct buf *b)
+{
+	b->s[0] = 0;
+	b->n = 0;
+	b->full = false;
+}
+
+static void put(struct buf *b, const char *s)
+{
+	while (*s && b->n < sizeof(b->s) - 1)
+		b->s[b->n++] = *s++;
+	b->full |= *s != 0;
+	b->s[b->n] = 0;
+}
+
+static void put_int(struct buf *b, long v)
+{
+	char d[24];
+	int i = sizeof(d) - 1;
+
+	d[i] = 0;
+	do
+		d[--i] = (char)('0' + v % 10);
+	while ((v /= 10) && i > 0);
+	put(b, d + i);
+}
+
+/* Is A one of NAMES, a list of NUL-terminated words ending with an empty
+ * one? (A char array, not an array of pointers: nothing to relocate.) */
+static bool one_of(const char *a, const char *names)
+{
+	for (const char *w = names; *w;) {
+		if (eq(a, w))
+			return true;
+		while (*w++)
+			;
+	}
+	return false;
+}
+
+/* The text of FILE has no "user" value (and could be read whole). */
+static bool no_userns_in(const char *file)
+{
+	struct statx st;
+	sl fd = sys6(__NR_openat, AT_FDCWD, (sl)file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0, 0, 0), m;
+	bool ok = false;
+
+	if (fd < 0)
+		return false;
+	if (sys5(__NR_statx, fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, &st) == 0 &&
+	    (st.stx_mode & S_IFMT) == S_IFREG && st.stx_size > 0 && (sl)st.stx_size <= CONFIG_MAX) {
+		m = sys6(__NR_mmap, 0, (sl)st.stx_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if ((unsigned long)m < -4095UL) {
+			ok = !selfseal_text_may_declare_userns((const char *)m, (size_t)st.stx_size);
+			sys3(__NR_munmap, m, st.stx_size, 0);
+		}
+	}
+	sys3(__NR_close, fd, 0, 0);
+	return ok;
+}
+
+/* The detached read-only overlay over the binary's directory (and /dev below
+ * it) that main's selfseal makes first; an O_PATH fd of the binary in it. */
+static sl overlay_view(void)
+{
+	struct buf exe, low;
+	sl n, dir, bottom, fs = -1, mnt = -1, fd = -1;
+	char *name;
+
+	buf_init(&exe);
+	buf_init(&low);
+	n = sys6(__NR_readlinkat, AT_FDCWD, (sl)"/proc/self/exe", (sl)exe.s, sizeof(exe.s) - 1, 0, 0);
+	if (n <= 0 || exe.s[0] != '/' || n >= (sl)sizeof(exe.s) - 1)
+		return -1;
+	exe.s[n] = 0;
+	for (name = exe.s + n; name[-1] != '/'; name--)
+		;
+	name[-1] = 0;   /* exe.s: the directory ("" for /), name: the file */
+	dir = sys3(__NR_openat, AT_FDCWD, exe.s[0] ? exe.s : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	bottom = sys3(__NR_openat, AT_FDCWD, "/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir >= 0 && bottom >= 0 && (fs = sys3(__NR_fsopen, "overlay", FSOPEN_CLOEXEC, 0)) >= 0) {
+		put(&low, "/proc/self/fd/");
+		put_int(&low, dir);
+		put(&low, ":/proc/self/fd/");
+		put_int(&low, bottom);
+		if (sys5(__NR_fsconfig, fs, FSCONFIG_SET_STRING, "lowerdir", low.s, 0) == 0 &&
+		    sys5(__NR_fsconfig, fs, FSCONFIG_CMD_CREATE, 0, 0, 0) == 0)
+			mnt = sys3(__NR_fsmount, fs, FSMOUNT_CLOEXEC,
+				   MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID);
+		if (mnt >= 0)
+			fd = sys3(__NR_openat, mnt, name, O_PATH | O_CLOEXEC);
+	}
+	for (sl *c = (sl[]){ dir, bottom, fs, mnt }, *e = c + 4; c < e; c++)
+		if (*c >= 0)
+			sys3(__NR_close, *c, 0, 0);
+	return fd;
+}
+
+/* The options that take their value as the next word (--opt=VALUE is one). */
+static const char global_vals[] = "--root\0--log\0--log-format\0--cgroup-manager\0";
+static const char create_vals[] = "--bundle\0-b\0--config\0--pid-file\0--console-socket\0"
+				  "--pidfd-socket\0--preserve-fds\0--id\0--app\0--result\0";
+static const char exec_vals[] = "--process\0-p\0--console-socket\0--env\0-e\0--cwd\0--user\0-u\0"
+				"--additional-gids\0-g\0--cap\0-c\0--process-label\0--apparmor\0"
+				"--pid-file\0--pidfd-socket\0--preserve-fds\0--cgroup\0";
+
+static bool dir_like(const char *a)
+{
+	return has(a, '/') || eq(a, ".") || eq(a, "..");
+}
+
+/* exec ... ID: the saved config under --root (options go before ID). */
+static bool exec_config(int i, int argc, char **argv, const char *root, struct buf *cfg)
+{
+	for (; i < argc && argv[i][0] == '-'; i++)
+		if (eq(argv[i], "--"))
+			return false;
+		else if (one_of(argv[i], exec_vals))
+			i++;
+	if (i >= argc || dir_like(argv[i]))
+		return false;
+	put(cfg, root);
+	put(cfg, "/");
+	put(cfg, argv[i]);
+	put(cfg, "/config.json");
+	return !cfg->full;
+}
+
+/* create/run: --bundle (or run's lone bundle path, cmd_run.c) and --config. */
+static bool bundle_config(int i, int argc, char **argv, struct buf *cfg)
+{
+	const char *bundle = NULL, *config = "config.json", *pos = NULL, *v;
+
+	for (; i < argc; i++) {
+		const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (a[0] != '-') {
+			pos = pos ? pos : a;
+			continue;
+		}
+		if (skip(a, "--tinyaws") || eq(a, "--"))
+			return false;
+		if ((v = skip(a, "--bundle=")))
+			bundle = v;
+		else if ((v = skip(a, "--config=")))
+			config = v;
+		else if (!one_of(a, create_vals))
+			continue;
+		else if (!next)
+			return false;
+		else if (eq(a, "--bundle") || eq(a, "-b"))
+			bundle = next, i++;
+		else if (eq(a, "--config"))
+			config = next, i++;
+		else
+			i++;
+	}
+	if (!bundle && pos && dir_like(pos))
+		bundle = pos;
+	if (config[0] != '/') {
+		put(cfg, bundle ? bundle : ".");
+		put(cfg, "/");
+	}
+	put(cfg, config);
+	return !cfg->full;
+}
+
+/* Which config decides: the bundle's for create and run, the saved one for
+ * exec; false for any other command, or when unsure. */
+static bool config_of(int argc, char **argv, struct buf *cfg)
+{
+	const char *root = "/run/tinyrun", *v;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if ((v = skip(argv[i], "--root=")))
+			root = v;
+		else if (eq(argv[i], "--root") && i + 1 < argc)
+			root = argv[++i];
+		else if (one_of(argv[i], global_vals))
+			i++;
+	}
+	if (i >= argc)
+		return false;
+	if (eq(argv[i], "exec"))
+		return exec_config(i + 1, argc, argv, root, cfg);
+	if (eq(argv[i], "create") || eq(argv[i], "run"))
+		return bundle_config(i + 1, argc, argv, cfg);
+	return false;
+}
+
+void tinyrun_early(long *sp);
+
+void tinyrun_early(long *sp)
+{
+	int argc = (int)sp[0], n = 0;
+	char **argv = (char **)(sp + 1), **envp = argv + argc + 1;
+	struct buf cfg;
+	sl fd;
+
+	buf_init(&cfg);
+	for (char **e = envp; *e; e++, n++)
+		if (skip(*e, MARK "="))
+			return;
+	if (!config_of(argc, argv, &cfg) || sys6(__NR_geteuid, 0, 0, 0, 0, 0, 0) != 0 || !no_userns_in(cfg.s))
+		return;
+	if ((fd = overlay_view()) < 0)
+		return;
+	char *env[n + 2];
+
+	for (int k = 0; k < n; k++)
+		env[k] = envp[k];
+	env[n] = MARK "=1";
+	env[n + 1] = NULL;
+	sys5(__NR_execveat, fd, "", argv, env, AT_EMPTY_PATH);
+	sys3(__NR_close, fd, 0, 0);
+}

@@ -72,7 +72,7 @@ tinyrun: $(OBJS) $(EARLY_OBJ)
 
 EARLY_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -Werror -I. -fPIE -ffreestanding -fno-builtin \
                 -fno-stack-protector -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables
-build/runtime/entry/early_seal.o: runtime/entry/early_seal.c runtime/container/selfseal_scan.h
+build/runtime/entry/early_seal.o: runtime/entry/early_seal.c runtime/container/selfseal_scan.h runtime/init/rawsys.h
 	@mkdir -p $(dir $@)
 	$(CC) $(EARLY_CFLAGS) -c -o $@.tmp $<
 	@bad=$$(readelf -rW $@.tmp | awk '$$3 ~ /^R_/ && $$3 !~ /(PC32|PLT32|PREL|CALL26|JUMP26|CONDBR19|ABS_LO12_NC|ADR_PREL)/ { print $$3 }' | sort -u); \
@@ -93,7 +93,7 @@ build/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
 INIT_CFLAGS := -Os -static -nostdlib -nostartfiles -ffreestanding -fno-stack-protector \
                -fno-asynchronous-unwind-tables -fno-pie -no-pie -Wall -Wextra -Werror \
                -Wl,--build-id=none -Wl,-z,noexecstack -s
-build/init/tinyrun-init: runtime/init/init.c
+build/init/tinyrun-init: runtime/init/init.c runtime/init/rawsys.h
 	@mkdir -p $(dir $@)
 	$(CC) $(INIT_CFLAGS) -o $@ $<
 build/runtime/container/init-image.o: build/init/tinyrun-init

@@ -24,39 +24,14 @@
 #include <stddef.h>
 
 #include "runtime/container/selfseal_scan.h"
-
-typedef long sl;
+#include "runtime/init/rawsys.h"
 
 #if defined(__x86_64__)
-static inline sl sys6(sl n, sl a, sl b, sl c, sl d, sl e, sl f)
-{
-	sl ret;
-	register sl r10 __asm__("r10") = d;
-	register sl r8 __asm__("r8") = e;
-	register sl r9 __asm__("r9") = f;
-
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
 /* glibc's _start wants the kernel's stack and rdx (rtld_fini) = 0 */
 __asm__(".text\n.global tinyrun_entry\n.type tinyrun_entry,@function\ntinyrun_entry:\n"
 	"xor %ebp,%ebp\nmov %rsp,%r12\nmov %rsp,%rdi\nand $-16,%rsp\ncall tinyrun_early\n"
 	"mov %r12,%rsp\nxor %edx,%edx\njmp _start\n");
 #elif defined(__aarch64__)
-static inline sl sys6(sl n, sl a, sl b, sl c, sl d, sl e, sl f)
-{
-	register sl x8 __asm__("x8") = n;
-	register sl x0 __asm__("x0") = a;
-	register sl x1 __asm__("x1") = b;
-	register sl x2 __asm__("x2") = c;
-	register sl x3 __asm__("x3") = d;
-	register sl x4 __asm__("x4") = e;
-	register sl x5 __asm__("x5") = f;
-
-	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
-	return x0;
-}
 /* glibc's _start wants the kernel's sp and x0 (rtld_fini) = 0 */
 __asm__(".text\n.global tinyrun_entry\n.type tinyrun_entry,%function\ntinyrun_entry:\n"
 	"mov x29,#0\nmov x30,#0\nmov x19,sp\nmov x0,sp\nbl tinyrun_early\n"
@@ -64,9 +39,6 @@ __asm__(".text\n.global tinyrun_entry\n.type tinyrun_entry,%function\ntinyrun_en
 #else
 #error "runtime/entry/early_seal.c: x86_64 and aarch64 only (build with EARLY_SEAL=0)"
 #endif
-
-#define sys3(n, a, b, c) sys6(n, (sl)(a), (sl)(b), (sl)(c), 0, 0, 0)
-#define sys5(n, a, b, c, d, e) sys6(n, (sl)(a), (sl)(b), (sl)(c), (sl)(d), (sl)(e), 0)
 
 #define MARK "_TINYRUN_SEALED"
 #define CONFIG_MAX (64L << 20)

@@ -23,8 +23,9 @@
  * the channel that tells "killed by signal N" apart from "exit 128+N") and
  * exits with the task's code, or 128+N when the task was killed by N. */
 
+#include "rawsys.h"
+
 typedef unsigned long ul;
-typedef long sl;
 
 #if defined(__x86_64__)
 #define NR_read 0
@@ -43,17 +44,6 @@ typedef long sl;
 #define NR_prctl 157
 #define NR_signalfd4 289
 #define NR_exit_group 231
-static inline sl sys6(sl n, sl a, sl b, sl c, sl d, sl e, sl f)
-{
-	sl ret;
-	register sl r10 __asm__("r10") = d;
-	register sl r8 __asm__("r8") = e;
-	register sl r9 __asm__("r9") = f;
-
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
 __asm__(".text\n.global _start\n_start:\n"
 	"xor %rbp,%rbp\nmov %rsp,%rdi\nand $-16,%rsp\ncall init_main\nhlt\n");
 #elif defined(__aarch64__)
@@ -73,25 +63,12 @@ __asm__(".text\n.global _start\n_start:\n"
 #define NR_prctl 167
 #define NR_signalfd4 74
 #define NR_exit_group 94
-static inline sl sys6(sl n, sl a, sl b, sl c, sl d, sl e, sl f)
-{
-	register sl x8 __asm__("x8") = n;
-	register sl x0 __asm__("x0") = a;
-	register sl x1 __asm__("x1") = b;
-	register sl x2 __asm__("x2") = c;
-	register sl x3 __asm__("x3") = d;
-	register sl x4 __asm__("x4") = e;
-	register sl x5 __asm__("x5") = f;
-
-	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
-	return x0;
-}
 __asm__(".text\n.global _start\n_start:\nmov x29,#0\nmov x0,sp\nbl init_main\nbrk #0\n");
 #else
 #error "tinyrun-init: add this architecture's syscall numbers"
 #endif
 
-#define sys(n, a, b, c) sys6(n, (sl)(a), (sl)(b), (sl)(c), 0, 0, 0)
+#define sys sys3
 
 #define SIGCHLD 17
 #define SIG_BLOCK 0

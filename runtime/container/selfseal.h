@@ -36,7 +36,10 @@ int selfseal_guard(const struct oci_config *cfg, struct error *err);
  * config.json costs about 8 ms a parse here). The scan errs only towards a
  * re-exec: an escaped "\u0075ser" is missed and re-executes too, and the copy
  * still decides on the parsed config through selfseal_guard. 0 when nothing is
- * done here (already re-executed, or a user namespace may be declared). */
+ * done here (already re-executed, or a user namespace may be declared). The
+ * binary's entry point (runtime/entry/early_seal.c) makes the same test
+ * (selfseal_scan.h) for create, run and exec as root before libc starts, so
+ * this one re-executes only where that one was unsure. */
 int selfseal_guard_text(const char *json, size_t len, struct error *err);
 
 #endif

@@ -20,8 +20,6 @@
 #include <unistd.h>
 
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
-/* set for the re-executed copy only, removed at once (hooks never see it) */
-#define MARK "_TINYRUN_SEALED"
 
 /* A detached mount of TYPE (read-only, nodev, nosuid), or -errno. */
 static int detached_mount(const char *type, const char *key, const char *val)
@@ -150,8 +148,8 @@ static bool marked;
 void selfseal_init(char **argv)
 {
 	main_argv = argv;
-	if (getenv(MARK)) {
-		unsetenv(MARK);
+	if (getenv(SELFSEAL_MARK)) {
+		unsetenv(SELFSEAL_MARK);
 		marked = true;
 	}
 }
@@ -181,7 +179,7 @@ static int reexec_sealed(struct error *err)
 	extern char **environ;
 	int fd = -ENOENT, e;
 
-	if (setenv(MARK, "1", 1) < 0)
+	if (setenv(SELFSEAL_MARK, "1", 1) < 0)
 		return error_sys(err, errno, "runtime binary: setenv");
 	/* an ELF is mapped before close-on-exec fds close: O_CLOEXEC is fine;
 	 * where the overlay view cannot be had or run (an LSM), the memfd copy */
@@ -195,7 +193,7 @@ static int reexec_sealed(struct error *err)
 		close(fd);
 		fd = error_sys(err, e, "runtime binary: exec the sealed copy");
 	}
-	unsetenv(MARK);
+	unsetenv(SELFSEAL_MARK);
 	return fd;
 }
 

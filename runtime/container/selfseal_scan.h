@@ -1,11 +1,16 @@
-/* The text test of selfseal_guard_text, shared with the early entry
- * (runtime/entry/early_seal.c), which runs before libc is set up: no libc
+/* What selfseal.c shares with the binary's entry point
+ * (runtime/entry/early_seal.c), which runs before libc is set up: the mark a
+ * sealed re-exec carries, and the text test of selfseal_guard_text. No libc
  * call in here. */
 #ifndef TINYRUN_SELFSEAL_SCAN_H
 #define TINYRUN_SELFSEAL_SCAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* in the environment of a sealed re-exec only: selfseal_init removes it at
+ * once, so hooks and the container never see it */
+#define SELFSEAL_MARK "_TINYRUN_SEALED"
 
 /* Is there a "user" that is a value: the string "user" after a ':' and
  * optional blanks? A config without one declares no user namespace. */

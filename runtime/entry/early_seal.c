@@ -40,7 +40,6 @@ __asm__(".text\n.global tinyrun_entry\n.type tinyrun_entry,%function\ntinyrun_en
 #error "runtime/entry/early_seal.c: x86_64 and aarch64 only (build with EARLY_SEAL=0)"
 #endif
 
-#define MARK "_TINYRUN_SEALED"
 #define CONFIG_MAX (64L << 20)
 
 static bool eq(const char *a, const char *b)
@@ -277,7 +276,7 @@ void tinyrun_early(long *sp)
 
 	buf_init(&cfg);
 	for (char **e = envp; *e; e++, n++)
-		if (skip(*e, MARK "="))
+		if (skip(*e, SELFSEAL_MARK "="))
 			return;
 	if (!config_of(argc, argv, &cfg) || sys6(__NR_geteuid, 0, 0, 0, 0, 0, 0) != 0 || !no_userns_in(cfg.s))
 		return;
@@ -287,7 +286,7 @@ void tinyrun_early(long *sp)
 
 	for (int k = 0; k < n; k++)
 		env[k] = envp[k];
-	env[n] = MARK "=1";
+	env[n] = SELFSEAL_MARK "=1";
 	env[n + 1] = NULL;
 	sys5(__NR_execveat, fd, "", argv, env, AT_EMPTY_PATH);
 	sys3(__NR_close, fd, 0, 0);

@@ -84,7 +84,6 @@ busybox_rootfs() {
 
 # --- leftovers --------------------------------------------------------------
 
-# proc_start_time PID: field 22 of /proc/PID/stat (after the parenthesised comm).
 # default_cgroup_parents: the "tinyrun" dirs of the cgroup hierarchies, parents of tinyrun's
 # default cgroupsPath /tinyrun/<id> (a runtime leaves a parent it made, as runc does).
 # remove_default_cgroup_parents BEFORE: remove them (only empty ones go) when BEFORE, the
@@ -102,6 +101,7 @@ remove_default_cgroup_parents() {
 	return 0
 }
 
+# proc_start_time PID: field 22 of /proc/PID/stat (after the parenthesised comm).
 proc_start_time() {
 	local stat
 	stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1

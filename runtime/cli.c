@@ -25,8 +25,11 @@ const struct cli_opt cli_global_opts[] = {
 
 const struct command cli_commands[] = {
 	{ "create", cmd_create, "create a container, blocked before its process runs", "create [options] ID", cmd_create_opts,
-	  "With LISTEN_FDS=N set (systemd socket activation), fds 3..3+N-1 go first." },
-	{ "start", cmd_start, "run the process of a created container", "start ID", cli_no_opts, NULL },
+	  "With LISTEN_FDS=N set (systemd socket activation), fds 3..3+N-1 go first. With\n"
+	  "NOTIFY_SOCKET set (sd_notify), the process gets NOTIFY_SOCKET=<that path>/notify." },
+	{ "start", cmd_start, "run the process of a created container", "start ID", cli_no_opts,
+	  "With NOTIFY_SOCKET set, returns once the container sent READY=1 (relayed there with\n"
+	  "MAINPID=<its pid>) or exited." },
 	{ "state", cmd_state, "print the state of a container as JSON", "state ID", cli_no_opts, NULL },
 	{ "kill", cmd_kill, "send a signal to the container's process", "kill [options] ID [SIGNAL]", cmd_kill_opts,
 	  "SIGNAL: a name (KILL, SIGKILL), a number, or 0 to check that it runs; default TERM." },

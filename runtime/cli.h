@@ -76,6 +76,9 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
  * (and LISTEN_PID ours or unset), fds 3..3+N-1 go to the container before the
  * --preserve-fds ones, whose env gets LISTEN_FDS=N and LISTEN_PID=1. */
 void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg);
+/* NOTIFY_SOCKET in our environment: the container's side of it (notify.h). */
+int cmd_create_notify(const struct global_opts *g, struct create_opts *o, struct oci_config *cfg,
+		      struct error *err);
 /* runtime/cmd_bundle.c, shared with `run --tinyaws`: a tinyaws job as a bundle. */
 struct tinyaws_opts {
 	const char *image, *app, *out, *type, *seccomp;

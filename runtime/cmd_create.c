@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "runtime/container/selfseal.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/container/notify.h"
 #include "log.h"
 
 #define CREATE_OPTS \
@@ -104,6 +105,15 @@ void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg)
 	o->preserve_fds += n;
 }
 
+int cmd_create_notify(const struct global_opts *g, struct create_opts *o, struct oci_config *cfg,
+		      struct error *err)
+{
+	if (!notify_host())
+		return 0;
+	o->notify = true;
+	return notify_plan(cfg, g->root, o->id, err);
+}
+
 int cmd_create(struct global_opts *g, int argc, char **argv)
 {
 	struct create_opts o = { 0 };
@@ -134,7 +144,9 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	o.bundle = b.path;
 	o.config_path = b.config_path;
 	cmd_create_socket_activation(&o, &b.cfg);
-	r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
+	r = cmd_create_notify(g, &o, &b.cfg, &err);
+	if (r == 0)
+		r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
 	bundle_free(&b);
 	if (r < 0)
 		return cli_fail(&err);

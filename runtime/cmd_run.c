@@ -18,6 +18,7 @@
 #include "runtime/container/sync.h"
 #include "runtime/container/result.h"
 #include "runtime/container/wait.h"
+#include "runtime/container/notify.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: an argument with '/' (which no id may hold),
@@ -67,7 +68,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	bool detach = rf->detach, keep = rf->keep;
 	struct sync_msg m;
 	char msg[1024];
-	int status, sig, raw = -1, saved;
+	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
 	struct error err;
 
 	if (!detach)
@@ -79,8 +80,14 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 		log_error("%s", msg);
 	close(cr->sync_fd);
 	lifecycle_poststart(c, cfg);
-	if (detach)
+	if (detach) {
+		if (nfd >= 0) {
+			notify_wait_ready(nfd, cr->pid, cr->pidfd);
+			close(nfd);
+		}
 		return 0;
+	}
+	wait_relay_notify(nfd);
 	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig, &raw);
 	/* tinyrun-init exits 128+N for a task killed by N: its record says which */
 	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
@@ -190,7 +197,9 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 		bundle_free(&b);
 		return cli_failf("process.terminal is true: --console-socket is required with --detach");
 	}
-	r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
+	r = cmd_create_notify(g, &o, &b.cfg, &err);
+	if (r == 0)
+		r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
 	if (r < 0) {
 		bundle_free(&b);
 		return cli_fail(&err);

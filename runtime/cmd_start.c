@@ -8,6 +8,7 @@
 #include "runtime/container/bundle.h"
 #include "cli.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/container/notify.h"
 #include "log.h"
 
 /* Open the exec fifo for reading: the blocked container init wakes up, writes
@@ -69,6 +70,7 @@ int cmd_start(struct global_opts *g, int argc, char **argv)
 	struct container c;
 	struct error err;
 	enum container_status s;
+	int nfd;
 
 	if (argc != 2)
 		return cli_usage_error("start", "expected exactly one container id");
@@ -80,6 +82,7 @@ int cmd_start(struct global_opts *g, int argc, char **argv)
 		return cli_failf("cannot start container \"%s\": it is %s, not created", argv[1],
 				 container_status_name(s));
 	}
+	nfd = notify_listen(c.dirfd);   /* bound before the program can send */
 	if (release(&c, &err) < 0) {
 		/* runtime.md: a failing startContainer hook destroys the container
 		 * and runs the poststop hooks */
@@ -88,10 +91,16 @@ int cmd_start(struct global_opts *g, int argc, char **argv)
 		cli_fail(&err);
 		if (err.code == ECANCELED)
 			lifecycle_destroy(&c, NULL, &e2);
+		if (nfd >= 0)
+			close(nfd);
 		container_close(&c);
 		return 1;
 	}
 	poststart(&c);
+	if (nfd >= 0) {
+		notify_wait_ready(nfd, c.st.pid, -1);
+		close(nfd);
+	}
 	container_close(&c);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/linux/rdt.h"
+#include "runtime/container/notify.h"
 #include "runtime/container/scratch.h"
 #include "runtime/container/sandbox.h"
 #include "runtime/container/sync.h"
@@ -385,6 +387,27 @@ static int prepare_child_ctx(const struct create_opts *o,
 	return rootfs_mount_fds_open(cfg, o->bundle, ctx->userns, &ctx->mount_fds, err);
 }
 
+/* NOTIFY_SOCKET: the state dir's notify/, the last mount's source (notify_plan).
+ * With a user namespace the runtime clones it (the container's root may not
+ * reach the state dir), as the other bind sources (rootfs/hostfds.c). */
+static int notify_source(const struct oci_config *cfg, struct container *c, struct child_ctx *ctx,
+			 struct error *err)
+{
+	size_t n = cfg->n_mounts;
+	int r;
+
+	if ((r = notify_dir_make(c->dirfd, err)) < 0 || !ctx->userns)
+		return r;
+	if (!ctx->mount_fds) {
+		if (!(ctx->mount_fds = malloc(2 * n * sizeof(int))))
+			return error_set(err, ENOMEM, "out of memory");
+		for (size_t i = 0; i < 2 * n; i++)
+			ctx->mount_fds[i] = -1;
+	}
+	ctx->mount_fds[2 * n - 1] = open_tree(c->dirfd, "notify", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	return 0;
+}
+
 static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cfg)
 {
 	cgroup_join_close(&ctx->join);
@@ -666,7 +689,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if (r < 0)
 		goto out;
 	ctx.state_dirfd = c->dirfd;
-	if ((r = container_sandbox_lease(c, cfg, &sj, err)) < 0 ||
+	if ((o->notify && (r = notify_source(cfg, c, &ctx, err)) < 0) ||
+	    (r = container_sandbox_lease(c, cfg, &sj, err)) < 0 ||
 	    (r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
 	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)

@@ -26,6 +26,7 @@ struct create_opts {
 	bool no_new_keyring;
 	int preserve_fds;
 	bool run_mode;               /* run: no exec fifo, the parent sends SYNC_START */
+	bool notify;                 /* NOTIFY_SOCKET: notify_plan added its mount (notify.h) */
 };
 
 /* Everything the child needs, computed before clone. */

@@ -1,6 +1,7 @@
 /* `run` in the foreground: the runtime stays the container init's parent,
  * forwards the signals it gets and reports the exit status. */
 #include "runtime/container/wait.h"
+#include "runtime/container/notify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,12 @@
 #include <unistd.h>
 
 static sigset_t forwarded;
+static int notify_fd = -1;
+
+void wait_relay_notify(int fd)
+{
+	notify_fd = fd;
+}
 
 void wait_block_signals(void)
 {
@@ -168,11 +175,12 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 	long long hup_at = 0;
 	struct pty_eof eof = { .peer = -1, .last_ms = -EOF_EVERY_MS };
 	int n;
-	struct pollfd p[4] = {
+	struct pollfd p[5] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = pidfd, .events = POLLIN },
 		{ .fd = pty_master >= 0 ? STDIN_FILENO : -1, .events = POLLIN },
 		{ .fd = pty_master, .events = POLLIN },
+		{ .fd = notify_fd, .events = POLLIN },
 	};
 
 	if (tty) {
@@ -186,7 +194,7 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 	for (;;) {
 		if (reap(pid, &status))
 			break;
-		n = poll(p, 4, eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1);
+		n = poll(p, 5, eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (hung_up && now_ms() - hup_at >= HANGUP_GRACE_MS) {   /* a pid-namespace init ignores SIGHUP */
@@ -196,6 +204,12 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 		pty_eof_step(&eof, pty_master, last_in);
 		if (p[0].revents)
 			on_signal(sfd, pid, pty_master);
+		/* MAINPID: this runtime, as runc. Then the socket closes: a program that
+		 * goes on sending (WATCHDOG=1) gets ECONNREFUSED, not a full queue */
+		if (p[4].revents && notify_relay(notify_fd, getpid())) {
+			close(notify_fd);
+			notify_fd = p[4].fd = -1;
+		}
 		if (p[2].revents) {
 			enum copied c = copy(STDIN_FILENO, pty_master, &last_in);
 			if (c == COPY_EOF) {
@@ -228,6 +242,9 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (sfd >= 0)
 		close(sfd);
+	if (notify_fd >= 0)
+		close(notify_fd);
+	notify_fd = -1;
 	if (raw_status)
 		*raw_status = status;
 	return status_code(status, term_sig);

@@ -10,5 +10,8 @@ void wait_block_signals(void);
  * pidfd may be -1 when the init is not our child (we are its subreaper).
  * *raw (when not NULL): the wait status itself. */
 int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw);
+/* While wait_container waits: relay READY=1 from this NOTIFY_SOCKET socket
+ * (notify_listen; -1: none), which wait_container then closes. */
+void wait_relay_notify(int fd);
 
 #endif

@@ -44,6 +44,7 @@
  *                     also setuid:N setgid:N setgroups:G chroot:PATH mount:PATH
  *                     sethostname unshare:FLAGS (the privileges a sandbox lacks)
  *   echo:TEXT  sleep:SECS  pause  exit:N
+ *   notify:TEXT       one datagram TEXT (each "\\n" a newline) to $NOTIFY_SOCKET: "ok" or ERR
  *   waitsig           wait for any signal; print "waitsig=SIGNUM" and exit 0
  *
  * Hook mode: when argv[0] is "conformance-hook", the checker is an OCI hook:
@@ -57,6 +58,9 @@
  *
  * Host-side helper modes (first argument):
  *   checker recvtty SOCKET OUTFILE       console-socket receiver: copies the pty master to OUTFILE
+ *   checker notify-recv SOCKET OUTFILE   NOTIFY_SOCKET receiver: binds SOCKET (datagrams; @NAME is
+ *                                        an abstract name), appends
+ *                                        each one to OUTFILE followed by a line "--"; until killed
  *   checker seccomp-agent SOCKET OUTFILE seccomp listener: saves the container process state,
  *                                        then answers every notification with errno ENOMSG(42)
  */
@@ -72,6 +76,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +471,8 @@ static long do_sys(const char *q)
 	return -1;
 }
 
+static int notify_send(const char *text);
+
 static void query(const char *q)
 {
 	char a[4096], b[64];
@@ -616,6 +623,10 @@ static void query(const char *q)
 		out(q, "ret=%ld errno=%s", r, n ? n : "unknown");
 	} else if (!strncmp(q, "echo:", 5)) {
 		out(q, "%s", q + 5);
+	} else if (!strncmp(q, "notify:", 7)) {
+		if (notify_send(q + 7) < 0)
+			return err(q, errno);
+		out(q, "ok");
 	} else if (!strncmp(q, "sleep:", 6)) {
 		sleep(atoi(q + 6));
 		out(q, "ok");
@@ -898,6 +909,56 @@ static ssize_t recv_with_fds(int c, char *buf, size_t size, int *fds, int *nfds)
 	return n;
 }
 
+/* NOTIFY_SOCKET, both ends (sd_notify's protocol: one datagram each) */
+static int notify_send(const char *text)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char msg[4096];
+	size_t n = 0;
+	int s, r;
+
+	if (!path || strlen(path) >= sizeof(a.sun_path))
+		return errno = ENOENT, -1;
+	strcpy(a.sun_path, path);
+	for (const char *t = text; *t && n < sizeof(msg); t++)
+		msg[n++] = t[0] == '\\' && t[1] == 'n' ? (t++, '\n') : *t;
+	if ((s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	r = (int)sendto(s, msg, n, 0, (struct sockaddr *)&a, sizeof(a));
+	close(s);
+	return r < 0 ? -1 : 0;
+}
+
+static int notify_recv(const char *sock, const char *outpath)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char buf[65536];
+	int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(sock));
+
+	if (strlen(sock) >= sizeof(a.sun_path))
+		return fprintf(stderr, "notify-recv: path too long\n"), 1;
+	strcpy(a.sun_path, sock);
+	if (sock[0] == '@')   /* an abstract name */
+		a.sun_path[0] = 0;
+	else
+		unlink(sock), len++;
+	if (s < 0 || bind(s, (struct sockaddr *)&a, len) < 0)
+		return perror("notify-recv: bind"), 1;
+	for (;;) {
+		ssize_t n = recv(s, buf, sizeof(buf), 0);
+		int fd = n < 0 ? -1 : open(outpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+		if (fd < 0)
+			continue;
+		if (write(fd, buf, n) < 0 || write(fd, "\n--\n", 4) < 0)
+			perror("notify-recv: write");
+		close(fd);
+	}
+}
+
 static int recvtty(const char *sock, const char *outpath)
 {
 	int s = listen_unix(sock);
@@ -1123,6 +1184,8 @@ int main(int argc, char **argv)
 		return hook(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "recvtty"))
 		return recvtty(argv[2], argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "notify-recv"))
+		return notify_recv(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "seccomp-agent"))
 		return seccomp_agent(argv[2], argv[3]);
 	kv_out = stdout;

@@ -38,7 +38,7 @@ static void version(void)
 	printf("libseccomp: %u.%u.%u\nlibselinux: %s\n", sv ? sv->major : 0, sv ? sv->minor : 0,
 	       sv ? sv->micro : 0, TINYRUN_LIBSELINUX);
 	/* as crun's line; systemd is dlopen'd when --systemd-cgroup finds it running */
-	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL -CRIU\n");
+	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL\n");
 }
 
 /* Global flags come before the command; both -flag and --flag, with the value

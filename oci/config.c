@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -171,7 +173,17 @@ static int read_all(int fd, const struct stat *st, const char *name, char **out,
 	return 0;
 }
 
-int oci_read_file(const char *path, const char *name, char **buf, size_t *len, struct error *err)
+/* An anonymous pipe (the other end is the caller's: stdin, `-p <(...)`), not
+ * a named FIFO on a filesystem, which may never see a writer. */
+static bool is_pipe(int fd, const struct stat *st)
+{
+	struct statfs fs;
+
+	return S_ISFIFO(st->st_mode) && fstatfs(fd, &fs) == 0 && fs.f_type == PIPEFS_MAGIC;
+}
+
+static int read_file(const char *path, const char *name, bool pipes, char **buf, size_t *len,
+		     struct error *err)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
 	struct stat st;
@@ -190,13 +202,25 @@ int oci_read_file(const char *path, const char *name, char **buf, size_t *len, s
 		close(fd);
 		return r;
 	}
-	if (!is_stdin && !S_ISREG(st.st_mode)) {
+	if (!is_stdin && !S_ISREG(st.st_mode) && !(pipes && is_pipe(fd, &st))) {
 		close(fd);
 		return error_set(err, EINVAL, "%s: not a regular file (%s)", name, file_kind(st.st_mode));
 	}
+	if (!is_stdin && !S_ISREG(st.st_mode))   /* a pipe: read it to its end, as stdin */
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	r = read_all(fd, S_ISREG(st.st_mode) ? &st : NULL, name, buf, len, err);
 	close(fd);
 	return r;
+}
+
+int oci_read_file(const char *path, const char *name, char **buf, size_t *len, struct error *err)
+{
+	return read_file(path, name, false, buf, len, err);
+}
+
+int oci_read_input(const char *path, const char *name, char **buf, size_t *len, struct error *err)
+{
+	return read_file(path, name, true, buf, len, err);
 }
 
 int oci_config_load(const char *path, enum oci_parse_parts parts,

@@ -443,6 +443,11 @@ int oci_config_load(const char *path, enum oci_parse_parts parts,
  * NUL-terminated. Messages start with `name`. */
 int oci_read_file(const char *path, const char *name, char **buf, size_t *len,
 		  struct error *err);
+/* The same for a file the caller hands a command (exec -p, update -r): an
+ * anonymous pipe is read to its end too, as stdin is (runc reads `-p <(...)`);
+ * a named FIFO is still refused. */
+int oci_read_input(const char *path, const char *name, char **buf, size_t *len,
+		   struct error *err);
 /* The same from a buffer; `name` is used as the message prefix ("config.json"). */
 int oci_config_parse(const char *name, const char *json, size_t len,
 		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);

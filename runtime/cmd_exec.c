@@ -331,7 +331,7 @@ static int read_process_file(const struct exec_args *a, char **buf, struct oci_p
 	size_t len;
 
 	snprintf(name, sizeof(name), "--process %s", a->process_file);
-	if (oci_read_file(a->process_file, name, buf, &len, err) < 0 ||
+	if (oci_read_input(a->process_file, name, buf, &len, err) < 0 ||
 	    oci_process_parse(a->process_file, *buf, len, p, arena, err) < 0) {
 		free(*buf);
 		*buf = NULL;

@@ -147,9 +147,9 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 		char name[4200];
 		size_t len;
 
-		/* a regular file (or "-", stdin): never a FIFO or device that blocks */
+		/* a regular file, a pipe or "-" (stdin): never a named FIFO or a device */
 		snprintf(name, sizeof(name), "update: -r %s", file);
-		if (oci_read_file(file, name, &buf, &len, &err) < 0)
+		if (oci_read_input(file, name, &buf, &len, &err) < 0)
 			return cli_fail(&err);
 		if (oci_resources_parse(strcmp(file, "-") ? file : "stdin", buf, len, &res, &arena, &err) < 0) {
 			free(buf);

@@ -255,6 +255,19 @@ run_fails() {
 	assert_success
 }
 
+@test "exec -p <(...) and update -r <(...): a pipe is read to its end, as runc's own suite does" {
+	run_detached "$CID"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec \
+		-p <(jq '.process | .args = ["echo", "from a pipe"]' "$BUNDLE/config.json") "$CID"
+	assert_success
+	assert_output "from a pipe"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r <(echo '{"pids": {"limit": 99}}') "$CID"
+	assert_success
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" \
+		sh -c 'cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max'
+	assert_output 99
+}
+
 @test "a config.json that is a FIFO fails create without waiting for a writer" {
 	rm "$BUNDLE/config.json"
 	mkfifo "$BUNDLE/config.json"

@@ -176,6 +176,7 @@ struct oci_device_rule {      /* linux.resources.devices[] */
 	bool has_major, has_minor;/* absent = wildcard */
 	int64_t major, minor;
 	char access[4];           /* subset of "rwm", "" when absent (= rwm) */
+	const char *access_given; /* the text, when it had letters besides r, w, m (dropped) */
 };
 
 struct oci_memory {

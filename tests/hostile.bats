@@ -164,11 +164,22 @@ create_refused() {
 	create_refused "config.json: .linux.resources.devices[1].minor: 1048577 is out of range (-1 to 1048575)"
 }
 
-@test "hostile: device rule access letters other than r, w, m" {
-	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwa"}]'
-	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "rwa" (r, w, m)'
+@test "hostile: device rule access with letters other than r, w, m: they are dropped with a warning (runc); none of r, w, m is refused, not read as all" {
+	update_config '.linux.resources.devices += [{"allow": true, "type": "c", "major": 1, "minor": 11, "access": "rwa"}]'
+	# cgroup v1 lists the rule as the kernel took it (v2 has no list: its eBPF program is built from the same rule)
+	set_args sh -c 'echo ran; cat /sys/fs/cgroup/devices/devices.list 2>/dev/null'
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line --partial 'warning: linux.resources.devices[1].access: "rwa" is "rw" (letters other than r, w, m ignored, as runc)'
+	assert_line ran
+	if [[ -d /sys/fs/cgroup/devices ]]; then
+		assert_line 'c 1:11 rw'
+		refute_line 'c 1:11 rwm'
+	fi
 	update_config '.linux.resources.devices[1].access = "RW"'
-	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "RW" (r, w, m)'
+	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "RW" (none of r, w, m)'
+	update_config '.linux.resources.devices[1].access = "a"'
+	create_refused 'config.json: .linux.resources.devices[1].access: invalid access "a" (none of r, w, m)'
 }
 
 @test "hostile: negative resource values other than -1 (unlimited)" {

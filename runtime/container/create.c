@@ -678,6 +678,13 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	debug_plan(cfg, o, rootfs);
 	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
+	for (size_t i = 0; i < cfg->linux_.resources.n_devices; i++) {
+		const struct oci_device_rule *d = &cfg->linux_.resources.devices[i];
+
+		if (d->access_given)
+			log_warn("linux.resources.devices[%zu].access: \"%s\" is \"%s\" (letters other than r, w, m "
+				 "ignored, as runc)", i, d->access_given, d->access);
+	}
 	if ((r = prepare_child_ctx(o, cfg, &ctx, err)) < 0)
 		goto out;
 	r = container_dir_create(g->root, o->id, c, err);

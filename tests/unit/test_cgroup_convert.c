@@ -132,8 +132,8 @@ static void test_effective_rules(void)
 	CHECK(cg_device_rules(&cfg, &r, &n) == 0);
 	CHECK(n == 2 + 11);                   /* config ("a": no access, dropped) + defaults */
 	CHECK(decide(r, n, 'c', R | Wr, 10, 229) == 0);  /* linux.devices get no rule (runc, crun) */
-	/* "rwa": oci/ refuses such a config; handed one anyway, the converter
-	 * uses the letters it knows */
+	/* "rwa" as it is (oci/ hands over "rw"): the converter uses the
+	 * letters it knows */
 	CHECK(decide(r, n, 'c', R | Wr, 1, 11) == 1);
 	CHECK(decide(r, n, 'c', M, 1, 11) == 1);         /* (mknod from the default rule) */
 	CHECK(decide(r, n, 'c', R, 1, 12) == 0);

@@ -288,6 +288,41 @@ wait_sleeps() {
 	assert_equal "$(cg_dirs)" ""
 }
 
+@test "cgroups v1: delete --force thaws a freezer sub-cgroup of the container's own: the process dies, every cgroup goes" {
+	run_detached "$CID"
+	local pid f="/sys/fs/cgroup/freezer$CGPATH"
+	pid="$(state_field "$CID" pid)"
+	# what a container with a writable cgroup mount can do to itself
+	mkdir "$f/held"
+	echo "$pid" >"$f/held/cgroup.procs"
+	echo FROZEN >"$f/held/freezer.state"
+	run_nohang runtime_timeout 60 delete --force "$CID"
+	assert_success
+	refute_output --partial warning
+	wait_for_exit "$pid"
+	assert_equal "$(cg_dirs)" ""
+}
+
+@test "cgroups v1: delete --force of a process someone froze in another freezer cgroup says so at once and leaves that cgroup alone" {
+	run_detached "$CID"
+	local pid f="/sys/fs/cgroup/freezer$CGPARENT-other"
+	pid="$(state_field "$CID" pid)"
+	mkdir "$f"
+	echo "$pid" >"$f/cgroup.procs"
+	echo FROZEN >"$f/freezer.state"
+	run_nohang runtime_timeout 60 delete --force "$CID"
+	local rc=$status out="$output"
+	assert_equal "$(cat "$f/freezer.state")" FROZEN
+	# let it go: thawed, the SIGKILL the runtime sent lands
+	echo THAWED >"$f/freezer.state"
+	wait_for_exit "$pid"
+	rmdir "$f"
+	for d in /sys/fs/cgroup/*"$CGPATH"; do [[ -d "$d" ]] && rmdir "$d"; done
+	assert_equal "$rc" 0
+	[[ "$out" == *"cgroup $CGPATH: process $pid is frozen in freezer cgroup $CGPARENT-other, not the container's: Device or resource busy"* ]] ||
+		{ echo "output: $out"; false; }
+}
+
 @test "cgroups v1: a bad resource fails create with the field named and leaves nothing" {
 	update_config '.linux.resources.unified = {"foo.bar": "1"}'
 	run_nohang runtime create --bundle "$BUNDLE" "$CID"

@@ -219,6 +219,13 @@ bool cgroup_is_frozen(const struct cgroup *cg)
 	return cg_ops(cg)->is_frozen(cg);
 }
 
+bool cgroup_frozen_elsewhere(const struct cgroup *cg, pid_t pid)
+{
+	char where[256];
+
+	return cg->fs == &cg1_ops && cg1_frozen_elsewhere(cg, pid, where, sizeof(where));
+}
+
 int cgroup_kill_all(const struct cgroup *cg, int sig, struct error *err)
 {
 	return cg_at(cg, cg_ops(cg)->kill_all(cg, sig, err), err);

@@ -107,6 +107,9 @@ int cgroup_update(const struct cgroup *cg, const struct oci_resources *res, stru
 /* Freeze (and wait until the kernel reports it frozen) or thaw. */
 int cgroup_freeze(const struct cgroup *cg, bool frozen, struct error *err);
 bool cgroup_is_frozen(const struct cgroup *cg);
+/* cgroup v1: PID was moved into another freezer cgroup, which is frozen: it
+ * cannot die before someone thaws that (not the runtime: not its cgroup). */
+bool cgroup_frozen_elsewhere(const struct cgroup *cg, pid_t pid);
 /* Send sig to every process in the cgroup and its sub-cgroups (cgroup.kill
  * for SIGKILL where the kernel has it, else each pid with the cgroup frozen
  * meanwhile so no new process escapes). */

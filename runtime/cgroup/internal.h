@@ -155,6 +155,9 @@ bool cg1_is_frozen(const struct cgroup *cg);
 int cg1_kill_all(const struct cgroup *cg, int sig, struct error *err);
 int cg1_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct error *err);
 int cg1_destroy(struct cgroup *cg, struct error *err);
+/* PID frozen in a freezer cgroup outside the container's (in WHERE); one
+ * below the container's is thawed instead. */
+bool cg1_frozen_elsewhere(const struct cgroup *cg, pid_t pid, char *where, size_t size);
 /* stats-v1.c; cg1_stats_at reads fds[h], the container's dir in each
  * hierarchy (-1: none), as cg1_apply writes them. */
 int cg1_stats(const struct cgroup *cg, struct cgroup_stats *st, struct error *err);

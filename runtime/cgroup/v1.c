@@ -494,6 +494,46 @@ static int rmdir_all(const struct cgroup *cg, bool retry, struct error *err)
 	return 0;
 }
 
+/* Is PID held frozen by a freezer cgroup outside the container's (someone
+ * moved it there)? It cannot die until thawed, and that cgroup is not ours
+ * to thaw: waiting out CG_WAIT_MS for it helps nobody. One below the
+ * container's own (the container froze it) is thawed here. */
+bool cg1_frozen_elsewhere(const struct cgroup *cg, pid_t pid, char *where, size_t size)
+{
+	size_t own = strlen(cg->path);
+	bool below;
+	char file[64], buf[4096], *l, *path;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
+	if (!(f = fopen(file, "re")))
+		return false;
+	where[0] = 0;
+	while (fgets(buf, sizeof(buf), f))
+		if ((l = strstr(buf, ":freezer:")) && (path = l + 9) && path[strcspn(path, "\n")] == '\n') {
+			path[strcspn(path, "\n")] = 0;
+			if (strcmp(path, cg->path) && strlen(path) < size)
+				snprintf(where, size, "%s", path);
+			break;
+		}
+	fclose(f);
+	if (!where[0])
+		return false;
+	below = !strncmp(where, cg->path, own) && where[own] == '/';
+	snprintf(buf, sizeof(buf), CG_ROOT "/freezer%s", where);
+	int dir = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ssize_t n = dir < 0 || below ? -1 : cg_read(dir, "freezer.state", buf, sizeof(buf));
+
+	if (dir >= 0 && below) {
+		struct error ignored;
+
+		cg_write(dir, "freezer.state", "THAWED", &ignored);
+	}
+	if (dir >= 0)
+		close(dir);
+	return n > 0 && strncmp(buf, "THAWED", 6) != 0;
+}
+
 int cg1_destroy(struct cgroup *cg, struct error *err)
 {
 	struct timespec t0, t;
@@ -514,9 +554,19 @@ int cg1_destroy(struct cgroup *cg, struct error *err)
 				return r;
 			n = 0;
 		}
-		free(pids);
 		if (!n)
 			break;
+		for (size_t i = 0; i < n; i++) {
+			char where[256];
+
+			if (cg1_frozen_elsewhere(cg, pids[i], where, sizeof(where))) {
+				r = error_sys(err, EBUSY, "process %d is frozen in freezer cgroup %s, not the "
+					      "container's", (int)pids[i], where);
+				free(pids);
+				return r;
+			}
+		}
+		free(pids);
 		cg1_kill_all(cg, SIGKILL, err);
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > CG_WAIT_MS)

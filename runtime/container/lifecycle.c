@@ -32,8 +32,9 @@ void lifecycle_poststart(struct container *c, const struct oci_config *cfg)
 	free(json);
 }
 
-/* SIGKILL the init (if it is still ours) and wait until it is gone. */
-static void kill_init(struct container *c)
+/* SIGKILL the init (if it is still ours) and wait until it is gone, unless
+ * CG says another freezer cgroup holds it (cgroup_destroy then says so). */
+static void kill_init(struct container *c, const struct cgroup *cg)
 {
 	int pidfd;
 
@@ -44,7 +45,7 @@ static void kill_init(struct container *c)
 		return;
 	if (container_alive(c) && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) == 0) {
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
-		poll(&p, 1, 10000);
+		poll(&p, 1, cg && cgroup_frozen_elsewhere(cg, c->st.pid) ? 0 : 10000);
 		waitpid(c->st.pid, NULL, WNOHANG);
 	}
 	close(pidfd);
@@ -96,7 +97,7 @@ int lifecycle_destroy(struct container *c, const struct oci_config *cfg, struct 
 	/* frozen tasks do not die until thawed */
 	if (have_cg && cgroup_is_frozen(&cg))
 		cgroup_freeze(&cg, false, err);
-	kill_init(c);
+	kill_init(c, have_cg ? &cg : NULL);
 	if (have_cg) {
 		if (cgroup_destroy(&cg, err) < 0)
 			log_warn("%s", err->msg);

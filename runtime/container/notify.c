@@ -139,7 +139,7 @@ int notify_relay(int fd, pid_t mainpid)
 	int s, r;
 
 	if (n <= 0)
-		return 0;
+		return -1;
 	msg[n] = 0;
 	if (!has_ready(msg))
 		return 0;
@@ -166,10 +166,14 @@ void notify_wait_ready(int fd, pid_t pid, int pidfd)
 
 		if (n < 0 && errno != EINTR)
 			break;
-		if ((p[0].revents & POLLIN) && notify_relay(fd, pid))
+		if ((p[0].revents & POLLIN) && notify_relay(fd, pid) == 1)
 			break;
-		if (p[1].revents || (p[1].fd < 0 && kill(pid, 0) < 0 && errno == ESRCH))
+		if (p[1].revents || (p[1].fd < 0 && kill(pid, 0) < 0 && errno == ESRCH)) {
+			/* what it sent before it exited is still queued */
+			while (notify_relay(fd, pid) == 0)
+				;
 			break;
+		}
 	}
 	if (own >= 0)
 		close(own);

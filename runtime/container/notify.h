@@ -39,7 +39,7 @@ int notify_dir_make(int state_dirfd, struct error *err);
 int notify_listen(int state_dirfd);
 
 /* One datagram read from FD: 1 when it held READY=1 and that was relayed
- * with MAINPID, 0 otherwise. */
+ * with MAINPID, 0 when it did not, -1 when none was queued. */
 int notify_relay(int fd, pid_t mainpid);
 
 /* start and run -d: relay until READY=1 went out or the process PID (PIDFD,

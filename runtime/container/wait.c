@@ -206,7 +206,7 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 			on_signal(sfd, pid, pty_master);
 		/* MAINPID: this runtime, as runc. Then the socket closes: a program that
 		 * goes on sending (WATCHDOG=1) gets ECONNREFUSED, not a full queue */
-		if (p[4].revents && notify_relay(notify_fd, getpid())) {
+		if (p[4].revents && notify_relay(notify_fd, getpid()) == 1) {
 			close(notify_fd);
 			notify_fd = p[4].fd = -1;
 		}
@@ -242,6 +242,9 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (sfd >= 0)
 		close(sfd);
+	/* a READY=1 sent just before the exit is still queued */
+	while (notify_fd >= 0 && notify_relay(notify_fd, getpid()) == 0)
+		;
 	if (notify_fd >= 0)
 		close(notify_fd);
 	notify_fd = -1;

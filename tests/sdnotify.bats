@@ -28,11 +28,12 @@ recv_start() {
 	wait_for_file "$SOCK"
 }
 
-# got_wait: until the caller's socket got a datagram (up to 5 s); its text in $output.
+# got_wait: until the caller's socket got the runtime's two datagrams, READY=1 and
+# MAINPID=N (up to 5 s); what it got in $output.
 got_wait() {
 	local i
 	for ((i = 0; i < 100; i++)); do
-		[[ -s "$GOT" ]] && break
+		grep -q '^MAINPID=' "$GOT" 2>/dev/null && break
 		sleep 0.05
 	done
 	output="$(cat "$GOT" 2>/dev/null)"
@@ -49,8 +50,8 @@ got_wait() {
 	assert_line "readdir:$SOCK=notify"
 	assert_line 'notify:READY=1\nMAINPID=1\nSTATUS=forged=ok'
 	got_wait
-	# one datagram, built by the runtime: READY=1 and a MAINPID that is not the container's claim
-	[[ "$output" =~ ^READY=1$'\n'MAINPID=([0-9]+)$'\n\n'--$ ]] || { echo "got: $output"; false; }
+	# built by the runtime: READY=1, then a MAINPID that is not the container's claim
+	[[ "$output" =~ ^READY=1$'\n'--$'\n'MAINPID=([0-9]+)$'\n'--$ ]] || { echo "got: $output"; false; }
 	[[ "${BASH_REMATCH[1]}" != 1 ]]
 	refute_output --partial STATUS
 }
@@ -68,8 +69,8 @@ got_wait() {
 	[[ -e "$OUT/before-ready" ]]
 	got_wait
 	assert_output "READY=1
+--
 MAINPID=$(state_field "$CID" pid)
-
 --"
 	runtime kill "$CID" KILL
 	wait_for_state "$CID" stopped
@@ -115,8 +116,8 @@ MAINPID=$(state_field "$CID" pid)
 	[[ -e "$OUT/before-ready" ]]
 	got_wait
 	assert_output "READY=1
+--
 MAINPID=$(state_field "$CID" pid)
-
 --"
 }
 

@@ -147,8 +147,11 @@ int notify_relay(int fd, pid_t mainpid)
 		log_warn("NOTIFY_SOCKET: cannot reach \"%s\"", notify_host() ? notify_host() : "");
 		return 1;
 	}
-	n = snprintf(out, sizeof(out), "READY=1\nMAINPID=%d\n", (int)mainpid);
-	r = (int)sendto(s, out, (size_t)n, MSG_NOSIGNAL, (struct sockaddr *)&a, len);
+	/* two datagrams, as runc writes them; the first exactly crun's */
+	n = snprintf(out, sizeof(out), "MAINPID=%d", (int)mainpid);
+	r = (int)sendto(s, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&a, len);
+	if (r >= 0)
+		r = (int)sendto(s, out, (size_t)n, MSG_NOSIGNAL, (struct sockaddr *)&a, len);
 	if (r < 0)
 		log_warn("NOTIFY_SOCKET: send to \"%s\": %s", notify_host(), strerror(errno));
 	close(s);

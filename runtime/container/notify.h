@@ -10,8 +10,8 @@
  *  - the process gets NOTIFY_SOCKET=<that path>/notify.
  * start (and run) bind <state dir>/notify/notify (0777, for any container
  * uid) before the program runs, then relay: the first datagram with a line
- * READY=1 makes them send "READY=1\nMAINPID=<pid>\n" to the caller's
- * NOTIFY_SOCKET -- never the container's own text, so a container cannot
+ * READY=1 makes them send "READY=1", then "MAINPID=<pid>" (two datagrams) to
+ * the caller's NOTIFY_SOCKET -- never the container's own text, so a container cannot
  * speak for the unit in other fields. start and run -d return once that is
  * sent or the container has exited (MAINPID is its init, as runc); run in the
  * foreground relays it while it waits (MAINPID is the runtime, as runc). */

@@ -288,14 +288,20 @@ wait_sleeps() {
 	assert_equal "$(cg_dirs)" ""
 }
 
-@test "cgroups v1: delete --force thaws a freezer sub-cgroup of the container's own: the process dies, every cgroup goes" {
+# freeze_into DIR: a running container whose init ($pid) is moved into the
+# freezer cgroup DIR (made here), which is then frozen.
+freeze_into() {
 	run_detached "$CID"
-	local pid f="/sys/fs/cgroup/freezer$CGPATH"
 	pid="$(state_field "$CID" pid)"
+	mkdir "$1"
+	echo "$pid" >"$1/cgroup.procs"
+	echo FROZEN >"$1/freezer.state"
+}
+
+@test "cgroups v1: delete --force thaws a freezer sub-cgroup of the container's own: the process dies, every cgroup goes" {
+	local pid
 	# what a container with a writable cgroup mount can do to itself
-	mkdir "$f/held"
-	echo "$pid" >"$f/held/cgroup.procs"
-	echo FROZEN >"$f/held/freezer.state"
+	freeze_into "/sys/fs/cgroup/freezer$CGPATH/held"
 	run_nohang runtime_timeout 60 delete --force "$CID"
 	assert_success
 	refute_output --partial warning
@@ -304,12 +310,8 @@ wait_sleeps() {
 }
 
 @test "cgroups v1: delete --force of a process someone froze in another freezer cgroup says so at once and leaves that cgroup alone" {
-	run_detached "$CID"
 	local pid f="/sys/fs/cgroup/freezer$CGPARENT-other"
-	pid="$(state_field "$CID" pid)"
-	mkdir "$f"
-	echo "$pid" >"$f/cgroup.procs"
-	echo FROZEN >"$f/freezer.state"
+	freeze_into "$f"
 	run_nohang runtime_timeout 60 delete --force "$CID"
 	local rc=$status out="$output"
 	assert_equal "$(cat "$f/freezer.state")" FROZEN

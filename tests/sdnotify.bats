@@ -28,6 +28,15 @@ recv_start() {
 	wait_for_file "$SOCK"
 }
 
+# ready_later: the container sends READY=1 a second after it started, once
+# /out/before-ready exists; NOTIFY_SOCKET is exported (create, start, run -d).
+ready_later() {
+	bind_out_dir
+	recv_start
+	set_args checker sleep:1 touch:/out/before-ready notify:READY=1 pause
+	export NOTIFY_SOCKET="$SOCK"
+}
+
 # got_wait: until the caller's socket got the runtime's two datagrams, READY=1 and
 # MAINPID=N (up to 5 s); what it got in $output.
 got_wait() {
@@ -57,10 +66,7 @@ got_wait() {
 }
 
 @test "NOTIFY_SOCKET: start returns once the container sent READY=1, with the container's init as MAINPID" {
-	bind_out_dir
-	recv_start
-	set_args checker sleep:1 touch:/out/before-ready notify:READY=1 pause
-	export NOTIFY_SOCKET="$SOCK"
+	ready_later
 	create_container "$CID"
 	[[ -d "$ROOT/$CID/notify" ]]
 	run_nohang runtime_timeout 30 start "$CID"
@@ -108,10 +114,7 @@ MAINPID=$(state_field "$CID" pid)
 }
 
 @test "NOTIFY_SOCKET: run -d returns once the container sent READY=1" {
-	bind_out_dir
-	recv_start
-	set_args checker sleep:1 touch:/out/before-ready notify:READY=1 pause
-	export NOTIFY_SOCKET="$SOCK"
+	ready_later
 	run_detached "$CID"
 	[[ -e "$OUT/before-ready" ]]
 	got_wait

@@ -453,6 +453,9 @@ int oci_read_input(const char *path, const char *name, char **buf, size_t *len,
 int oci_config_parse(const char *name, const char *json, size_t len,
 		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);
 void oci_config_free(struct oci_config *cfg);
+/* Append N variables (malloc'd by the caller, kept) to P's env: a new
+ * malloc'd array that lives until the command exits. -ENOMEM on failure. */
+int oci_process_env_append(struct oci_process *p, char **vars, size_t n);
 
 /* Release the arena handed out by oci_process_parse / oci_resources_parse
  * (every string and array of the parsed struct). NULL is a no-op. */

@@ -1,6 +1,7 @@
 /* process: config.md "Process", "POSIX process", "Linux Process", "User". */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -330,5 +331,18 @@ int parse_process(struct pctx *c, const struct jpath *p, const struct json_val *
 	    (r = parse_io_priority(c, p, v, out)) < 0 ||
 	    (r = parse_affinity(c, p, v, out)) < 0)
 		return r;
+	return 0;
+}
+
+int oci_process_env_append(struct oci_process *p, char **vars, size_t n)
+{
+	char **env = calloc(p->n_env + n + 1, sizeof(*env));
+
+	if (!env)
+		return -ENOMEM;
+	memcpy(env, p->env, p->n_env * sizeof(*env));
+	memcpy(env + p->n_env, vars, n * sizeof(*env));
+	p->env = env;
+	p->n_env += n;
 	return 0;
 }

@@ -85,7 +85,7 @@ void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg)
 {
 	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
 	struct oci_process *p = &cfg->process;
-	char **env, *end;
+	char *vars[2], *end;
 	long n;
 
 	if (!fds || !*fds || (pid && *pid && strtol(pid, NULL, 10) != (long)getpid()))
@@ -93,15 +93,9 @@ void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg)
 	n = strtol(fds, &end, 10);
 	if (*end || n <= 0 || n > 65536)
 		return;
-	if (!(env = calloc(p->n_env + 3, sizeof(*env))))
+	if (asprintf(&vars[0], "LISTEN_FDS=%ld", n) < 0 || !(vars[1] = strdup("LISTEN_PID=1")) ||
+	    oci_process_env_append(p, vars, 2) < 0)
 		return;
-	memcpy(env, p->env, p->n_env * sizeof(*env));
-	if (asprintf(&env[p->n_env], "LISTEN_FDS=%ld", n) < 0 || !(env[p->n_env + 1] = strdup("LISTEN_PID=1"))) {
-		free(env);
-		return;
-	}
-	p->env = env;   /* lives until the command exits, like the rest of the config */
-	p->n_env += 2;
 	o->preserve_fds += n;
 }
 

@@ -33,7 +33,8 @@ void lifecycle_poststart(struct container *c, const struct oci_config *cfg)
 }
 
 /* SIGKILL the init (if it is still ours) and wait until it is gone, unless
- * CG says another freezer cgroup holds it (cgroup_destroy then says so). */
+ * it is still there after 100 ms and CG says another freezer cgroup holds it
+ * (cgroup_destroy then says so). */
 static void kill_init(struct container *c, const struct cgroup *cg)
 {
 	int pidfd;
@@ -45,7 +46,8 @@ static void kill_init(struct container *c, const struct cgroup *cg)
 		return;
 	if (container_alive(c) && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) == 0) {
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
-		poll(&p, 1, cg && cgroup_frozen_elsewhere(cg, c->st.pid) ? 0 : 10000);
+		if (poll(&p, 1, 100) == 0 && !(cg && cgroup_frozen_elsewhere(cg, c->st.pid)))
+			poll(&p, 1, 9900);
 		waitpid(c->st.pid, NULL, WNOHANG);
 	}
 	close(pidfd);

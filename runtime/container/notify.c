@@ -29,18 +29,6 @@ const char *notify_host(void)
 	return s && *s ? s : NULL;
 }
 
-static int append_env(struct oci_process *p, char *var)
-{
-	char **env = calloc(p->n_env + 2, sizeof(*env));
-
-	if (!env)
-		return -ENOMEM;
-	memcpy(env, p->env, p->n_env * sizeof(*env));
-	env[p->n_env++] = var;
-	p->env = env;
-	return 0;
-}
-
 static int append_mount(struct oci_config *cfg, char *dst, char *src)
 {
 	static char *opts[] = { "bind", "ro", "nosuid", "nodev", "noexec" };
@@ -71,7 +59,7 @@ int notify_plan(struct oci_config *cfg, const char *root, const char *id, struct
 	if (!dst || asprintf(&src, "%s%s%s/%s/" DIR_NAME, rel ? cwd : "", rel ? "/" : "", root, id) < 0 ||
 	    asprintf(&var, "NOTIFY_SOCKET=%s%s" DIR_NAME, dst, dst[strlen(dst) - 1] == '/' ? "" : "/") < 0)
 		return error_set(err, ENOMEM, "out of memory");
-	if (append_mount(cfg, dst, src) < 0 || append_env(&cfg->process, var) < 0)
+	if (append_mount(cfg, dst, src) < 0 || oci_process_env_append(&cfg->process, &var, 1) < 0)
 		return error_set(err, ENOMEM, "out of memory");
 	return 0;
 }

@@ -459,8 +459,10 @@ void container_dir_remove(struct container *c)
 		log_warn("%s", err.msg);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		unlinkat(c->dirfd, files[i], 0);
-	unlinkat(c->dirfd, "notify/notify", 0);   /* NOTIFY_SOCKET's (notify.h) */
-	unlinkat(c->dirfd, "notify", AT_REMOVEDIR);
+	/* NOTIFY_SOCKET's (notify.h): usually absent, one ENOENT */
+	if (unlinkat(c->dirfd, "notify", AT_REMOVEDIR) < 0 && errno == ENOTEMPTY &&
+	    unlinkat(c->dirfd, "notify/notify", 0) == 0)
+		unlinkat(c->dirfd, "notify", AT_REMOVEDIR);
 	if (c->rootfd >= 0)
 		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
 }

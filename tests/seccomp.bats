@@ -288,6 +288,23 @@ C
 	assert_line "thread=ok"
 }
 
+@test "create/start without noNewPrivileges: a filter (loaded as root) that denies openat2 still lets the start wait through" {
+	# runtime-tools' default profile: an allow-list with EPERM for the rest,
+	# no openat2; without noNewPrivileges the filter goes in before the exec
+	# fifo is reopened through the container's /proc
+	use_profile default
+	update_config '.process.noNewPrivileges = false | del(.linux.seccomp.defaultErrnoRet) |
+		.linux.seccomp.syscalls |= map(.names -= ["openat2"])'
+	set_cmd 'echo started; grep ^Seccomp: /proc/self/status'
+	create_container "$CID"
+	run_nohang runtime start "$CID"
+	assert_success
+	wait_for_state "$CID" stopped
+	run cat "$(container_log "$CID")"
+	assert_line "started"
+	assert_line --regexp $'^Seccomp:\t2$'
+}
+
 @test "SCMP_ACT_NOTIFY on write is refused before the container starts (as runc)" {
 	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": "/nonexistent.sock",
 		"syscalls": [{"names": ["write"], "action": "SCMP_ACT_NOTIFY"}]}'

@@ -136,25 +136,36 @@ static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, s
 	return 0;
 }
 
-/* The O_PATH fifo reopened for writing through /proc/self/fd of a procfs
- * proven to be one (an image's fake /proc would take the write). */
-static int open_fifo(int fifo_fd)
+/* The container's /proc/self/fd, of a procfs proven to be one (an image's
+ * fake /proc would take the write): opened right after pivot_root, before
+ * any filter, since a filter loaded as root (no NoNewPrivileges) runs over
+ * the start wait and may deny openat2 (runtime-tools' default profile does). */
+static int open_fifo_dir(struct child_ctx *ctx, struct setup *s, struct error *err)
+{
+	int proc;
+
+	if (ctx->o->run_mode)
+		return 0;
+	if ((proc = procfs_dir("/proc")) >= 0) {
+		ctx->fifo_dir = procfs_openat(proc, "self/fd", O_PATH | O_DIRECTORY);
+		close(proc);
+	}
+	if (proc < 0 || ctx->fifo_dir < 0)
+		return error_sys(err, -(proc < 0 ? proc : ctx->fifo_dir),
+				 "open the exec fifo's /proc/self/fd (the container's /proc must be procfs)");
+	s->keep[4] = ctx->fifo_dir;
+	return 0;
+}
+
+/* The O_PATH fifo reopened for writing through that directory. */
+static int open_fifo(const struct child_ctx *ctx)
 {
 	char name[16];
-	int proc = procfs_dir("/proc"), fds, fd;
+	int fd;
 
-	if (proc < 0)
-		return proc;
-	fds = procfs_openat(proc, "self/fd", O_PATH | O_DIRECTORY);
-	close(proc);
-	if (fds < 0)
-		return fds;
-	snprintf(name, sizeof(name), "%d", fifo_fd);
-	fd = openat(fds, name, O_WRONLY | O_CLOEXEC);   /* blocks until `start` */
-	if (fd < 0)
-		fd = -errno;
-	close(fds);
-	return fd;
+	snprintf(name, sizeof(name), "%d", ctx->fifo_fd);
+	fd = openat(ctx->fifo_dir, name, O_WRONLY | O_CLOEXEC);   /* blocks until `start` */
+	return fd < 0 ? -errno : fd;
 }
 
 static int wait_for_start(struct child_ctx *ctx, struct error *err)
@@ -163,15 +174,16 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 
 	if (ctx->o->run_mode)
 		return expect(ctx->sync_fd, SYNC_START, NULL, 0, err);
-	fd = open_fifo(ctx->fifo_fd);
+	fd = open_fifo(ctx);
 	if (fd < 0)
-		return error_sys(err, -fd, "open exec fifo through the container's /proc (it must be procfs)");
+		return error_sys(err, -fd, "open exec fifo through the container's /proc/self/fd");
 	if (write(fd, "0", 1) != 1)
 		return error_sys(err, errno, "write exec fifo");
 	/* fd stays open: it closes on exec, which tells `start` the program
 	 * runs; an error before that is written into it for `start` to report */
 	ctx->fifo_w = fd;
 	close(ctx->fifo_fd);
+	close(ctx->fifo_dir);
 	return 0;
 }
 
@@ -193,7 +205,7 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 		.p = &ctx->cfg->process,
 		.sync_fd = ctx->sync_fd,
 		.first_fd = 3 + ctx->o->preserve_fds,
-		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd },
+		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1 },
 		.make_cwd = true,
 		.allow_setgroups = !ctx->rootless,
 		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,
@@ -205,7 +217,7 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 	};
 }
 
-static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, char *start_state, char *exe,
+static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *start_state, char *exe,
 		   struct error *err)
 {
 	const struct oci_config *cfg = ctx->cfg;
@@ -274,7 +286,8 @@ static int prepare(struct child_ctx *ctx, const struct setup *s, char *state, ch
 	}
 	if (ctx->rootless && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return error_sys(err, errno, "prctl(PR_SET_DUMPABLE)");
-	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0)
+	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0 ||
+	    (r = open_fifo_dir(ctx, s, err)) < 0)
 		return r;
 	container_env = process_env_with_home(p);
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)

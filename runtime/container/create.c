@@ -656,7 +656,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct container *c, struct created *out, struct error *err)
 {
 	static char rootfs[PATH_MAX];
-	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1, .fifo_w = -1,
+	struct child_ctx ctx = { .o = o, .cfg = cfg, .rootfs = rootfs, .fifo_fd = -1, .fifo_w = -1, .fifo_dir = -1,
 				 .init_fd = -1, .status_fd = -1, .creator_pidfd = -1,
 				 .parent_sync_fd = -1,
 				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };

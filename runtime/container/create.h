@@ -38,6 +38,8 @@ struct child_ctx {
 	int parent_sync_fd;          /* the parent's end: the child closes it first (EOF = creator gone) */
 	int fifo_fd;                 /* O_PATH exec.fifo, -1 in run mode */
 	int fifo_w;                  /* child: the fifo opened for writing once started, or -1 */
+	int fifo_dir;                /* child: the container's /proc/self/fd (O_PATH), opened before
+	                              * any filter (one loaded as root may deny openat2), or -1 */
 	int state_dirfd;             /* the parent's locked state dir: the child must drop it */
 	int clone_ns;                /* CLONE_NEW* flags created by clone itself */
 	int unshare_ns;              /* slow path: created by unshare in the child */

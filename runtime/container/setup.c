@@ -92,7 +92,7 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
 	 * host fd may be open while they are resolved (the sync socket and the
 	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
-	if ((r = process_close_fds(s->first_fd, s->keep, 4, err)) < 0)
+	if ((r = process_close_fds(s->first_fd, s->keep, sizeof(s->keep) / sizeof(s->keep[0]), err)) < 0)
 		return r;
 	log_forget_file();
 	if (s->make_cwd && (r = mkdir_cwd(p->cwd)) < 0)

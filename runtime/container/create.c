@@ -43,7 +43,9 @@
 static int plan_check(const struct oci_config *cfg, const struct create_opts *o, struct error *err)
 {
 	const struct oci_linux *l = &cfg->linux_;
-	bool uts = l->ns[OCI_NS_UTS].present && !l->ns[OCI_NS_UTS].path;
+	/* as runc: a uts namespace entry, new or joined by path (then the
+	 * names are set in that namespace) */
+	bool uts = l->ns[OCI_NS_UTS].present;
 	bool userns = l->ns[OCI_NS_USER].present;
 
 	if (!cfg->has_process)
@@ -53,9 +55,9 @@ static int plan_check(const struct oci_config *cfg, const struct create_opts *o,
 	if (!l->ns[OCI_NS_MOUNT].present)
 		return error_set(err, EINVAL, "config.json: .linux.namespaces: a mount namespace is required");
 	if (cfg->hostname && !uts)
-		return error_set(err, EINVAL, "config.json: .hostname: needs a new uts namespace");
+		return error_set(err, EINVAL, "config.json: .hostname: needs a uts namespace");
 	if (cfg->domainname && !uts)
-		return error_set(err, EINVAL, "config.json: .domainname: needs a new uts namespace");
+		return error_set(err, EINVAL, "config.json: .domainname: needs a uts namespace");
 	if ((l->n_uid_mappings || l->n_gid_mappings) && !userns)
 		return error_set(err, EINVAL, "config.json: .linux.uidMappings: given without a user namespace");
 	if (userns && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings) &&

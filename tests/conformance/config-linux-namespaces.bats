@@ -159,6 +159,17 @@ ns_holder() {
 	expect_eq "$(val_ino ns:uts)" "$(stat -c %i "$T/utsns")" "uts namespace inode"
 }
 
+@test "config.md/hostname: with the uts namespace at path, MUST set the hostname in that namespace (as runc)" {
+	new_ns_file uts "$T/utsns"
+	ns_path uts "$T/utsns"
+	cfg '.hostname = "tr-joined"'
+	check hostname ns:uts
+	run_ct
+	expect_eq "$(val hostname)" tr-joined "the container's hostname"
+	expect_eq "$(nsenter --uts="$T/utsns" hostname)" tr-joined "the joined namespace's hostname"
+	[ "$(hostname)" != tr-joined ] || { echo "the host's hostname changed" >&2; return 1; }
+}
+
 @test "config-linux.md/namespaces: MUST place the container in the ipc namespace at path" {
 	new_ns_file ipc "$T/ipcns"
 	ns_path ipc "$T/ipcns"

@@ -305,6 +305,19 @@ C
 	assert_line --regexp $'^Seccomp:\t2$'
 }
 
+@test "without noNewPrivileges a filter that denies getcwd still runs the container (runtime-tools' linux_seccomp)" {
+	# the filter goes in as root, before the cwd check of CVE-2024-21626;
+	# only ENOENT from getcwd means "outside the root", as in runc
+	seccomp_rules '[{"names": ["getcwd"], "action": "SCMP_ACT_ERRNO"}]'
+	update_config '.process.noNewPrivileges = false | .process.cwd = "/tmp"'
+	set_cmd 'echo started; grep ^Seccomp: /proc/self/status; /bin/pwd -P; echo pwd=$?'
+	run_ctr
+	assert_success
+	assert_line "started"
+	assert_line --regexp $'^Seccomp:\t2$'
+	assert_line "pwd=1"
+}
+
 @test "SCMP_ACT_NOTIFY on write is refused before the container starts (as runc)" {
 	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": "/nonexistent.sock",
 		"syscalls": [{"names": ["write"], "action": "SCMP_ACT_NOTIFY"}]}'

@@ -35,10 +35,16 @@ static int parent_mount_private(const char *rootfs, struct error *err)
 }
 
 /* linux.rootfsPropagation, default rslave like runc: host mounts still
- * reach the container, nothing the container mounts reaches the host. */
+ * reach the container, nothing the container mounts reaches the host.
+ * (r)unbindable is (r)private here: the rootfs must still be bound below
+ * "/" (EINVAL from an unbindable mount); the new "/" gets it after the
+ * switch (pivot.c), which is what the process sees. */
 static int set_propagation(const struct oci_config *cfg, const char *rootfs, struct error *err)
 {
 	unsigned long prop = rootfs_propagation_ms(cfg->linux_.rootfs_propagation);
+
+	if (prop & MS_UNBINDABLE)
+		prop = MS_PRIVATE | (prop & MS_REC);
 
 	if (!(prop & MS_REC) && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_sys(err, errno, "make / rslave");

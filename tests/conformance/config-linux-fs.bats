@@ -46,6 +46,16 @@ root_tags() { sed -n 's/.* tags=\([^ ]*\).*/\1/p' <<<"$(val mount:/)"; }
 	[[ $(root_tags) == *unbindable* ]] || { echo "tags of /: $(root_tags)" >&2; false; }
 }
 
+@test "config-linux.md/rootfs-propagation: MUST make the rootfs unbindable when the bundle lies on the mount of /" {
+	# runtime-tools' linux_rootfs_propagation: the bundle in a directory of
+	# the host's /, which must stay bindable until the rootfs is bound
+	[ "$(findmnt -n -o TARGET -T "$B")" = / ] || skip "the bundle is not on the mount of / here"
+	cfg '.linux.rootfsPropagation = "unbindable"'
+	check mount:/
+	run_ct
+	[[ $(root_tags) == *unbindable* ]] || { echo "tags of /: $(root_tags)" >&2; false; }
+}
+
 @test "config-linux.md/rootfs-propagation: MUST let a slave rootfs receive mount events from the host" {
 	shared_bundle
 	mkdir -p "$B/rootfs/mnt/from-host"

@@ -131,6 +131,15 @@ run_fails() {
 	create_fails /no/such/ns
 }
 
+@test "no mount namespace: refused (runc only chroots, mounting into the host's mount table)" {
+	is_runc && skip "runc runs it with chroot in the host's mount namespace"
+	update_config '.linux.namespaces |= map(select(.type != "mount"))'
+	create_fails ".linux.namespaces" "a mount namespace is required"
+	# nothing of the spec's mounts reached the host
+	run grep -c " $BUNDLE/rootfs" /proc/self/mountinfo
+	assert_output 0
+}
+
 @test "root.path that does not exist" {
 	update_config '.root.path = "no-such-rootfs"'
 	create_fails no-such-rootfs

@@ -142,18 +142,18 @@ static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, s
  * the start wait and may deny openat2 (runtime-tools' default profile does). */
 static int open_fifo_dir(struct child_ctx *ctx, struct setup *s, struct error *err)
 {
+	static const char what[] = "open the exec fifo's /proc/self/fd (the container's /proc must be procfs)";
 	int proc;
 
 	if (ctx->o->run_mode)
 		return 0;
-	if ((proc = procfs_dir("/proc")) >= 0) {
-		ctx->fifo_dir = procfs_openat(proc, "self/fd", O_PATH | O_DIRECTORY);
-		close(proc);
-	}
-	if (proc < 0 || ctx->fifo_dir < 0)
-		return error_sys(err, -(proc < 0 ? proc : ctx->fifo_dir),
-				 "open the exec fifo's /proc/self/fd (the container's /proc must be procfs)");
-	s->keep[4] = ctx->fifo_dir;
+	if ((proc = procfs_dir("/proc")) < 0)
+		return error_sys(err, -proc, "%s", what);
+	ctx->fifo_dir = procfs_openat(proc, "self/fd", O_PATH | O_DIRECTORY);
+	close(proc);
+	if (ctx->fifo_dir < 0)
+		return error_sys(err, -ctx->fifo_dir, "%s", what);
+	s->keep[SETUP_KEEP_FIFO_DIR] = ctx->fifo_dir;
 	return 0;
 }
 
@@ -205,6 +205,7 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 		.p = &ctx->cfg->process,
 		.sync_fd = ctx->sync_fd,
 		.first_fd = 3 + ctx->o->preserve_fds,
+		/* the last slot, SETUP_KEEP_FIFO_DIR, is filled after pivot_root (open_fifo_dir) */
 		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1 },
 		.make_cwd = true,
 		.allow_setgroups = !ctx->rootless,

@@ -48,6 +48,7 @@ struct setup {
 	int sync_fd;                        /* to the parent: the seccomp notify fd goes there */
 	int first_fd;                       /* 3 + --preserve-fds: from here up the fds are the runtime's */
 	int keep[5];                        /* of those, the ones that stay open (-1 or 0: none) */
+#define SETUP_KEEP_FIFO_DIR 4               /* create: keep[] slot of the exec fifo's /proc/self/fd */
 	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
 	bool allow_setgroups;               /* false when setgroups is denied (rootless) */
 	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */

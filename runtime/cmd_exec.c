@@ -140,7 +140,7 @@ const struct cli_opt cmd_exec_opts[] = {
 	{ "cwd", 0, 'C', "DIR", "the working directory, a path in the container" },
 	{ "user", 'u', 'u', "UID[:GID]", "numeric ids; without GID the process's gid is kept" },
 	{ "additional-gids", 'g', 'g', "GID", "a supplementary group, added to the process's; repeatable" },
-	{ "cap", 'c', 'c', "CAP", "add a capability (CAP_NET_ADMIN) to the bounding, effective and permitted sets; repeatable" },
+	{ "cap", 'c', 'c', "CAP", "add a capability (CAP_NET_ADMIN) to the bounding, effective and permitted sets (and ambient, when the process has an inheritable set); repeatable" },
 	{ "no-new-privs", 0, 'N', NULL, "set no_new_privs" },
 	{ "process-label", 0, 'L', "LABEL", "the SELinux label of the process" },
 	{ "apparmor", 0, 'A', "PROFILE", "the AppArmor profile of the process" },
@@ -264,12 +264,19 @@ static int apply_args(struct oci_process *p, struct exec_args *a, char **argv, i
 		p->n_additional_gids = n + a->n_gids;
 	}
 	if (a->caps) {
-		/* CVE-2022-29162: never into the inheritable or ambient sets */
+		/* CVE-2022-29162: never into the inheritable set */
 		p->has_caps = true;
 		p->caps.has_bounding = p->caps.has_effective = p->caps.has_permitted = true;
 		p->caps.bounding |= a->caps;
 		p->caps.effective |= a->caps;
 		p->caps.permitted |= a->caps;
+		/* as runc: into the ambient set too when the process has an
+		 * inheritable set, which --cap never adds to (an ambient
+		 * capability needs it there) */
+		if (p->caps.has_inheritable) {
+			p->caps.has_ambient = true;
+			p->caps.ambient |= a->caps;
+		}
 	}
 	/* as runc: without -p the process gets a terminal only from -t, whatever
 	 * config.json says; with -p the file's terminal holds (or -t) */

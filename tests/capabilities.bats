@@ -3,7 +3,7 @@
 # capability sets in /proc/self/status (hex masks decoded against the bit
 # numbers of <linux/capability.h>, not the runtime's own table), unknown and
 # too-new names, noNewPrivileges against a setuid-root binary, `exec --cap`
-# (never inheritable/ambient: CVE-2022-29162 class), `exec -p`,
+# (never inheritable: CVE-2022-29162 class), `exec -p`,
 # process.oomScoreAdj and the per-container session keyring.
 #
 # The status is read by the container process itself (process.args =
@@ -194,6 +194,9 @@ setup() {
 	set_caps "$bnd" "$bnd" "$bnd" CAP_KILL CAP_KILL,CAP_SYS_CHROOT
 	run_status
 	assert_caps "$bnd" "$bnd" "$bnd" CAP_KILL CAP_KILL
+	# and says so, in runc's words, naming only the one left out
+	assert_output --partial "can't raise ambient capability CAP_SYS_CHROOT: "
+	refute_output --partial "ambient capability CAP_KILL"
 }
 
 @test "caps: ambient outside inheritable or permitted is not raised (non-root, ambient is all it keeps)" {
@@ -327,7 +330,7 @@ setup() {
 
 # --- exec --------------------------------------------------------------------
 
-@test "exec --cap adds to bounding, effective and permitted, never to inheritable or ambient (root)" {
+@test "exec --cap adds to bounding, effective and permitted, never to inheritable; ambient only within inheritable (root)" {
 	local bnd=CAP_CHOWN,CAP_KILL
 	set_caps "$bnd" "$bnd" "$bnd" CAP_KILL CAP_KILL
 	run_detached "$CID"
@@ -340,6 +343,21 @@ setup() {
 	run_nohang runtime exec "$CID" cat /proc/self/status
 	assert_success
 	assert_caps "$bnd" "$bnd" "$bnd" CAP_KILL CAP_KILL
+}
+
+@test "exec --cap: a capability the config's inheritable set holds is raised into ambient too (runc)" {
+	# runc adds --cap to ambient when the process has an inheritable set;
+	# only what inheritable already holds can be raised there
+	local bnd=CAP_CHOWN,CAP_KILL,CAP_SYSLOG
+	set_caps "$bnd" CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_SYSLOG CAP_CHOWN
+	run_detached "$CID"
+	run_nohang runtime exec "$CID" cat /proc/self/status
+	assert_success
+	# noNewPrivileges (the suite's config): P' stays within P
+	assert_caps "$bnd" CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_KILL CAP_CHOWN,CAP_SYSLOG CAP_CHOWN
+	run_nohang runtime exec --cap CAP_SYSLOG "$CID" cat /proc/self/status
+	assert_success
+	assert_caps "$bnd" "$bnd" "$bnd" CAP_CHOWN,CAP_SYSLOG CAP_CHOWN,CAP_SYSLOG
 }
 
 @test "exec --cap gives a non-root process nothing beyond bounding (CVE-2022-29162)" {

@@ -225,10 +225,20 @@ void process_warn_ungrantable(const struct oci_process *p)
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
 	uint64_t missing = (p->caps.effective | p->caps.permitted) & known & ~held_caps();
 
+	/* what set_caps will hold: an ambient capability needs both sets */
+	uint64_t raisable = (p->caps.permitted & held_caps()) &
+			    (p->caps.inheritable & (held_caps() | current_inheritable()));
+	uint64_t no_amb = p->caps.ambient & known & ~raisable;
+
 	for (int cap = 0; missing && cap <= last; cap++)
 		if (missing & (1ULL << cap))
 			log_warn("process.capabilities: %s cannot be granted (the runtime lacks it), skipped",
 				 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
+	/* runc's wording; the process starts without it */
+	for (int cap = 0; no_amb && cap <= last; cap++)
+		if (no_amb & (1ULL << cap))
+			log_warn("process.capabilities.ambient: can't raise ambient capability %s: %s",
+				 oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(EPERM));
 }
 
 int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err)

@@ -116,6 +116,30 @@ expect() {
 	assert_output "home=/given"
 }
 
+@test "env: a name given twice is set once, to its last value; an empty HOME is the passwd's (as runc)" {
+	update_config '.process.env = ["ONE=two", "PATH=/nowhere", "ONE=", "HOME=/x", "PATH=/bin", "HOME=", "TWO=2"]'
+	set_args env
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	# the last PATH is the one searched (env is found through /bin only)
+	assert_equal "$output" "$(printf '%s\n' ONE= PATH=/bin TWO=2 HOME=/root)"
+	runtime delete "$CID" 2>/dev/null || true
+
+	update_config '.process.env = ["PATH=/bin", "HOME=/first", "HOME=/last"]'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_equal "$output" "$(printf '%s\n' PATH=/bin HOME=/last)"
+}
+
+@test "exec --env overrides process.env's value of the same name, once" {
+	update_config '.process.env = ["PATH=/bin", "ONE=config", "HOME="]'
+	set_args sleep 100
+	run_detached "$CID"
+	run_nohang runtime exec --env ONE=exec --env TWO=x "$CID" env
+	assert_success
+	assert_equal "$output" "$(printf '%s\n' PATH=/bin ONE=exec TWO=x HOME=/root)"
+}
+
 @test "args reach the program unchanged" {
 	set_args sh -c 'for a in "$0" "$@"; do echo "[$a]"; done' zero "a b" "" 'q"uote' '$HOME'
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"

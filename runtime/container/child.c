@@ -187,7 +187,7 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 	return 0;
 }
 
-/* process.env, with HOME added when it has none (process_env_with_home) */
+/* process.env as the process gets it (process_env_final) */
 static char **container_env;
 
 /* A cgroup namespace is rooted where we are when it is made, and a systemd
@@ -290,7 +290,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0 ||
 	    (r = open_fifo_dir(ctx, s, err)) < 0)
 		return r;
-	container_env = process_env_with_home(p);
+	container_env = process_env_final(p);
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
 		return r;
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &cfg->linux_, err)) < 0 ||

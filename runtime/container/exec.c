@@ -34,7 +34,7 @@ struct exec_ctx {
 	ino_t self_ino;
 	const struct oci_config *cfg;
 	struct oci_process *p;
-	char **env;                   /* p->env, plus HOME when it has none */
+	char **env;                   /* p->env as the process gets it (process_env_final) */
 	const struct exec_opts *o;
 	int init_pidfd;
 	int ns_flags;                 /* joined by the child (all but pid and time) */

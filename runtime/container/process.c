@@ -269,7 +269,7 @@ int process_become_user(const struct oci_process *p, bool allow_setgroups, struc
 
 static const char *env_path(const struct oci_process *p)
 {
-	for (size_t i = 0; i < p->n_env; i++)
+	for (size_t i = p->n_env; i-- > 0;)          /* the last one, as the process sees it */
 		if (!strncmp(p->env[i], "PATH=", 5))
 			return p->env[i] + 5;
 	return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -475,18 +475,82 @@ out:
 	close(fd);
 }
 
-char **process_env_with_home(const struct oci_process *p)
+static size_t env_name_len(const char *kv)
+{
+	return strcspn(kv, "=");
+}
+
+static const char *const *sort_env;
+
+static int by_name_then_index(const void *a, const void *b)
+{
+	const char *x = sort_env[*(const size_t *)a], *y = sort_env[*(const size_t *)b];
+	size_t lx = env_name_len(x), ly = env_name_len(y);
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+
+	if (c || lx != ly)
+		return c ? c : (lx < ly ? -1 : 1);
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* keep[i]: entry i is the last one of its name (as runc's prepareEnv, Go's
+ * dedupEnv) and not an empty HOME. Returns whether HOME stays. */
+static bool env_keep(char *const *env, size_t n, bool *keep)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	bool home = false;
+
+	for (size_t i = 0; i < n; i++)
+		keep[i] = true;
+	if (idx) {
+		for (size_t i = 0; i < n; i++)
+			idx[i] = i;
+		sort_env = (const char *const *)env;
+		qsort(idx, n, sizeof(*idx), by_name_then_index);
+		for (size_t k = 0; k + 1 < n; k++)
+			if (env_name_len(env[idx[k]]) == env_name_len(env[idx[k + 1]]) &&
+			    !strncmp(env[idx[k]], env[idx[k + 1]], env_name_len(env[idx[k]])))
+				keep[idx[k]] = false;
+		free(idx);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (keep[i] && !strncmp(env[i], "HOME=", 5)) {
+			keep[i] = env[i][5] != '\0';
+			home = keep[i];
+		}
+	return home;
+}
+
+/* process.env as the process gets it: each name once, its last value; an
+ * empty or missing HOME is the user's home from the container's passwd. */
+char **process_env_final(const struct oci_process *p)
 {
 	char home[PATH_MAX], **env;
+	bool *keep = calloc(p->n_env ? p->n_env : 1, sizeof(*keep));
+	bool all = true, has_home;
+	size_t n = 0;
 
-	for (size_t i = 0; i < p->n_env; i++)
-		if (!strncmp(p->env[i], "HOME=", 5))
-			return p->env;
-	passwd_home(p->uid, home, sizeof(home));
-	if (!(env = calloc(p->n_env + 2, sizeof(*env))))
+	if (!keep)
 		return p->env;
-	memcpy(env, p->env, p->n_env * sizeof(*env));
-	if (asprintf(&env[p->n_env], "HOME=%s", home) < 0)
-		env[p->n_env] = NULL;
+	has_home = env_keep(p->env, p->n_env, keep);
+	for (size_t i = 0; i < p->n_env; i++)
+		all &= keep[i];
+	if (all && has_home) {
+		free(keep);
+		return p->env;
+	}
+	if (!(env = calloc(p->n_env + 2, sizeof(*env)))) {
+		free(keep);
+		return p->env;
+	}
+	for (size_t i = 0; i < p->n_env; i++)
+		if (keep[i])
+			env[n++] = p->env[i];
+	free(keep);
+	if (!has_home) {
+		passwd_home(p->uid, home, sizeof(home));
+		if (asprintf(&env[n], "HOME=%s", home) < 0)
+			env[n] = NULL;
+	}
 	return env;
 }

@@ -26,9 +26,10 @@ int process_become_user(const struct oci_process *p, bool allow_setgroups, struc
  * (process_become_user skips them): call before the host's fds are closed, so
  * that it reaches the --log file, never the container's stdio. */
 void process_warn_ungrantable(const struct oci_process *p);
-/* process.env, plus HOME from the container's /etc/passwd (or "/") when it
- * has none, as runc: call after pivot_root, while still root. */
-char **process_env_with_home(const struct oci_process *p);
+/* process.env as runc hands it on: each name once with its last value, and
+ * HOME from the container's /etc/passwd (or "/") when it is missing or
+ * empty. Call after pivot_root, while still root. */
+char **process_env_final(const struct oci_process *p);
 /* Find args[0] in the PATH of process.env (as execvp would), check it is executable. */
 int process_find_exec(const struct oci_process *p, char *path, size_t size, struct stat *st, struct error *err);
 int process_set_no_new_privs(const struct oci_process *p, struct error *err);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
@@ -193,6 +194,11 @@ const struct json_val *json_get(const struct json_val *obj, const char *key)
 		return NULL;
 	for (size_t i = o->u.object.len; i-- > 0;)
 		if (strcmp(o->u.object.keys[i], key) == 0)
+			return (const struct json_val *)o->u.object.values[i];
+	/* runc's Go decoder also takes a member whose name differs only in
+	 * case ("pagesize" for "pageSize"); an exact name wins */
+	for (size_t i = o->u.object.len; i-- > 0;)
+		if (strcasecmp(o->u.object.keys[i], key) == 0)
 			return (const struct json_val *)o->u.object.values[i];
 	return NULL;
 }

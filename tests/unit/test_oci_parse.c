@@ -405,6 +405,32 @@ static void test_repeated_keys(void)
 	oci_config_free(&cfg);
 }
 
+/* runc's Go decoder matches member names regardless of case (its suite
+ * writes hugepageLimits' "pagesize"); an exact name wins over a folded one,
+ * map keys (annotations) stay exact. */
+static void test_case_folded_keys(void)
+{
+	const char *json =
+		"{\"ociVersion\": \"1.0.0\", \"Hostname\": \"folded\","
+		" \"annotations\": {\"A\": \"1\", \"a\": \"2\"},"
+		" \"linux\": {\"namespaces\": [{\"type\": \"uts\"}], \"resources\": {"
+		" \"hugepageLimits\": [{\"pagesize\": \"2MB\", \"limit\": 2097152}],"
+		" \"pids\": {\"LIMIT\": 7, \"limit\": 9}}}}";
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	CHECK(parse_str(json, OCI_PARSE_ALL, &cfg, &err) == 0);
+	if (err.msg[0])
+		fprintf(stderr, "%s\n", err.msg);
+	CHECK_STR(cfg.hostname, "folded");
+	CHECK(cfg.n_annotations == 2);
+	CHECK(cfg.linux_.resources.n_hugepage_limits == 1);
+	if (cfg.linux_.resources.n_hugepage_limits == 1)
+		CHECK_STR(cfg.linux_.resources.hugepage_limits[0].page_size, "2MB");
+	CHECK(cfg.linux_.resources.pids_limit == 9);
+	oci_config_free(&cfg);
+}
+
 /* Every option the spec names is understood (never passed as fs data), and
  * each translates as mount(8) / mount_setattr(2) mean it. */
 static void test_mount_options(void)
@@ -618,6 +644,7 @@ int main(void)
 	test_hooks_only();
 	test_empty_and_null();
 	test_repeated_keys();
+	test_case_folded_keys();
 	test_mount_options();
 	test_load_errors();
 	test_process_parse();

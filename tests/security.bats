@@ -425,6 +425,25 @@ only_fds() {
 	only_fds 0,1,2,3,4
 }
 
+@test "fds: a created init holds only stdio, the exec fifo, its sync socket and its own fd directory" {
+	# seen from the host while it waits for start: nothing of the runtime's
+	# (the bundle, the state dir, the host's /proc) stays open in it; the
+	# fd directory the fifo is reopened through is its own thread's, the
+	# one runc keeps (its suite's fd audit allows /proc/1/task/1/fd)
+	create_container "$CID"
+	local pid fd target bad="" log
+	log="$(container_log "$CID")"
+	pid="$(runtime state "$CID" | jq -r .pid)"
+	for fd in /proc/"$pid"/fd/*; do
+		target="$(readlink "$fd")"
+		case "$target" in
+		"$log" | /dev/null | socket:\[*\] | "$ROOT/$CID/exec.fifo" | /proc/1/task/1/fd) ;;
+		*) bad+=" ${fd##*/}=$target" ;;
+		esac
+	done
+	[[ -z "$bad" ]] || fail "unexpected fds in the created init:$bad"
+}
+
 @test "fds: exec sees only stdio and the preserved fds" {
 	run_detached "$CID"
 	with_fds exec "$CID" sh -c '/bin/checker fds; ls -l /proc/self/fd'

@@ -136,20 +136,22 @@ static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, s
 	return 0;
 }
 
-/* The container's /proc/self/fd, of a procfs proven to be one (an image's
+/* The container's /proc/thread-self/fd, of a procfs proven to be one (an image's
  * fake /proc would take the write): opened right after pivot_root, before
  * any filter, since a filter loaded as root (no NoNewPrivileges) runs over
- * the start wait and may deny openat2 (runtime-tools' default profile does). */
+ * the start wait and may deny openat2 (runtime-tools' default profile does).
+ * The thread's directory (the same table), as runc: an fd audit of a created
+ * init finds /proc/1/task/1/fd, not the process's. */
 static int open_fifo_dir(struct child_ctx *ctx, struct setup *s, struct error *err)
 {
-	static const char what[] = "open the exec fifo's /proc/self/fd (the container's /proc must be procfs)";
+	static const char what[] = "open the exec fifo's /proc/thread-self/fd (the container's /proc must be procfs)";
 	int proc;
 
 	if (ctx->o->run_mode)
 		return 0;
 	if ((proc = procfs_dir("/proc")) < 0)
 		return error_sys(err, -proc, "%s", what);
-	ctx->fifo_dir = procfs_openat(proc, "self/fd", O_PATH | O_DIRECTORY);
+	ctx->fifo_dir = procfs_openat(proc, "thread-self/fd", O_PATH | O_DIRECTORY);
 	close(proc);
 	if (ctx->fifo_dir < 0)
 		return error_sys(err, -ctx->fifo_dir, "%s", what);
@@ -176,7 +178,7 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 		return expect(ctx->sync_fd, SYNC_START, NULL, 0, err);
 	fd = open_fifo(ctx);
 	if (fd < 0)
-		return error_sys(err, -fd, "open exec fifo through the container's /proc/self/fd");
+		return error_sys(err, -fd, "open exec fifo through the container's /proc/thread-self/fd");
 	if (write(fd, "0", 1) != 1)
 		return error_sys(err, errno, "write exec fifo");
 	/* fd stays open: it closes on exec, which tells `start` the program

@@ -6,7 +6,7 @@
  *   setup_tail()                                      both
  *     1. close every fd of the runtime (CVE-2024-21626): all from first_fd
  *        up but keep[] (the sync socket; create: the O_PATH exec fifo and
- *        the container's /proc/self/fd it is reopened through)
+ *        the container's /proc/thread-self/fd it is reopened through)
  *     2. forget the log file (its fd is gone)
  *     3. make_cwd (create): mkdir -p process.cwd
  *     4. seccomp point SETUP_AS_ROOT
@@ -48,7 +48,7 @@ struct setup {
 	int sync_fd;                        /* to the parent: the seccomp notify fd goes there */
 	int first_fd;                       /* 3 + --preserve-fds: from here up the fds are the runtime's */
 	int keep[5];                        /* of those, the ones that stay open (-1 or 0: none) */
-#define SETUP_KEEP_FIFO_DIR 4               /* create: keep[] slot of the exec fifo's /proc/self/fd */
+#define SETUP_KEEP_FIFO_DIR 4               /* create: keep[] slot of the exec fifo's /proc/thread-self/fd */
 	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
 	bool allow_setgroups;               /* false when setgroups is denied (rootless) */
 	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */

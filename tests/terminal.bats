@@ -33,6 +33,26 @@ run_with_input() {
 	assert_failure
 }
 
+@test "terminal run and exec -t: output to a pipe keeps the program's newlines (no CR, as runc), to a terminal gets CR LF" {
+	update_config '.process.terminal = true'
+	# foreground run, stdout a file: the bytes the program wrote
+	set_args printf 'a\nb\n'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	[ "$output" = $'a\nb' ] || fail "run to a pipe: $(printf '%q' "$output")"
+	# stdout a terminal: the pty's usual CR LF reaches it
+	run_nohang in_terminal "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" </dev/null
+	assert_success
+	[[ "$output" == *$'a\r\nb\r'* ]] || fail "run on a terminal: $(printf '%q' "$output")"
+	# exec -t with stdout a pipe, the same as run
+	update_config '.process.terminal = false'
+	set_args sleep 100
+	run_detached "$CID"
+	run_nohang runtime exec -t "$CID" printf 'a\nb\n'
+	assert_success
+	[ "$output" = $'a\nb' ] || fail "exec -t to a pipe: $(printf '%q' "$output")"
+}
+
 @test "terminal run, stdin /dev/null or a partial line: EOF reaches the container" {
 	is_runc && skip "runc run with process.terminal needs the caller's /dev/tty (open /dev/tty: ENXIO)"
 	update_config '.process.terminal = true'

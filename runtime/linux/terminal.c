@@ -74,3 +74,13 @@ int terminal_send(const char *path, int master, struct error *err)
 	close(s);
 	return r < 0 ? error_sys(err, -r, "--console-socket %s: send", path) : 0;
 }
+
+void terminal_relay_prepare(int master)
+{
+	struct termios t;
+
+	if (isatty(STDOUT_FILENO) || tcgetattr(master, &t) < 0)
+		return;
+	t.c_oflag &= ~(tcflag_t)ONLCR;
+	tcsetattr(master, TCSANOW, &t);
+}

@@ -13,4 +13,8 @@ int terminal_open(const char *rootfs, const struct oci_process *p, int *slave, s
 int terminal_take(int slave, struct error *err);
 /* Parent: send the master over the unix socket at `path`. */
 int terminal_send(const char *path, int master, struct error *err);
+/* Parent: the master is relayed to our own stdio; when our stdout is no
+ * terminal (a pipe, a file), the pty stops turning \n into \r\n, as runc:
+ * the caller reads the program's own bytes. */
+void terminal_relay_prepare(int master);
 #endif

@@ -330,9 +330,12 @@ struct oci_time_offset {
 
 enum oci_time_clock { OCI_CLOCK_MONOTONIC, OCI_CLOCK_BOOTTIME, OCI_CLOCKS };
 
+/* nodes 0..1023: the kernel's MAX_NUMNODES with NODES_SHIFT 10 (x86-64) */
+#define OCI_MEMPOLICY_MAX_NODES 1024
+
 struct oci_memory_policy {
 	int mode;                 /* MPOL_DEFAULT ... */
-	char *nodes;              /* node list "0-3", may be NULL */
+	char *nodes;              /* node list "0-3" (each < OCI_MEMPOLICY_MAX_NODES), may be NULL */
 	unsigned flags;           /* MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES | MPOL_F_NUMA_BALANCING */
 };
 

@@ -198,30 +198,43 @@ static int parse_memory_policy(struct pctx *c, const struct jpath *p, const stru
 	const struct jpath *kp = JKEY(p, "memoryPolicy"), *fp = JKEY(kp, "flags");
 	struct oci_memory_policy *mp = &l->memory_policy;
 	const char *mode;
-	bool has_nodes;
-	int r, bit;
+	char *name;
+	unsigned long count = 0, max = 0;
+	int r;
 
 	if ((r = parse_get_obj(c, p, lx, "memoryPolicy", OPT, &v)) <= 0)
 		return r;
 	l->has_memory_policy = true;
-	if ((r = parse_get_name(c, kp, v, "mode", REQ, oci_mempolicy_modes, oci_n_mempolicy_modes,
-			  "memory policy mode", &mp->mode)) < 0 ||
-	    (r = parse_get_str(c, kp, v, "nodes", OPT, &mp->nodes)) < 0 ||
+	/* runc's words (invalid memory policy mode/flag/nodes), with the path */
+	if (!parse_member(v, "mode"))
+		return parse_err(c, JKEY(kp, "mode"), "invalid memory policy mode: required");
+	if ((r = parse_get_str(c, kp, v, "mode", REQ, &name)) < 0)
+		return r;
+	if ((mp->mode = oci_name_lookup(oci_mempolicy_modes, oci_n_mempolicy_modes, name)) < 0)
+		return parse_err(c, JKEY(kp, "mode"), "invalid memory policy mode \"%s\"", name);
+	if ((r = parse_get_str(c, kp, v, "nodes", OPT, &mp->nodes)) < 0 ||
 	    (r = parse_get_arr(c, kp, v, "flags", OPT, &flags)) < 0)
 		return r;
 	for (size_t i = 0; flags && i < json_len(flags); i++) {
-		if (parse_val_name(c, JIDX(fp, i), json_at(flags, i), oci_mempolicy_flags,
-			     oci_n_mempolicy_flags, "memory policy flag", &bit) < 0)
+		const struct json_val *f = json_at(flags, i);
+		int bit;
+
+		if (parse_val_type(c, JIDX(fp, i), f, JSON_STRING) < 0)
 			return -EINVAL;
+		if ((bit = oci_name_lookup(oci_mempolicy_flags, oci_n_mempolicy_flags, json_str(f))) < 0)
+			return parse_err(c, JIDX(fp, i), "invalid memory policy flag \"%s\"", json_str(f));
 		mp->flags |= (unsigned)bit;
 	}
 	mode = oci_name_of(oci_mempolicy_modes, oci_n_mempolicy_modes, mp->mode);
-	has_nodes = mp->nodes && mp->nodes[0];
-	if (mp->nodes && !parse_cpu_list_valid(mp->nodes))
-		return parse_err(c, JKEY(kp, "nodes"), "invalid node list \"%s\"", mp->nodes);
-	if (has_nodes && (mp->mode == MPOL_DEFAULT_ || mp->mode == MPOL_LOCAL_))
-		return parse_err(c, JKEY(kp, "nodes"), "must be empty with %s", mode);
-	if (!has_nodes && mp->mode != MPOL_DEFAULT_ && mp->mode != MPOL_LOCAL_ &&
+	if (mp->nodes && !parse_cpu_list(mp->nodes, &count, &max))
+		return parse_err(c, JKEY(kp, "nodes"), "invalid memory policy nodes \"%s\"", mp->nodes);
+	if (count && max >= OCI_MEMPOLICY_MAX_NODES)
+		return parse_err(c, JKEY(kp, "nodes"), "invalid memory policy nodes \"%s\": node %lu beyond %d",
+				 mp->nodes, max, OCI_MEMPOLICY_MAX_NODES - 1);
+	if (count && (mp->mode == MPOL_DEFAULT_ || mp->mode == MPOL_LOCAL_))
+		return parse_err(c, JKEY(kp, "nodes"), "memory policy mode requires 0 nodes but got %lu (%s)",
+				 count, mode);
+	if (!count && mp->mode != MPOL_DEFAULT_ && mp->mode != MPOL_LOCAL_ &&
 	    mp->mode != MPOL_PREFERRED_)
 		return parse_err(c, JKEY(kp, "nodes"), "required with %s", mode);
 	if ((mp->flags & MPOL_F_STATIC_AND_RELATIVE) == MPOL_F_STATIC_AND_RELATIVE)

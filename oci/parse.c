@@ -465,25 +465,37 @@ static bool parse_num(const char **s, unsigned long *out)
 	return true;
 }
 
-bool parse_cpu_list_valid(const char *s)
+bool parse_cpu_list(const char *s, unsigned long *count, unsigned long *max)
 {
 	unsigned long a, b;
 
+	*count = *max = 0;
 	if (*s == '\0')
 		return true;
 	for (;;) {
 		if (!parse_num(&s, &a))
 			return false;
+		b = a;
 		if (*s == '-') {
 			s++;
 			if (!parse_num(&s, &b) || b < a)
 				return false;
 		}
+		*count += b - a + 1;
+		if (b > *max)
+			*max = b;
 		if (*s == '\0')
 			return true;
 		if (*s++ != ',')
 			return false;
 	}
+}
+
+bool parse_cpu_list_valid(const char *s)
+{
+	unsigned long count, max;
+
+	return parse_cpu_list(s, &count, &max);
 }
 
 int parse_document(struct pctx *c, const char *text, size_t len, struct json_val **root)

@@ -108,6 +108,9 @@ int parse_get_map_of(struct pctx *c, const struct jpath *p, const struct json_va
 
 /* "0-3,7": a list of CPU or node numbers. */
 bool parse_cpu_list_valid(const char *s);
+/* The same check; *count: the numbers listed (a range counts each), *max:
+ * the largest one (both 0 for an empty list). */
+bool parse_cpu_list(const char *s, unsigned long *count, unsigned long *max);
 
 /* ---- section parsers (config_*.c) --------------------------------------- */
 int parse_process(struct pctx *c, const struct jpath *p, const struct json_val *v,

@@ -98,7 +98,7 @@ static int set_ioprio(const struct oci_process *p, struct error *err)
 
 static int set_mempolicy(const struct oci_memory_policy *m, struct error *err)
 {
-	unsigned long mask[16] = { 0 };
+	unsigned long mask[OCI_MEMPOLICY_MAX_NODES / (8 * sizeof(unsigned long))] = { 0 };
 	unsigned long maxnode = 0;
 
 	if (m->nodes && *m->nodes) {

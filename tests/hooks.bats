@@ -140,7 +140,8 @@ hooks_log() {
 	add_hook createRuntime not-reached
 	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
 	assert_failure 1
-	[ -n "$output" ]
+	# runc's words, the hook's index in its list
+	assert_output --partial "error running createRuntime hook #1: "
 	assert_equal "$(hooks_log)" "ok-before failing "
 	run runtime state "$CID"
 	assert_failure 1
@@ -260,8 +261,9 @@ hooks_log() {
 	assert_success
 }
 
-@test "hooks in the container without env get an empty environment, host hooks still the runtime's (the caller's secrets stay out of the image)" {
+@test "hooks in the container without env get the process's environment, never the caller's; host hooks still the runtime's" {
 	update_config '.root.readonly = false
+		| .process.env = ["PATH=/bin", "ONE=two", "HOME="]
 		| .hooks.createContainer = [{path: "/bin/sh", args: ["sh", "-c", "export -p >./cc-env"]}]
 		| .hooks.startContainer = [{path: "/bin/sh", args: ["sh", "-c", "export -p >/sc-env"]}]
 		| .hooks.poststart = [{path: "/bin/sh", args: ["sh", "-c", "export -p >" + $out + "/poststart-env"]}]' \
@@ -276,8 +278,13 @@ hooks_log() {
 	wait_for_file "$BUNDLE/rootfs/sc-env"
 	run cat "$BUNDLE/rootfs/cc-env"
 	refute_output --partial "tinyrun-secret-$TOKEN"
+	assert_line --partial "ONE='two'"
 	run cat "$BUNDLE/rootfs/sc-env"
 	refute_output --partial "tinyrun-secret-$TOKEN"
+	# startContainer: the environment exactly as the process gets it (runc's
+	# suite: "startContainer hook should inherit process environment")
+	assert_line --partial "ONE='two'"
+	assert_line --partial "HOME='/root'"
 	# the documented behaviour of host hooks (runc, crun) is kept
 	run cat "$OUT/poststart-env"
 	assert_output --partial "tinyrun-secret-$TOKEN"

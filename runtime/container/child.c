@@ -284,7 +284,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		 * such as ./lib name the container's files) */
 		if (chdir(ctx->rootfs) < 0)
 			return error_sys(err, errno, "createContainer hooks: chdir %s", ctx->rootfs);
-		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, state, strlen(state), err)) < 0)
+		if ((r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_CONTAINER, p->env, state, strlen(state), err)) < 0)
 			return r;
 	}
 	if (ctx->rootless && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
@@ -371,7 +371,7 @@ void container_child_main(struct child_ctx *ctx)
 	if (setup_start(&s, &err) < 0)
 		goto fail;
 	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER] &&
-	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, start_state, strlen(start_state), &err) < 0)
+	    hooks_run(&ctx->cfg->hooks, OCI_HOOK_START_CONTAINER, container_env, start_state, strlen(start_state), &err) < 0)
 		goto fail;
 	setup_exec(&s, exe, container_env, &err);
 fail:

@@ -217,9 +217,9 @@ static int run_create_hooks(struct container *c, const struct oci_config *cfg, i
 
 	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
 		return r;
-	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, json, len, err);
+	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, NULL, json, len, err);
 	if (r == 0)
-		r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_RUNTIME, json, len, err);
+		r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_RUNTIME, NULL, json, len, err);
 	free(json);
 	if (r < 0)
 		return r;

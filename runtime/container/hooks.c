@@ -45,10 +45,11 @@ static void close_from_3(void)
 
 /* A host hook without "env" gets the runtime's environment (runc, crun:
  * hooks look up PATH); "env": [] means an empty one. A hook in the container
- * without "env" gets an empty one: the caller's environment (its secrets)
- * must not reach the image. Every hook gets only stdin (the state), stdout
- * and stderr. */
-static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in_fd)
+ * without "env" gets the container process's (process.env, as runc's init
+ * hands its own on), never the caller's: its secrets must not reach the
+ * image. Every hook gets only stdin (the state), stdout and stderr. */
+static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in_fd,
+		       char *const *process_env)
 {
 	static char *const no_env[] = { NULL };
 	char *const argv0[] = { h->path, NULL };
@@ -57,7 +58,9 @@ static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in
 	if (dup2(in_fd, STDIN_FILENO) < 0)
 		_exit(127);
 	close_from_3();
-	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : in_container(kind) ? no_env : environ);
+	if (!in_container(kind))
+		process_env = environ;
+	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : process_env ? process_env : no_env);
 	dprintf(STDERR_FILENO, "tinyrun: hook %s: %s\n", h->path, strerror(errno));
 	_exit(127);
 }
@@ -83,8 +86,8 @@ static int hook_wait(pid_t pid, int pidfd, int timeout_s, int *status)
 	return 0;
 }
 
-static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, const char *json, size_t len,
-			struct error *err)
+static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, char *const *process_env,
+			const char *json, size_t len, struct error *err)
 {
 	int pfd[2], pidfd, status = 0, r;
 	void (*old)(int);
@@ -99,7 +102,7 @@ static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, const
 		return error_sys(err, errno, "hook %s: fork", h->path);
 	}
 	if (pid == 0)
-		hook_child(h, kind, pfd[0]);
+		hook_child(h, kind, pfd[0], process_env);
 	close(pfd[0]);
 	old = signal(SIGPIPE, SIG_IGN);
 	for (size_t off = 0; off < len;) {
@@ -130,16 +133,16 @@ static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, const
 	return error_set(err, ECANCELED, "hook %s: exit status %d", h->path, WEXITSTATUS(status));
 }
 
-int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind,
+int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind, char *const *process_env,
 	      const char *state_json, size_t len, struct error *err)
 {
 	for (size_t i = 0; i < hooks->n[kind]; i++) {
 		int r;
 
 		log_debug("running %s hook %s", kind_names[kind], hooks->list[kind][i].path);
-		r = hook_run_one(&hooks->list[kind][i], kind, state_json, len, err);
+		r = hook_run_one(&hooks->list[kind][i], kind, process_env, state_json, len, err);
 		if (r < 0) {
-			error_prefix(err, "%s hook #%zu", kind_names[kind], i);
+			error_prefix(err, "error running %s hook #%zu", kind_names[kind], i);
 			return r;
 		}
 	}
@@ -152,7 +155,7 @@ void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,
 	for (size_t i = 0; i < hooks->n[kind]; i++) {
 		struct error err;
 
-		if (hook_run_one(&hooks->list[kind][i], kind, state_json, len, &err) < 0)
+		if (hook_run_one(&hooks->list[kind][i], kind, NULL, state_json, len, &err) < 0)
 			log_warn("%s hook #%zu: %s", kind_names[kind], i, err.msg);
 	}
 }

@@ -1,5 +1,6 @@
 /* linux: config-linux.md, everything but resources and seccomp. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -298,8 +299,46 @@ static int parse_rootfs_propagation(struct pctx *c, const struct jpath *p,
 			oci_n_rootfs_propagations, "rootfs propagation", prop);
 }
 
+static int by_path_then_index(const void *a, const void *b, void *paths)
+{
+	char **v = paths;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(v[x], v[y]);
+
+	return c ? c : (x < y ? -1 : 1);
+}
+
+/* A path listed again is dropped (its first place kept): masked twice it
+ * would be mounted twice, as runc does not (its mask.bats). n log n, so a
+ * hostile list costs no more than its parse. */
+static int drop_repeats(struct pctx *c, char **v, size_t *n)
+{
+	size_t *idx, kept = 0;
+	bool *drop;
+
+	if (*n < 2)
+		return 0;
+	idx = parse_alloc(c, *n, sizeof(*idx));
+	drop = parse_alloc(c, *n, sizeof(*drop));
+	if (!idx || !drop)
+		return -ENOMEM;
+	for (size_t i = 0; i < *n; i++)
+		idx[i] = i;
+	qsort_r(idx, *n, sizeof(*idx), by_path_then_index, v);
+	for (size_t k = 1; k < *n; k++)
+		if (!strcmp(v[idx[k - 1]], v[idx[k]]))
+			drop[idx[k]] = true;
+	for (size_t i = 0; i < *n; i++)
+		if (!drop[i])
+			v[kept++] = v[i];
+	for (size_t i = kept; i < *n; i++)
+		v[i] = NULL;
+	*n = kept;
+	return 0;
+}
+
 /* maskedPaths / readonlyPaths: absolute paths in the container (a relative
- * one has no defined base). */
+ * one has no defined base), each once. */
 static int get_paths(struct pctx *c, const struct jpath *p, const struct json_val *v,
 		     const char *key, char ***out, size_t *n)
 {
@@ -310,7 +349,7 @@ static int get_paths(struct pctx *c, const struct jpath *p, const struct json_va
 	for (size_t i = 0; i < *n; i++)
 		if ((*out)[i][0] != '/')
 			return parse_err(c, JIDX(JKEY(p, key), i), "\"%s\" is not an absolute path", (*out)[i]);
-	return 0;
+	return drop_repeats(c, *out, n);
 }
 
 int parse_linux(struct pctx *c, const struct jpath *p, const struct json_val *v,

@@ -47,8 +47,9 @@ static int check_guarded(struct rootfs_ctx *c, const struct oci_mount *m, int fd
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE, &stx) < 0)
 		return fail(c, m, -errno, "statx");
 	if ((type_is(m, "proc") || type_is(m, "sysfs")) && !S_ISDIR(stx.stx_mode))
-		return error_set(c->err, ENOTDIR, "mount %s on %s: destination is not a directory",
-				 m->type, m->destination);
+		return error_set(c->err, ENOTDIR,
+				 "mount %s on %s: destination is not a directory (filesystem \"%s\" must be mounted on ordinary directory)",
+				 m->type, m->destination, m->type);
 	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
 	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
 		if (fstatfs(fd, &sfs) < 0)
@@ -72,8 +73,9 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
 		fd = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, guarded);
 	if (fd < 0) {
 		if (fd == -ELOOP && guarded)
-			return error_set(c->err, ELOOP, "mount %s on %s: destination contains a symlink",
-					 m->type ? m->type : "bind", m->destination);
+			return error_set(c->err, ELOOP,
+					 "mount %s on %s: destination contains a symlink (filesystem \"%s\" must be mounted on ordinary directory)",
+					 m->type ? m->type : "bind", m->destination, m->type ? m->type : "bind");
 		return fail(c, m, fd, "destination");
 	}
 	if (guarded && (r = check_guarded(c, m, fd)) < 0) {

@@ -166,6 +166,20 @@ add_mount() {
 	has_opt /secret-dir ro
 }
 
+@test "mounts: a masked or read-only path listed twice is mounted once (as runc)" {
+	mkdir -p "$BUNDLE/rootfs/twice-dir" "$BUNDLE/rootfs/ro-dir"
+	echo secret >"$BUNDLE/rootfs/twice-file"
+	update_config '.linux.maskedPaths += ["/twice-dir", "/twice-file", "/twice-dir", "/twice-file"]
+		| .linux.readonlyPaths += ["/ro-dir", "/ro-dir"]'
+	set_cmd 'cat /proc/self/mountinfo'
+	run_ctr
+	assert_success
+	local p
+	for p in /twice-dir /twice-file /ro-dir; do
+		[ "$(awk -v p="$p" '$5 == p' <<<"$output" | wc -l)" = 1 ] || fail "$p mounted $(awk -v p="$p" '$5 == p' <<<"$output" | wc -l) times: $output"
+	done
+}
+
 @test "mounts: a masked /dev/null link in the image does not decide what masks a file" {
 	# CVE-2025-31133 class: the image's /dev/null is never the mask's source.
 	update_config '.mounts |= map(select(.destination != "/dev" and (.destination | startswith("/dev/") | not)))'

@@ -1,6 +1,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -55,6 +58,36 @@ static int signal_all(struct container *c, int sig, struct error *err)
 	return r;
 }
 
+/* The init shares our pid namespace (the config had none of its own): its
+ * death takes no other process with it. */
+static bool shares_our_pidns(pid_t pid)
+{
+	char path[64];
+	struct stat ours, its;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	return stat("/proc/self/ns/pid", &ours) == 0 && stat(path, &its) == 0 &&
+	       ours.st_dev == its.st_dev && ours.st_ino == its.st_ino;
+}
+
+/* Processes left in the cgroup of a stopped container: only possible
+ * without a pid namespace of its own (an init's death ends its namespace). */
+static bool cgroup_has_pids(const struct container *c)
+{
+	struct cgroup cg;
+	struct error err;
+	pid_t *pids = NULL;
+	size_t n = 0;
+
+	if (!c->st.cgroup_path || cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, &err) < 0)
+		return false;
+	if (cgroup_pids(&cg, &pids, &n, &err) < 0)
+		n = 0;
+	free(pids);
+	cgroup_close(&cg);
+	return n > 0;
+}
+
 const struct cli_opt cmd_kill_opts[] = {
 	{ "all", 'a', 'a', NULL, "signal every process in the container's cgroup, not only its init" },
 	{ 0 },
@@ -82,14 +115,19 @@ int cmd_kill(struct global_opts *g, int argc, char **argv)
 	if (container_load(g->root, argv[optind], true, &c, &err) < 0)
 		return cli_fail(&err);
 	s = container_status(&c);
+	/* as runc: KILL of a container without its own pid namespace kills
+	 * every process of its cgroup, even once the init is gone; killing
+	 * only the init would leave the others running */
+	if (sig == SIGKILL && !all && c.st.cgroup_path &&
+	    (s == STATUS_STOPPED ? cgroup_has_pids(&c) : s != STATUS_CREATING && shares_our_pidns(c.st.pid)))
+		all = true;
 	if (s == STATUS_CREATING || (s == STATUS_STOPPED && !all)) {
 		container_close(&c);
 		/* containerd and podman match "container not running" */
 		return cli_failf("cannot kill container \"%s\": container not running", argv[optind]);
 	}
-	if (all)
-		r = signal_all(&c, sig, &err);
-	else if ((r = signal_init(&c, sig, &err)) == 0 && s == STATUS_PAUSED)
+	r = all ? signal_all(&c, sig, &err) : signal_init(&c, sig, &err);
+	if (r == 0 && s == STATUS_PAUSED)
 		thaw_for_kill(&c, sig);
 	container_close(&c);
 	return r < 0 ? cli_fail(&err) : 0;

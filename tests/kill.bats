@@ -139,6 +139,48 @@ start_trapper() {
 	assert_no_leftovers
 }
 
+# three_pids ID: the pids of ID's cgroup (ps), once there are three of them.
+three_pids() {
+	local i out=""
+	for ((i = 0; i < 100; i++)); do
+		out="$(runtime ps --format json "$1" | jq -r '.[]')"
+		[ "$(wc -w <<<"$out")" -ge 3 ] && break
+		sleep 0.05
+	done
+	echo "$out"
+}
+
+@test "kill KILL without a pid namespace of its own kills every process of the container, even once the init is gone (as runc)" {
+	# the init's death ends no namespace here: killing only it would leave
+	# the rest running in the container's cgroup
+	update_config '.linux.namespaces |= map(select(.type != "pid"))'
+	set_cmd 'sleep 3600 & sleep 3600 & exec sleep 3600'
+	run_detached "$CID"
+	local pids init p
+	pids="$(three_pids "$CID")"
+	run runtime kill "$CID" KILL
+	assert_success
+	for p in $pids; do wait_for_exit "$p"; done
+	wait_for_state "$CID" stopped
+	run runtime delete "$CID"
+	assert_success
+
+	# the init killed from outside first: the container is stopped, the
+	# others still run in its cgroup; kill KILL still reaches them
+	CID="$CID-2"
+	run_detached "$CID"
+	pids="$(three_pids "$CID")"
+	init="$(state_field "$CID" pid)"
+	kill -9 "$init"
+	wait_for_exit "$init"
+	run runtime kill "$CID" KILL
+	assert_success
+	for p in $pids; do wait_for_exit "$p"; done
+	run runtime delete "$CID"
+	assert_success
+	assert_no_leftovers
+}
+
 @test "kill -a is --all" {
 	set_cmd 'sleep 3600 & exec sleep 3600'
 	run_detached "$CID"

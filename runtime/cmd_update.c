@@ -50,7 +50,7 @@ static int parse_int(const char *s, int64_t *out)
 
 enum {
 	O_MEMORY = 1000, O_MEMRES, O_MEMSWAP, O_KMEM, O_KMEMTCP, O_SHARES, O_QUOTA, O_PERIOD,
-	O_RTPERIOD, O_RTRUNTIME, O_CPUS, O_MEMS, O_PIDS, O_BLKIO,
+	O_RTPERIOD, O_RTRUNTIME, O_CPUS, O_MEMS, O_PIDS, O_BLKIO, O_BURST, O_IDLE,
 };
 
 const struct cli_opt cmd_update_opts[] = {
@@ -63,6 +63,8 @@ const struct cli_opt cmd_update_opts[] = {
 	{ "cpu-shares", 0, O_SHARES, "N", "relative CPU weight (cgroup v1 shares, 2-262144)" },
 	{ "cpu-quota", 0, O_QUOTA, "USEC", "CPU time per period, microseconds (-1 unlimited)" },
 	{ "cpu-period", 0, O_PERIOD, "USEC", "the CPU quota's period, microseconds" },
+	{ "cpu-burst", 0, O_BURST, "USEC", "CPU time a period may borrow from earlier ones, microseconds" },
+	{ "cpu-idle", 0, O_IDLE, "N", "1: the cgroup runs only when the CPU is otherwise idle, 0: normal" },
 	{ "cpu-rt-period", 0, O_RTPERIOD, "USEC", "real-time period, microseconds" },
 	{ "cpu-rt-runtime", 0, O_RTRUNTIME, "USEC", "real-time runtime per period, microseconds" },
 	{ "cpuset-cpus", 0, O_CPUS, "LIST", "CPUs to run on (0-3,5)" },
@@ -95,8 +97,8 @@ static int set_flag(struct oci_resources *r, int opt, const char *v)
 	if (bad)
 		return -1;
 	/* as in config.json: -1 is unlimited, other negatives are refused */
-	if (n < -1 && (opt == O_MEMORY || opt == O_MEMRES || opt == O_MEMSWAP || opt == O_KMEM ||
-		       opt == O_KMEMTCP || opt == O_PIDS))
+	if ((opt == O_BURST && n < 0) || (n < -1 && (opt == O_MEMORY || opt == O_MEMRES || opt == O_MEMSWAP || opt == O_KMEM ||
+		       opt == O_KMEMTCP || opt == O_PIDS)))
 		return -1;
 	switch (opt) {
 	case O_MEMORY: r->has_memory = r->memory.has_limit = true; r->memory.limit = n; break;
@@ -109,6 +111,8 @@ static int set_flag(struct oci_resources *r, int opt, const char *v)
 	case O_PERIOD: r->has_cpu = r->cpu.has_period = true; r->cpu.period = n; break;
 	case O_RTPERIOD: r->has_cpu = r->cpu.has_realtime_period = true; r->cpu.realtime_period = n; break;
 	case O_RTRUNTIME: r->has_cpu = r->cpu.has_realtime_runtime = true; r->cpu.realtime_runtime = n; break;
+	case O_BURST: r->has_cpu = r->cpu.has_burst = true; r->cpu.burst = n; break;
+	case O_IDLE: r->has_cpu = r->cpu.has_idle = true; r->cpu.idle = n; break;
 	case O_PIDS: r->has_pids = true; r->pids_limit = n; break;
 	case O_BLKIO:
 		if (n < 0 || n > 1000)

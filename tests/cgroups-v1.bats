@@ -264,6 +264,33 @@ wait_sleeps() {
 	wait_sleeps 10
 }
 
+@test "cgroups v1: update --cpu-burst, --cpu-idle, and a real-time period below the current runtime (runtime first)" {
+	[[ -f /sys/fs/cgroup/cpu/cpu.idle && -f /sys/fs/cgroup/cpu/cpu.cfs_burst_us ]] || skip "no cpu.idle / cpu.cfs_burst_us here"
+	# the test's parent gets real-time time of its own to hand down
+	mkdir -p "/sys/fs/cgroup/cpu$CGPARENT"
+	echo 500000 >"/sys/fs/cgroup/cpu$CGPARENT/cpu.rt_runtime_us" || skip "no real-time time left to give"
+	update_config '.linux.resources.cpu = {"quota": 50000, "period": 100000, "realtimePeriod": 100000, "realtimeRuntime": 40000}'
+	set_args sleep 1000
+	run_detached "$CID"
+	runtime update --cpu-burst 20000 --cpu-idle 1 "$CID"
+	assert_equal "$(cg cpu cpu.cfs_burst_us)" 20000
+	assert_equal "$(cg cpu cpu.idle)" 1
+	runtime update --cpu-idle 0 "$CID"
+	assert_equal "$(cg cpu cpu.idle)" 0
+	run runtime update --cpu-burst -1 "$CID"
+	assert_failure 1
+	# 10000 < the current runtime 40000: the kernel takes the period only
+	# once the runtime is down (runc issue 4094)
+	run runtime update --cpu-rt-period 10000 --cpu-rt-runtime 3000 "$CID"
+	assert_success
+	assert_equal "$(cg cpu cpu.rt_period_us)" 10000
+	assert_equal "$(cg cpu cpu.rt_runtime_us)" 3000
+	run runtime update --cpu-rt-period 100000 --cpu-rt-runtime 20000 "$CID"
+	assert_success
+	assert_equal "$(cg cpu cpu.rt_period_us)" 100000
+	assert_equal "$(cg cpu cpu.rt_runtime_us)" 20000
+}
+
 @test "cgroups v1: kill --all reaches every process of the cgroup, delete removes it everywhere" {
 	set_cmd 'sleep 1000 & sleep 1000 & exec sleep 1001'
 	run_detached "$CID"

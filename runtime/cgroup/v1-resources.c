@@ -167,6 +167,28 @@ static int apply_cfs(int fd, const struct oci_cpu *c, struct error *err)
 	return 0;
 }
 
+/* The kernel keeps runtime <= period: a period below the current runtime
+ * is refused until the runtime comes down, so then the runtime goes first
+ * (runc issue 4094). */
+static int apply_rt(int fd, const struct oci_cpu *c, struct error *err)
+{
+	bool period = c->has_realtime_period && c->realtime_period;
+	bool runtime = c->has_realtime_runtime && c->realtime_runtime;
+	int r;
+
+	if (period && cg_writef(fd, "cpu.rt_period_us", err, "%" PRIu64, c->realtime_period) < 0) {
+		if (runtime &&
+		    (r = W(fd, "cpu.rt_runtime_us", "cpu.realtimeRuntime", "%" PRId64, c->realtime_runtime)) < 0)
+			return r;
+		runtime = false;
+		if ((r = W(fd, "cpu.rt_period_us", "cpu.realtimePeriod", "%" PRIu64, c->realtime_period)) < 0)
+			return r;
+	}
+	if (runtime && (r = W(fd, "cpu.rt_runtime_us", "cpu.realtimeRuntime", "%" PRId64, c->realtime_runtime)) < 0)
+		return r;
+	return 0;
+}
+
 static int apply_cpu(const int *fds, const struct oci_cpu *c, struct error *err)
 {
 	bool cpu_used = (c->has_shares && c->shares) || (c->has_quota && c->quota) || (c->has_period && c->period) ||
@@ -183,11 +205,7 @@ static int apply_cpu(const int *fds, const struct oci_cpu *c, struct error *err)
 			return r;
 		if (c->has_burst && (r = W(fd, "cpu.cfs_burst_us", "cpu.burst", "%" PRIu64, c->burst)) < 0)
 			return r;
-		if (c->has_realtime_period && c->realtime_period &&
-		    (r = W(fd, "cpu.rt_period_us", "cpu.realtimePeriod", "%" PRIu64, c->realtime_period)) < 0)
-			return r;
-		if (c->has_realtime_runtime && c->realtime_runtime &&
-		    (r = W(fd, "cpu.rt_runtime_us", "cpu.realtimeRuntime", "%" PRId64, c->realtime_runtime)) < 0)
+		if ((r = apply_rt(fd, c, err)) < 0)
 			return r;
 		if (c->has_idle && (r = W(fd, "cpu.idle", "cpu.idle", "%" PRId64, c->idle)) < 0)
 			return r;

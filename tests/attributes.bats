@@ -54,6 +54,20 @@ run_fg() {
 	assert_output "bind:0"
 }
 
+@test "linux.personality LINUX32: the process and an exec'd one see i686 (as runc)" {
+	update_config '.linux.personality = {"domain": "LINUX32"}'
+	set_args sleep 1000
+	run_detached "$CID"
+	run_nohang runtime exec "$CID" uname -m
+	assert_success
+	assert_output i686
+	# exec -p: the container's personality, whatever process.json says
+	echo '{"args": ["uname", "-m"], "cwd": "/"}' >"$BATS_TEST_TMPDIR/p.json"
+	run_nohang runtime exec -p "$BATS_TEST_TMPDIR/p.json" "$CID"
+	assert_success
+	assert_output i686
+}
+
 @test "linux.netDevices: a host interface moves into the container, renamed" {
 	command -v ip >/dev/null || skip "no ip(8)"
 	local dev="trv${BATS_TEST_NUMBER}$$"

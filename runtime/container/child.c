@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -298,8 +297,6 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &cfg->linux_, err)) < 0 ||
 	    (r = attrs_set_labels(p, err)) < 0)
 		return r;
-	if (cfg->linux_.has_personality && personality(cfg->linux_.personality) < 0)
-		return error_sys(err, errno, "linux.personality");
 	/* the kernel would drop it at the uid change anyway, and a filter may
 	 * deny prctl later: from here the sync socket's EOF tells us */
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);

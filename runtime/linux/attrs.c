@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <selinux/selinux.h>
@@ -123,6 +124,9 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct e
 		return r;
 	if (l && l->has_memory_policy && (r = set_mempolicy(&l->memory_policy, err)) < 0)
 		return r;
+	/* the container's, for an exec'd process too (as runc) */
+	if (l && l->has_personality && personality(l->personality) < 0)
+		return error_sys(err, errno, "linux.personality");
 	return 0;
 }
 

@@ -100,6 +100,28 @@ start_trapper() {
 	[ ! -e "$OUT/ran" ]
 }
 
+@test "kill on a created container: TERM and HUP stop it too (a pid-namespace init gets only the signals it handles)" {
+	bind_out_dir
+	set_cmd 'echo ran >/out/ran'
+	local sig
+	for sig in TERM HUP; do
+		create_container "$CID"
+		run runtime kill "$CID" "$sig"
+		assert_success
+		wait_for_state "$CID" stopped
+		run runtime delete "$CID"
+		assert_success
+	done
+	[ ! -e "$OUT/ran" ]
+	# once started the program runs with nothing caught (execve reset it)
+	set_cmd 'exec grep SigCgt /proc/self/status >/out/ran'
+	create_container "$CID"
+	run runtime start "$CID"
+	assert_success
+	wait_for_file "$OUT/ran" SigCgt
+	assert_equal "$(cat "$OUT/ran")" $'SigCgt:\t0000000000000000'
+}
+
 @test "invalid signals are refused with exit 1; the container is untouched" {
 	start_trapper
 	local sig

@@ -169,12 +169,31 @@ static int open_fifo(const struct child_ctx *ctx)
 	return fd < 0 ? -errno : fd;
 }
 
+static void die_of(int sig)
+{
+	_exit(128 + sig);
+}
+
+/* A pid namespace's init gets from outside only the signals it handles (and
+ * KILL): a created container would never hear `kill ID TERM` or a pidfd's
+ * SIGTERM. While it waits, the signals that end a process by default end it
+ * (as runc's init, whose Go runtime handles them); execve resets them. */
+static void created_signals_end_it(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM };
+	struct sigaction sa = { .sa_handler = die_of };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static int wait_for_start(struct child_ctx *ctx, struct error *err)
 {
 	int fd;
 
 	if (ctx->o->run_mode)
 		return expect(ctx->sync_fd, SYNC_START, NULL, 0, err);
+	created_signals_end_it();
 	fd = open_fifo(ctx);
 	if (fd < 0)
 		return error_sys(err, -fd, "open exec fifo through the container's /proc/thread-self/fd");

@@ -329,3 +329,39 @@ rootless_true_bundle() {
 	assert_line --index 3 --regexp ' / /sys ro[, ]'
 	refute_output --partial sys-writable
 }
+
+# runc's "userns join external namespaces [wrong userns owner]": a user
+# namespace joined by path and a network namespace joined by path that the
+# host's user namespace owns. Once in that user namespace nothing can enter
+# the netns any more (no CAP_SYS_ADMIN over it): it is joined before.
+@test "userns: a user namespace and a host-owned network namespace, both joined by path" {
+	unshare --user sleep 3600 &
+	local uholder=$! nholder i
+	record_pid "$uholder"
+	unshare --net sleep 3600 &
+	nholder=$!
+	record_pid "$nholder"
+	for i in $(seq 50); do
+		[[ "$(readlink /proc/$uholder/ns/user)" != "$(readlink /proc/self/ns/user)" &&
+			"$(readlink /proc/$nholder/ns/net)" != "$(readlink /proc/self/ns/net)" ]] && break
+		sleep 0.1
+	done
+	echo "0 100000 65536" >"/proc/$uholder/uid_map"
+	echo "0 100000 65536" >"/proc/$uholder/gid_map"
+	open_path "$BUNDLE"
+	update_config '.linux.namespaces |= (map(select(.type != "user" and .type != "network"))
+			+ [{"type": "user", "path": $u}, {"type": "network", "path": $n}])
+		| del(.linux.uidMappings, .linux.gidMappings)
+		| .mounts |= map(if .type == "sysfs" then {destination: .destination, type: "bind", source: "/sys", options: ["rbind", "ro"]} else . end)' \
+		--arg u "/proc/$uholder/ns/user" --arg n "/proc/$nholder/ns/net"
+	set_cmd 'readlink /proc/self/ns/user; readlink /proc/self/ns/net'
+	run_ctr
+	local want_u want_n
+	want_u="$(readlink "/proc/$uholder/ns/user")"
+	want_n="$(readlink "/proc/$nholder/ns/net")"
+	kill "$uholder" "$nholder"
+	wait "$uholder" "$nholder" 2>/dev/null || true
+	assert_success
+	assert_line --index 0 "$want_u"
+	assert_line --index 1 "$want_n"
+}

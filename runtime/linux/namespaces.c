@@ -74,17 +74,36 @@ static int join_one(const struct oci_linux *l, int t, struct error *err)
 	return 0;
 }
 
+/* Each namespace is tried before the user namespace too, while we still
+ * hold the host's rights: one not owned by the joined user namespace (a
+ * host netns) can only be joined then; one it owns, which an unprivileged
+ * caller cannot enter from outside, is joined after it (runc's order). The
+ * mount namespace comes last: the other paths are the host's. */
 int ns_join_paths(const struct oci_linux *l, struct error *err)
 {
-	static const int order[] = { OCI_NS_USER, OCI_NS_IPC, OCI_NS_UTS, OCI_NS_NET, OCI_NS_PID,
-				     OCI_NS_CGROUP, OCI_NS_TIME, OCI_NS_MOUNT };
+	static const int order[] = { OCI_NS_IPC, OCI_NS_UTS, OCI_NS_NET, OCI_NS_PID, OCI_NS_CGROUP, OCI_NS_TIME };
+	bool joined[OCI_NS_TYPES] = { false };
+	bool userns = l->ns[OCI_NS_USER].present && l->ns[OCI_NS_USER].path;
 	int r;
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (size_t i = 0; userns && i < sizeof(order) / sizeof(order[0]); i++) {
 		int t = order[i];
-		if (l->ns[t].present && l->ns[t].path && (r = join_one(l, t, err)) < 0)
+		if (!l->ns[t].present || !l->ns[t].path)
+			continue;
+		if ((r = join_one(l, t, err)) == 0)
+			joined[t] = true;
+		else if (r != -EPERM)
 			return r;
 	}
+	if (userns && (r = join_one(l, OCI_NS_USER, err)) < 0)
+		return r;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int t = order[i];
+		if (l->ns[t].present && l->ns[t].path && !joined[t] && (r = join_one(l, t, err)) < 0)
+			return r;
+	}
+	if (l->ns[OCI_NS_MOUNT].present && l->ns[OCI_NS_MOUNT].path && (r = join_one(l, OCI_NS_MOUNT, err)) < 0)
+		return r;
 	return 0;
 }
 

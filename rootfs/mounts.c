@@ -182,13 +182,22 @@ static const char *fs_data(struct rootfs_ctx *c, const struct oci_mount *m, char
 }
 
 /* The root of a new tmpfs, as runc: on a directory the image already had it
- * takes that directory's mode (and with tmpcopyup its owner too); on a
+ * takes that directory's mode (a mode= added to the data, so the mount
+ * table says it too: tmpfs_data) and with tmpcopyup its owner too; on a
  * directory the runtime made it keeps the kernel's 1777. mode=/uid=/gid=
  * in the data win (runc 1.1 chmods over mode= too). */
+static const char *tmpfs_data(const struct oci_mount *m, const char *data, const struct stat *under,
+			      char *buf, size_t size)
+{
+	if (util_data_has(m->data, "mode="))
+		return data;
+	snprintf(buf, size, "%s%smode=%o", data ? data : "", data && *data ? "," : "",
+		 (unsigned)(under->st_mode & 07777));
+	return buf;
+}
+
 static int tmpfs_root(const struct oci_mount *m, int top, const struct stat *under)
 {
-	if (!util_data_has(m->data, "mode=") && fchmod(top, under->st_mode & 07777) < 0)
-		return -errno;
 	if (m->tmpcopyup && !util_data_has(m->data, "uid=") && !util_data_has(m->data, "gid=") &&
 	    fchown(top, under->st_uid, under->st_gid) < 0)
 		return -errno;
@@ -197,7 +206,8 @@ static int tmpfs_root(const struct oci_mount *m, int top, const struct stat *und
 
 static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
 {
-	char data[4096];
+	char data[4096], with_mode[4096 + 16];
+	const char *d;
 	unsigned long flags = p->ms_flags;
 	char path[FD_PATH_MAX];
 	int dst, under = -1, top = -1, r = 0;
@@ -222,8 +232,10 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 		r = fail(c, m, -errno, "tmpcopyup: open");
 		goto out;
 	}
-	if (mount(m->source ? m->source : m->type, rootfs_fd_path(path, dst), m->type, flags,
-		  fs_data(c, m, data, sizeof(data))) < 0) {
+	d = fs_data(c, m, data, sizeof(data));
+	if (existed)
+		d = tmpfs_data(m, d, &under_st, with_mode, sizeof(with_mode));
+	if (mount(m->source ? m->source : m->type, rootfs_fd_path(path, dst), m->type, flags, d) < 0) {
 		r = -errno;
 		if (r == -EPERM && type_is(m, "sysfs") && (!c->o->new_netns || (c->o->joined_netns && c->o->userns))) {
 			host_sysfs = true;

@@ -361,7 +361,7 @@ add_mount() {
 	add_mount '{"destination": "/oldc", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m", "tmpcopyup"]}'
 	add_mount '{"destination": "/oldm", "type": "tmpfs", "source": "tmpfs", "options": ["size=1m", "tmpcopyup", "mode=1700"]}'
 	mkdir -p "$BUNDLE/rootfs/oldm"
-	set_cmd 'stat -c "%n %a" /mnt/t /new /old /oldc /oldm'
+	set_cmd 'stat -c "%n %a" /mnt/t /new /old /oldc /oldm; grep " /old " /proc/self/mounts'
 	run_ctr
 	assert_success
 	assert_line "/mnt/t 1777"
@@ -369,6 +369,8 @@ add_mount() {
 	assert_line "/old 750"
 	assert_line "/oldc 750"
 	assert_line "/oldm 1700"
+	# the mode is the mount's own, as runc passes it (the mount table says so)
+	assert_line --regexp '^tmpfs /old tmpfs [^ ]*mode=750'
 	rm -rf "$BUNDLE/rootfs/mnt/t" "$BUNDLE/rootfs/new"
 }
 

@@ -84,7 +84,9 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 	const struct oci_idmap *g = m->n_gid_mappings ? m->gid_mappings : l->gid_mappings;
 	size_t nu = m->n_uid_mappings ? m->n_uid_mappings : l->n_uid_mappings;
 	size_t ng = m->n_gid_mappings ? m->n_gid_mappings : l->n_gid_mappings;
-	bool recursive = m->ridmap || (!m->idmap && (m->flags & MS_REC));
+	/* only ridmap maps the submounts too: mappings without either option
+	 * are idmap's (runc; an rbind still binds the submounts, unmapped) */
+	bool recursive = m->ridmap;
 	struct mount_attr a = { .attr_set = MOUNT_ATTR_IDMAP };
 	int tree;
 

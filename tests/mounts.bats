@@ -74,6 +74,27 @@ add_mount() {
 	[ ! -e "$OUT/dir/x" ]
 }
 
+@test "mounts: mappings with rbind but neither idmap nor ridmap map the top mount only (as runc: only ridmap recurses)" {
+	mkdir -p "$OUT/src/sub"
+	touch "$OUT/src/top"
+	mount -t tmpfs "tinyrun-$TOKEN" "$OUT/src/sub"
+	touch "$OUT/src/sub/file"
+	add_mount '{"destination": "/m", "type": "bind", "source": "'"$OUT/src"'", "options": ["rbind"],
+		"uidMappings": [{"containerID": 0, "hostID": 2000, "size": 10}],
+		"gidMappings": [{"containerID": 0, "hostID": 3000, "size": 10}]}'
+	add_mount '{"destination": "/r", "type": "bind", "source": "'"$OUT/src"'", "options": ["rbind", "ridmap"],
+		"uidMappings": [{"containerID": 0, "hostID": 2000, "size": 10}],
+		"gidMappings": [{"containerID": 0, "hostID": 3000, "size": 10}]}'
+	set_cmd 'stat -c "%n %u:%g" /m/top /m/sub/file /r/top /r/sub/file'
+	run_ctr
+	umount "$OUT/src/sub"
+	assert_success
+	assert_line "/m/top 2000:3000"
+	assert_line "/m/sub/file 0:0"
+	assert_line "/r/top 2000:3000"
+	assert_line "/r/sub/file 2000:3000"
+}
+
 @test "mounts: rro makes every submount read-only, ro only the top one; rnoexec recurses" {
 	mkdir -p "$OUT/src/sub"
 	mount -t tmpfs "tinyrun-$TOKEN" "$OUT/src/sub"

@@ -79,13 +79,13 @@ mk_sub() {
 	assert_output --partial "memory$CGPATH/nope"
 	run_nohang runtime exec --cgroup ../../escape "$CID" touch /tmp/ran
 	assert_failure
-	assert_output --partial 'bad sub-cgroup path'
+	assert_output --partial 'bad sub cgroup path'
 	# a cgroup beside the container's exists: ".." would reach it (and its
 	# limits, or none); refused before anything is opened
 	mkdir "/sys/fs/cgroup/memory$CGPATH-sib"
 	run_nohang runtime exec --cgroup "memory:../${CGPATH#/}-sib" "$CID" touch /tmp/ran
 	assert_failure
-	assert_output --partial 'bad sub-cgroup path'
+	assert_output --partial 'bad sub cgroup path'
 	run_nohang runtime exec --cgroup "memory:sub/../../${CGPATH#/}-sib" "$CID" touch /tmp/ran
 	assert_failure
 	[[ -z "$(cat "/sys/fs/cgroup/memory$CGPATH-sib/cgroup.procs")" ]]

@@ -126,6 +126,13 @@ hooks_log() {
 	assert_equal "$(cat "$OUT/empty")" unset
 }
 
+@test "a hook killed by a signal fails create, naming the signal as runc does" {
+	update_config '.hooks.createRuntime = [{path: "/bin/sh", args: ["sh", "-c", "kill -SYS $$"]}]'
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "error running createRuntime hook #0: hook /bin/sh: killed by signal 31: bad system call"
+}
+
 @test "poststop hooks run when a foreground run ends" {
 	add_hook poststop poststop
 	set_args true

@@ -1,5 +1,6 @@
 #include "runtime/container/hooks.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -128,8 +129,15 @@ static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, char 
 		return error_sys(err, -r, "hook %s: wait", h->path);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	if (WIFSIGNALED(status))
-		return error_set(err, ECANCELED, "hook %s: killed by signal %d", h->path, WTERMSIG(status));
+	if (WIFSIGNALED(status)) {
+		/* with the signal's name in lower case, as runc (Go) says it */
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s", strsignal(WTERMSIG(status)));
+		for (char *q = name; *q; q++)
+			*q = (char)tolower((unsigned char)*q);
+		return error_set(err, ECANCELED, "hook %s: killed by signal %d: %s", h->path, WTERMSIG(status), name);
+	}
 	return error_set(err, ECANCELED, "hook %s: exit status %d", h->path, WEXITSTATUS(status));
 }
 

@@ -1,9 +1,9 @@
 /* linux: config-linux.md, everything but resources and seccomp. */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
+#include "util.h"
 
 static int parse_namespaces(struct pctx *c, const struct jpath *p, const struct json_val *lx,
 			    struct oci_linux *l)
@@ -299,35 +299,18 @@ static int parse_rootfs_propagation(struct pctx *c, const struct jpath *p,
 			oci_n_rootfs_propagations, "rootfs propagation", prop);
 }
 
-static int by_path_then_index(const void *a, const void *b, void *paths)
-{
-	char **v = paths;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(v[x], v[y]);
-
-	return c ? c : (x < y ? -1 : 1);
-}
-
 /* A path listed again is dropped (its first place kept): masked twice it
- * would be mounted twice, as runc does not (its mask.bats). n log n, so a
- * hostile list costs no more than its parse. */
+ * would be mounted twice, as runc does not (its mask.bats). */
 static int drop_repeats(struct pctx *c, char **v, size_t *n)
 {
-	size_t *idx, kept = 0;
+	size_t kept = 0;
 	bool *drop;
 
 	if (*n < 2)
 		return 0;
-	idx = parse_alloc(c, *n, sizeof(*idx));
-	drop = parse_alloc(c, *n, sizeof(*drop));
-	if (!idx || !drop)
+	if (!(drop = parse_alloc(c, *n, sizeof(*drop))))
 		return -ENOMEM;
-	for (size_t i = 0; i < *n; i++)
-		idx[i] = i;
-	qsort_r(idx, *n, sizeof(*idx), by_path_then_index, v);
-	for (size_t k = 1; k < *n; k++)
-		if (!strcmp(v[idx[k - 1]], v[idx[k]]))
-			drop[idx[k]] = true;
+	util_mark_repeats(v, *n, strlen, false, drop);
 	for (size_t i = 0; i < *n; i++)
 		if (!drop[i])
 			v[kept++] = v[i];

@@ -115,3 +115,41 @@ bool util_data_has(const char *data, const char *key)
 			return true;
 	return false;
 }
+
+struct repeat_sort {
+	char *const *v;
+	size_t (*key_len)(const char *);
+};
+
+static int by_key_then_index(const void *a, const void *b, void *arg)
+{
+	const struct repeat_sort *rs = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t lx = rs->key_len(rs->v[x]), ly = rs->key_len(rs->v[y]);
+	int c = memcmp(rs->v[x], rs->v[y], lx < ly ? lx : ly);
+
+	if (!c && lx != ly)
+		c = lx < ly ? -1 : 1;
+	return c ? c : (x < y ? -1 : 1);
+}
+
+void util_mark_repeats(char *const *v, size_t n, size_t (*key_len)(const char *), bool keep_last,
+		       bool *repeat)
+{
+	struct repeat_sort rs = { v, key_len };
+	size_t *idx = n > 1 ? malloc(n * sizeof(*idx)) : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		repeat[i] = false;
+	if (!idx)
+		return;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), by_key_then_index, &rs);
+	/* equal keys sit together, in index order */
+	for (size_t k = 1; k < n; k++)
+		if (key_len(v[idx[k - 1]]) == key_len(v[idx[k]]) &&
+		    !memcmp(v[idx[k - 1]], v[idx[k]], key_len(v[idx[k]])))
+			repeat[keep_last ? idx[k - 1] : idx[k]] = true;
+	free(idx);
+}

@@ -37,6 +37,13 @@ bool util_data_has(const char *data, const char *key);
 
 uint64_t util_fnv1a64(const void *data, size_t n, uint64_t basis);
 
+/* repeat[i] = whether v[i]'s key (its first key_len(v[i]) bytes) is also
+ * another entry's: one after it when keep_last, else one before it. Sorts an
+ * index (n log n, so a hostile list costs what its parse does); when that
+ * cannot be allocated, nothing is marked. */
+void util_mark_repeats(char *const *v, size_t n, size_t (*key_len)(const char *), bool keep_last,
+		       bool *repeat);
+
 /* ---- growable buffer ------------------------------------------------------ */
 
 /* Zero-initialise. p stays NUL-terminated after any append; on an

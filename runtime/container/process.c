@@ -20,6 +20,7 @@
 #include "runtime/log.h"
 #include "runtime/linux/procfs.h"
 #include "oci/tables.h"
+#include "oci/util.h"
 
 int process_apply_limits(const struct oci_process *p, struct error *err)
 {
@@ -223,11 +224,11 @@ void process_warn_ungrantable(const struct oci_process *p)
 {
 	int last = process_cap_last_cap();
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
-	uint64_t missing = (p->caps.effective | p->caps.permitted) & known & ~held_caps();
+	uint64_t held = held_caps();    /* one capget; current_inheritable reads its result */
+	uint64_t missing = (p->caps.effective | p->caps.permitted) & known & ~held;
 
 	/* what set_caps will hold: an ambient capability needs both sets */
-	uint64_t raisable = (p->caps.permitted & held_caps()) &
-			    (p->caps.inheritable & (held_caps() | current_inheritable()));
+	uint64_t raisable = (p->caps.permitted & held) & (p->caps.inheritable & (held | current_inheritable()));
 	uint64_t no_amb = p->caps.ambient & known & ~raisable;
 
 	for (int cap = 0; missing && cap <= last; cap++)
@@ -480,44 +481,20 @@ static size_t env_name_len(const char *kv)
 	return strcspn(kv, "=");
 }
 
-static const char *const *sort_env;
-
-static int by_name_then_index(const void *a, const void *b)
-{
-	const char *x = sort_env[*(const size_t *)a], *y = sort_env[*(const size_t *)b];
-	size_t lx = env_name_len(x), ly = env_name_len(y);
-	int c = strncmp(x, y, lx < ly ? lx : ly);
-
-	if (c || lx != ly)
-		return c ? c : (lx < ly ? -1 : 1);
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
 /* keep[i]: entry i is the last one of its name (as runc's prepareEnv, Go's
  * dedupEnv) and not an empty HOME. Returns whether HOME stays. */
 static bool env_keep(char *const *env, size_t n, bool *keep)
 {
-	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
 	bool home = false;
 
-	for (size_t i = 0; i < n; i++)
-		keep[i] = true;
-	if (idx) {
-		for (size_t i = 0; i < n; i++)
-			idx[i] = i;
-		sort_env = (const char *const *)env;
-		qsort(idx, n, sizeof(*idx), by_name_then_index);
-		for (size_t k = 0; k + 1 < n; k++)
-			if (env_name_len(env[idx[k]]) == env_name_len(env[idx[k + 1]]) &&
-			    !strncmp(env[idx[k]], env[idx[k + 1]], env_name_len(env[idx[k]])))
-				keep[idx[k]] = false;
-		free(idx);
-	}
-	for (size_t i = 0; i < n; i++)
+	util_mark_repeats(env, n, env_name_len, true, keep);
+	for (size_t i = 0; i < n; i++) {
+		keep[i] = !keep[i];
 		if (keep[i] && !strncmp(env[i], "HOME=", 5)) {
 			keep[i] = env[i][5] != '\0';
 			home = keep[i];
 		}
+	}
 	return home;
 }
 

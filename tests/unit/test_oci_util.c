@@ -126,11 +126,32 @@ static void test_buf(void)
 	free(b.p);
 }
 
+static size_t name_len(const char *kv)
+{
+	return strcspn(kv, "=");
+}
+
+/* util_mark_repeats: by key, the last (env) or the first (paths) kept */
+static void test_mark_repeats(void)
+{
+	char *env[] = { "A=1", "B=2", "A=3", "AB=4", "B=", "A=5" };
+	char *paths[] = { "/x", "/y", "/x", "/x/" };
+	bool r[6];
+
+	util_mark_repeats(env, 6, name_len, true, r);
+	CHECK(r[0] && r[1] && r[2] && !r[3] && !r[4] && !r[5]);
+	util_mark_repeats(paths, 4, strlen, false, r);
+	CHECK(!r[0] && !r[1] && r[2] && !r[3]);
+	util_mark_repeats(paths, 1, strlen, false, r);
+	CHECK(!r[0]);
+}
+
 int main(void)
 {
 	test_fnv();
 	test_read_fd();
 	test_read_at();
 	test_buf();
+	test_mark_repeats();
 	return unit_report("test_oci_util");
 }

@@ -456,6 +456,10 @@ int oci_read_input(const char *path, const char *name, char **buf, size_t *len,
 int oci_config_parse(const char *name, const char *json, size_t len,
 		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);
 void oci_config_free(struct oci_config *cfg);
+/* mounts[].destination naming a path lexically inside the rootfs (its
+ * absolute path, "/tmp/b/rootfs/mnt") is taken relative to the rootfs
+ * ("/mnt"), as runc does (pathrs.LexicallyStripRoot). -ENOMEM or 0. */
+int oci_mounts_strip_root(struct oci_config *cfg, const char *rootfs);
 /* Append N variables (malloc'd by the caller, kept) to P's env: a new
  * malloc'd array that lives until the command exits. -ENOMEM on failure. */
 int oci_process_env_append(struct oci_process *p, char **vars, size_t n);

@@ -5,6 +5,7 @@
 #include <sys/mount.h>
 
 #include "parse.h"
+#include "util.h"
 
 static void apply_option(struct oci_mount *m, const struct oci_mount_option *o)
 {
@@ -132,4 +133,27 @@ int parse_mounts(struct pctx *c, const struct json_val *root, struct oci_config 
 			     &cfg->n_mounts, mount_one, NULL);
 
 	return r < 0 ? r : 0;
+}
+
+int oci_mounts_strip_root(struct oci_config *cfg, const char *rootfs)
+{
+	char *root = arena_alloc(cfg->arena, strlen(rootfs) + 2);
+
+	if (!root)
+		return -ENOMEM;
+	util_path_clean(rootfs, root);
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		struct oci_mount *m = &cfg->mounts[i];
+		const char *in;
+		char *d;
+
+		if (!util_path_may_be_in(root, m->destination))
+			continue;
+		if (!(d = arena_alloc(cfg->arena, strlen(m->destination) + 2)))
+			return -ENOMEM;
+		util_path_clean(m->destination, d);
+		if ((in = util_path_in_root(root, d)))
+			m->destination = (char *)in;
+	}
+	return 0;
 }

@@ -153,3 +153,54 @@ void util_mark_repeats(char *const *v, size_t n, size_t (*key_len)(const char *)
 			repeat[keep_last ? idx[k - 1] : idx[k]] = true;
 	free(idx);
 }
+
+/* "/a//b/./c/../d/" -> "/a/b/d" into out (at least strlen(in) + 2 bytes):
+ * purely lexical, as Go's filepath.Clean of "/" + in. */
+void util_path_clean(const char *in, char *out)
+{
+	size_t n = 0;
+
+	out[n++] = '/';
+	while (*in) {
+		const char *s;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		for (s = in; *in && *in != '/'; in++)
+			;
+		len = (size_t)(in - s);
+		if (len == 0 || (len == 1 && s[0] == '.'))
+			continue;
+		if (len == 2 && s[0] == '.' && s[1] == '.') {
+			while (n > 1 && out[n - 1] != '/')
+				n--;
+			if (n > 1)
+				n--;
+			continue;
+		}
+		if (n > 1)
+			out[n++] = '/';
+		memcpy(out + n, s, len);
+		n += len;
+	}
+	out[n] = '\0';
+}
+
+bool util_path_may_be_in(const char *root, const char *path)
+{
+	const char *last = strrchr(root, '/') + 1;
+
+	return !*last || strstr(path, last);
+}
+
+const char *util_path_in_root(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+
+	if (n == 1)
+		return path;
+	if (strncmp(path, root, n) != 0)
+		return NULL;
+	return path[n] == '\0' ? "/" : path[n] == '/' ? path + n : NULL;
+}

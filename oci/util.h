@@ -35,6 +35,16 @@ int util_read_at(int dirfd, const char *path, int flags, size_t hint, size_t max
 /* Does comma-separated mount data hold an option starting with key ("mode=")? */
 bool util_data_has(const char *data, const char *key);
 
+/* "/a//b/./c/../d/" -> "/a/b/d" into out (strlen(in) + 2 bytes): lexical
+ * only, as Go's filepath.Clean("/" + in); ".." never climbs above "/". */
+void util_path_clean(const char *in, char *out);
+/* For cleaned absolute paths: `path` relative to `root` ("/" for root
+ * itself), or NULL when it is not lexically inside. */
+const char *util_path_in_root(const char *root, const char *path);
+/* A cheap filter before cleaning: false when `path` (uncleaned) cannot be
+ * inside the cleaned `root` (it lacks root's last component). */
+bool util_path_may_be_in(const char *root, const char *path);
+
 uint64_t util_fnv1a64(const void *data, size_t n, uint64_t basis);
 
 /* repeat[i] = whether v[i]'s key (its first key_len(v[i]) bytes) is also

@@ -101,15 +101,19 @@ static size_t fd_budget(void)
 
 /* A source that cannot be cloned here (missing yet, or a rootless runtime)
  * gets no tree: the child's path-based bind reports the error as usual. */
-static void bind_clones_open(const struct oci_config *cfg, int dirfd, int *fds)
+static void bind_clones_open(const struct oci_config *cfg, int dirfd, const char *rootfs, const char *base,
+			     int *fds)
 {
 	size_t budget = fd_budget();
+	char in[PATH_MAX];
 
 	for (size_t i = 0; i < cfg->n_mounts && budget; i++) {
 		const struct oci_mount *m = &cfg->mounts[i];
 		unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | ((m->flags & MS_REC) ? AT_RECURSIVE : 0);
 
-		if (!clonable_bind(m) || !unreachable(&cfg->linux_, dirfd, m->source))
+		/* a source inside the rootfs is the child's to resolve, below it */
+		if (!clonable_bind(m) || (rootfs && rootfs_host_path_inside(rootfs, base, m->source, in)) ||
+		    !unreachable(&cfg->linux_, dirfd, m->source))
 			continue;
 		fds[i] = open_tree(dirfd, m->source, flags);
 		if (fds[i] >= 0)
@@ -127,11 +131,13 @@ static bool wants_fds(const struct oci_config *cfg, bool userns)
 	return false;
 }
 
-int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, bool userns, int **out,
-			  struct error *err)
+int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, const char *rootfs, bool userns,
+			  int **out, struct error *err)
 {
 	size_t n = cfg->n_mounts;
+	char base[PATH_MAX], fdp[FD_PATH_MAX];
 	int *fds, dirfd, r;
+	ssize_t len;
 
 	*out = NULL;
 	if (!wants_fds(cfg, userns))
@@ -143,9 +149,13 @@ int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, bool
 	/* relative sources are relative to the bundle */
 	if ((dirfd = open(bundle ? bundle : ".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		dirfd = AT_FDCWD;
-	r = rootfs_idmap_trees_open(cfg, dirfd, fds, err);
+	/* the bundle's real path, for sources inside the rootfs given relative */
+	len = dirfd >= 0 ? readlink(rootfs_fd_path(fdp, dirfd), base, sizeof(base) - 1) : -1;
+	if (len > 0)
+		base[len] = '\0';
+	r = rootfs_idmap_trees_open(cfg, dirfd, rootfs, len > 0 ? base : NULL, fds, err);
 	if (r == 0 && userns)
-		bind_clones_open(cfg, dirfd, fds + n);
+		bind_clones_open(cfg, dirfd, rootfs, len > 0 ? base : NULL, fds + n);
 	if (dirfd >= 0)
 		close(dirfd);
 	if (r < 0) {

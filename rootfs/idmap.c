@@ -3,9 +3,13 @@
  * child is cloned: mount_setattr(MOUNT_ATTR_IDMAP) on a host filesystem needs
  * CAP_SYS_ADMIN where that filesystem was mounted. The result is a detached
  * tree per entry; the child only moves it into place (rootfs_opts.mount_fds,
- * hostfds.c). Relative sources are relative to dirfd, the bundle. */
+ * hostfds.c). Relative sources are relative to dirfd, the bundle.
+ * A source inside the rootfs names what earlier entries mounted there: that
+ * tree is cloned by the child when its turn comes and mapped here on its
+ * request (rootfs_idmap_apply), as runc's mount-source thread does. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +19,7 @@
 #include <unistd.h>
 
 #include "rootfs/internal.h"
+#include "oci/util.h"
 
 bool rootfs_wants_idmap(const struct oci_mount *m)
 {
@@ -76,7 +81,9 @@ static int userns_with(const struct oci_idmap *u, size_t nu, const struct oci_id
 	return r < 0 ? r : fd;
 }
 
-static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, int dirfd, int *userns,
+/* The user namespace holding the entry's mapping, in *userns (entries with
+ * the same mappings share one; *userns_of remembers whose it is). */
+static int userns_for(const struct oci_config *cfg, const struct oci_mount *m, int *userns,
 		      const struct oci_mount **userns_of, struct error *err)
 {
 	const struct oci_linux *l = &cfg->linux_;
@@ -84,11 +91,6 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 	const struct oci_idmap *g = m->n_gid_mappings ? m->gid_mappings : l->gid_mappings;
 	size_t nu = m->n_uid_mappings ? m->n_uid_mappings : l->n_uid_mappings;
 	size_t ng = m->n_gid_mappings ? m->n_gid_mappings : l->n_gid_mappings;
-	/* only ridmap maps the submounts too: mappings without either option
-	 * are idmap's (runc; an rbind still binds the submounts, unmapped) */
-	bool recursive = m->ridmap;
-	struct mount_attr a = { .attr_set = MOUNT_ATTR_IDMAP };
-	int tree;
 
 	if (!(m->is_bind || (m->flags & MS_BIND)) || !m->source)
 		return error_set(err, EINVAL, "mount on %s: idmapped mounts need a bind mount with a source",
@@ -106,31 +108,105 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 				 "(of the mount or of linux)", m->destination);
 	} else if (*userns < 0 || !*userns_of || (*userns_of)->uid_mappings != m->uid_mappings ||
 		   (*userns_of)->gid_mappings != m->gid_mappings) {
-		/* entries with the same mappings share one namespace */
 		if (*userns >= 0)
 			close(*userns);
 		if ((*userns = userns_with(u, nu, g, ng)) < 0)
 			return error_sys(err, -*userns, "mount on %s: user namespace for the idmap", m->destination);
 		*userns_of = m;
 	}
-	a.userns_fd = (uint64_t)*userns;
-	tree = open_tree(dirfd, m->source,
-			 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | ((m->flags & MS_REC) ? AT_RECURSIVE : 0));
-	if (tree < 0)
-		return error_sys(err, errno, "mount %s on %s", m->source, m->destination);
-	if (mount_setattr(tree, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a, sizeof(a)) < 0) {
-		int e = errno;
+	return 0;
+}
 
+/* MOUNT_ATTR_IDMAP on a detached tree; only ridmap maps the submounts too:
+ * mappings without either option are idmap's (runc; an rbind still binds
+ * the submounts, unmapped). */
+static int idmap_set(const struct oci_mount *m, int tree, int userns, struct error *err)
+{
+	struct mount_attr a = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)userns };
+	int e;
+
+	if (mount_setattr(tree, "", AT_EMPTY_PATH | (m->ridmap ? AT_RECURSIVE : 0), &a, sizeof(a)) == 0)
+		return 0;
+	e = errno;
+	if (e == EINVAL || e == EOPNOTSUPP)
+		return error_set(err, e, "mount %s on %s: the filesystem of %s cannot be idmapped",
+				 m->source, m->destination, m->source);
+	return error_sys(err, e, "mount %s on %s: idmap", m->source, m->destination);
+}
+
+/* The source as the host shows it; one inside the rootfs (given relative to
+ * the bundle: deferred ones are absolute) below the rootfs, never through a
+ * symlink of the image to the host (rootfs_host_path_inside). */
+static int source_tree(const struct oci_mount *m, int dirfd, const char *rootfs, const char *base)
+{
+	unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | ((m->flags & MS_REC) ? AT_RECURSIVE : 0);
+	char in[PATH_MAX];
+	const char *rel = rootfs ? rootfs_host_path_inside(rootfs, base, m->source, in) : NULL;
+	int root, fd, tree, e;
+
+	if (!rel)
+		return open_tree(dirfd, m->source, clone);
+	if ((root = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	fd = rootfs_open_in_root(root, rel, O_PATH, 0);
+	close(root);
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	tree = open_tree(fd, "", clone | AT_EMPTY_PATH);
+	e = errno;
+	close(fd);
+	errno = e;
+	return tree;
+}
+
+static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, int dirfd, const char *rootfs,
+		      const char *base, int *userns, const struct oci_mount **userns_of, struct error *err)
+{
+	int tree, r;
+
+	if ((r = userns_for(cfg, m, userns, userns_of, err)) < 0)
+		return r;
+	if ((tree = source_tree(m, dirfd, rootfs, base)) < 0)
+		return error_sys(err, errno, "mount %s on %s", m->source, m->destination);
+	if ((r = idmap_set(m, tree, *userns, err)) < 0) {
 		close(tree);
-		if (e == EINVAL || e == EOPNOTSUPP)
-			return error_set(err, e, "mount %s on %s: the filesystem of %s cannot be idmapped",
-					 m->source, m->destination, m->source);
-		return error_sys(err, e, "mount %s on %s: idmap", m->source, m->destination);
+		return r;
 	}
 	return tree;
 }
 
-int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err)
+bool rootfs_idmap_deferred(const struct oci_mount *m, const char *rootfs)
+{
+	char root[PATH_MAX + 2], src[PATH_MAX + 2];
+
+	if (!rootfs_wants_idmap(m) || !m->source || m->source[0] != '/' || strlen(rootfs) > PATH_MAX ||
+	    strlen(m->source) > PATH_MAX)
+		return false;
+	util_path_clean(rootfs, root);
+	if (!util_path_may_be_in(root, m->source))
+		return false;
+	util_path_clean(m->source, src);
+	return util_path_in_root(root, src) != NULL;
+}
+
+int rootfs_idmap_apply(const struct oci_config *cfg, size_t i, int tree, struct error *err)
+{
+	const struct oci_mount *userns_of = NULL;
+	int userns = -1, r;
+
+	if (i >= cfg->n_mounts || !rootfs_wants_idmap(&cfg->mounts[i]))
+		return error_set(err, EPROTO, "internal: idmap request for mounts[%zu]", i);
+	if ((r = userns_for(cfg, &cfg->mounts[i], &userns, &userns_of, err)) == 0)
+		r = idmap_set(&cfg->mounts[i], tree, userns, err);
+	if (userns >= 0)
+		close(userns);
+	return r;
+}
+
+int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, const char *rootfs, const char *base,
+			    int *fds, struct error *err)
 {
 	const struct oci_mount *userns_of = NULL;
 	int userns = -1, r = 0;
@@ -138,9 +214,9 @@ int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, s
 	for (size_t i = 0; i < cfg->n_mounts; i++)
 		fds[i] = -1;
 	for (size_t i = 0; r == 0 && i < cfg->n_mounts; i++) {
-		if (!rootfs_wants_idmap(&cfg->mounts[i]))
+		if (!rootfs_wants_idmap(&cfg->mounts[i]) || (rootfs && rootfs_idmap_deferred(&cfg->mounts[i], rootfs)))
 			continue;
-		if ((r = idmap_tree(cfg, &cfg->mounts[i], dirfd, &userns, &userns_of, err)) >= 0)
+		if ((r = idmap_tree(cfg, &cfg->mounts[i], dirfd, rootfs, base, &userns, &userns_of, err)) >= 0)
 			fds[i] = r, r = 0;
 	}
 	if (userns >= 0)

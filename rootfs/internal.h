@@ -2,6 +2,7 @@
 #ifndef TINYRUN_ROOTFS_INTERNAL_H
 #define TINYRUN_ROOTFS_INTERNAL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/mount.h>
@@ -71,13 +72,21 @@ bool rootfs_path_equal(const char *a, const char *b);
  * when missing. Returns an O_PATH fd or -errno. */
 int rootfs_open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
 int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
+/* A host path (relative ones against `base`, NULL: none) that lies
+ * lexically inside the rootfs: its part inside ("/b/rootfs/x" -> "/x") in
+ * buf, else NULL. Bind sources there are the image's and are resolved below
+ * the rootfs: a symlink of a hostile image cannot point them at the host. */
+const char *rootfs_host_path_inside(const char *rootfs, const char *base, const char *path, char buf[PATH_MAX]);
 /* rootfs_open_in_root, optionally refusing any symlink on the way (-ELOOP). */
 int rootfs_open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks);
 
 /* ---- idmap.c ---- */
 bool rootfs_wants_idmap(const struct oci_mount *m);
-/* fds[i] = an idmapped detached tree for each mounts[i] that asks for one, else -1 */
-int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, int *fds, struct error *err);
+/* fds[i] = an idmapped detached tree for each mounts[i] that asks for one,
+ * else -1 (also for the entries rootfs_idmap_deferred, when rootfs is
+ * given); relative sources against dirfd, whose path is base (or NULL) */
+int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, const char *rootfs, const char *base,
+			    int *fds, struct error *err);
 
 /* ---- mounts.c ---- */
 int rootfs_mount_entry(struct rootfs_ctx *c, size_t i);

@@ -85,20 +85,42 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
 	return fd;
 }
 
+/* A clone of the tree at `rel`, resolved below the rootfs as it is now. */
+static int tree_in_root(struct rootfs_ctx *c, const char *rel, unsigned clone)
+{
+	int fd = rootfs_open_in_root(c->root_fd, rel, O_PATH, 0), src, e;
+
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	src = open_tree(fd, "", clone | AT_EMPTY_PATH);
+	e = errno;
+	close(fd);
+	errno = e;
+	return src;
+}
+
 /* The source tree to attach: an idmapped tree made by the runtime; else a
  * clone of the path, as the container's root (the kernel then locks the
- * flags of host mounts); where that path is refused, the runtime's clone
- * made with the host's credentials (hostfds.c). Ours to move and close. */
-static int bind_source(const struct oci_mount *m, const struct mount_plan *p, int idmapped, int host_clone,
-		       int early)
+ * flags of host mounts): below the rootfs when the path lies inside it (the
+ * image's symlinks stay inside, rootfs_host_path_inside); where a path
+ * elsewhere is refused, the runtime's clone made with the host's
+ * credentials (hostfds.c). Ours to move and close. */
+static int bind_source(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int idmapped,
+		       int host_clone, int early)
 {
 	unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (p->recursive ? AT_RECURSIVE : 0);
+	char in[PATH_MAX];
+	const char *rel;
 	int src;
 
 	if (idmapped >= 0)
 		return dup(idmapped);
 	if (early >= 0)
 		src = open_tree(early, "", clone | AT_EMPTY_PATH);
+	else if (!c->cfg->sandbox.minimal_root && (rel = rootfs_host_path_inside(c->o->rootfs, NULL, m->source, in)))
+		return tree_in_root(c, rel, clone);
 	else
 		src = open_tree(AT_FDCWD, m->source, clone);
 	if (src < 0 && (errno == EACCES || errno == EPERM) && host_clone >= 0)
@@ -120,7 +142,7 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 	} else {
 		if (!m->source)
 			return error_set(c->err, EINVAL, "mount bind on %s: no source", m->destination);
-		if ((src = bind_source(m, p, idmapped, host_clone, early)) < 0)
+		if ((src = bind_source(c, m, p, idmapped, host_clone, early)) < 0)
 			return error_sys(c->err, errno, "mount bind %s on %s", m->source, m->destination);
 		if (fstat(src, &st) < 0) {
 			r = fail(c, m, -errno, "stat source");
@@ -268,6 +290,24 @@ out:
 	return r;
 }
 
+/* An idmapped entry the runtime left to us (rootfs_idmap_deferred): the
+ * source cloned as this namespace shows it now, mapped by the runtime. */
+static int idmap_entry_here(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, size_t i)
+{
+	int tree, r;
+
+	if (!m->source)
+		return error_set(c->err, EINVAL, "mount bind on %s: no source", m->destination);
+	if (!c->o->idmap_request)
+		return error_set(c->err, EINVAL, "mount %s on %s: idmap: no idmapped tree", m->source, m->destination);
+	if ((tree = bind_source(c, m, p, -1, -1, -1)) < 0)
+		return error_sys(c->err, errno, "mount bind %s on %s", m->source, m->destination);
+	if ((r = c->o->idmap_request(c->o->idmap_ud, i, tree, c->err)) == 0)
+		r = bind_entry(c, m, p, tree, -1, -1);
+	close(tree);
+	return r;
+}
+
 int rootfs_mount_entry(struct rootfs_ctx *c, size_t i)
 {
 	const struct oci_mount *m = &c->cfg->mounts[i];
@@ -277,6 +317,8 @@ int rootfs_mount_entry(struct rootfs_ctx *c, size_t i)
 	rootfs_mount_plan_make(m, &p);
 	if (!p.bind)
 		return new_fs_entry(c, m, &p);
+	if (!p.remount && rootfs_wants_idmap(m) && (!fds || fds[i] < 0))
+		return idmap_entry_here(c, m, &p, i);
 	return bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1,
 			  c->src_fds ? c->src_fds[i] : -1);
 }

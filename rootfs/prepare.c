@@ -59,13 +59,29 @@ static int set_propagation(const struct oci_config *cfg, const char *rootfs, str
  * before any mounts[] entry is made, as runc resolves them against the
  * bundle first: opened here (O_PATH), so an earlier entry mounted over a
  * path inside the bundle (the rootfs) cannot change what a later source
- * names. Where one cannot be opened (missing, unreachable, out of fds) the
- * entry binds by path as before and reports its own error. */
-static int *open_relative_sources(const struct oci_config *cfg)
+ * names. One inside the rootfs ("rootfs/data") is the image's, resolved
+ * below the rootfs (rootfs_host_path_inside). Where one cannot be opened
+ * (missing, unreachable, out of fds) the entry binds by path as before and
+ * reports its own error. */
+static int open_relative(const struct rootfs_opts *o, const char *cwd, const char *source, int *root_fd)
 {
+	char in[PATH_MAX];
+	const char *rel = cwd ? rootfs_host_path_inside(o->rootfs, cwd, source, in) : NULL;
+
+	if (!rel)
+		return open(source, O_PATH | O_CLOEXEC);
+	if (*root_fd < 0 && (*root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	return rootfs_open_in_root(*root_fd, rel, O_PATH, 0);
+}
+
+static int *open_relative_sources(const struct oci_config *cfg, const struct rootfs_opts *o)
+{
+	char cwd[PATH_MAX];
+	bool has_cwd = false, cwd_asked = false;
 	struct rlimit rl;
 	size_t budget = 512;
-	int *fds = NULL;
+	int *fds = NULL, root_fd = -1;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 		budget = rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) / 2 : 0;  /* the rest for the mounts */
@@ -81,9 +97,17 @@ static int *open_relative_sources(const struct oci_config *cfg)
 			for (size_t j = 0; j < cfg->n_mounts; j++)
 				fds[j] = -1;
 		}
-		if ((fds[i] = open(m->source, O_PATH | O_CLOEXEC)) >= 0)
+		if (!cwd_asked) {
+			cwd_asked = true;
+			has_cwd = !cfg->sandbox.minimal_root && getcwd(cwd, sizeof(cwd));
+		}
+		if ((fds[i] = open_relative(o, has_cwd ? cwd : NULL, m->source, &root_fd)) >= 0)
 			budget--;
+		else
+			fds[i] = -1;
 	}
+	if (root_fd >= 0)
+		close(root_fd);
 	return fds;
 }
 
@@ -113,7 +137,7 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	mode_t old_umask = umask(0);   /* device and directory modes exactly as asked */
 	int r;
 
-	c.src_fds = open_relative_sources(cfg);
+	c.src_fds = open_relative_sources(cfg, o);
 	if ((r = set_propagation(cfg, o->rootfs, err)) < 0)
 		goto out;
 	if (cfg->sandbox.minimal_root) {

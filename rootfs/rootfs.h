@@ -35,6 +35,12 @@ struct rootfs_opts {
 	const char *root_data;    /* data for a "/" mounts[0] (cfg->root_mount) instead of its own */
 	int request_mnt_fd;       /* run.tinyrun.sandbox.request: the request's mount ns
 	                           * (its /workspace and /tmp are shared), or -1 */
+	/* an idmapped entry whose source is inside the rootfs (left out of
+	 * mount_fds, rootfs_idmap_deferred): its tree, cloned here when its
+	 * turn comes, is handed to the runtime to map (rootfs_idmap_apply);
+	 * 0 when mapped. NULL: such an entry is an error. */
+	int (*idmap_request)(void *ud, size_t i, int tree, struct error *err);
+	void *idmap_ud;
 };
 
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);
@@ -50,9 +56,15 @@ int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, stru
  * pass it as rootfs_opts.mount_fds (rootfs_prepare closes the child's
  * copies) and close the parent's with rootfs_mount_fds_close once the child
  * is past rootfs_prepare (or on failure). */
-int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, bool userns, int **fds,
-			  struct error *err);
+int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, const char *rootfs, bool userns,
+			  int **fds, struct error *err);
 void rootfs_mount_fds_close(int *fds, size_t n_mounts);
+/* An idmapped mounts[] entry whose source lies (lexically) inside the
+ * rootfs: it names what earlier entries mount there, so its tree is made
+ * by the child at its turn and mapped by the runtime (runc does the same). */
+bool rootfs_idmap_deferred(const struct oci_mount *m, const char *rootfs);
+/* The runtime's half: MOUNT_ATTR_IDMAP with mounts[i]'s mapping on `tree`. */
+int rootfs_idmap_apply(const struct oci_config *cfg, size_t i, int tree, struct error *err);
 
 /* Open `path` (absolute, in the container's view) below `root_fd` without ever
  * leaving it: openat2(RESOLVE_IN_ROOT), or a component walk where the kernel

@@ -438,3 +438,23 @@ add_mount() {
 	 assert_equal "${lines[1]}" vol
 	 assert_equal "${lines[2]}" 0)
 }
+
+# runc takes a destination that names the rootfs' own host path as a path
+# inside the rootfs (pathrs.LexicallyStripRoot); absolute bind sources are
+# resolved when their entry is mounted, so they see the earlier entries
+# (runc's "mount order" tests).
+@test "mounts: a destination spelled as the rootfs' host path lands inside it; sources see earlier entries" {
+	local rootfs
+	rootfs="$(realpath "$BUNDLE/rootfs")"
+	mkdir -p "$OUT/vol/sub" "$BUNDLE/rootfs/mnt"
+	echo vol >"$OUT/vol/sub/marker"
+	add_mount '{"destination": "/mnt", "type": "bind", "source": "'"$OUT/vol"'", "options": ["rbind"]}'
+	add_mount '{"destination": "'"$rootfs"'/./final//", "type": "bind", "source": "'"$rootfs"'/mnt/sub", "options": ["rbind"]}'
+	set_cmd "cat /final/marker; grep -c ' /final ' /proc/self/mountinfo"
+	run_ctr
+	assert_success
+	assert_equal "${lines[0]}" vol
+	assert_equal "${lines[1]}" 1
+	[ ! -e "$BUNDLE/rootfs$rootfs" ]
+	[ -d "$BUNDLE/rootfs/final" ]
+}

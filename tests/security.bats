@@ -643,6 +643,33 @@ fd_vectors_run() {
 	assert_equal "$(readlink "$BUNDLE/rootfs/a/b/c")" ../../../../../../../../..
 }
 
+# A bind source that names a path inside the rootfs (absolute, or relative
+# to the bundle) is the image's: the image's links there (to / or ../..)
+# resolve inside the rootfs, so they cannot hand the container a host
+# directory -- plain binds, and idmapped ones (a host root's file would
+# become the container root's to write).
+@test "symlinks: bind sources inside the rootfs through the image's links to / and ../.. stay in the rootfs" {
+	local host="$BATS_TEST_TMPDIR/host" rootfs
+	rootfs="$(realpath "$BUNDLE/rootfs")"
+	mkdir -p "$host/dir" "$BUNDLE/rootfs$host/dir" "$BUNDLE/rootfs/m"{1,2,3,4}
+	echo host >"$host/dir/marker"
+	echo image >"$BUNDLE/rootfs$host/dir/marker"
+	ln -s / "$BUNDLE/rootfs/evil"
+	ln -s ../../../../../../../../../.. "$BUNDLE/rootfs/up"
+	local m='{"destination": $d, "type": "bind", "source": $s, "options": ["rbind"]}'
+	local idm='{"destination": $d, "type": "bind", "source": $s, "options": ["rbind", "idmap"],
+		"uidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}],
+		"gidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}]}'
+	update_config ".mounts += [$m]" --arg d /m1 --arg s "$rootfs/evil$host/dir"
+	update_config ".mounts += [$m]" --arg d /m2 --arg s "rootfs/up$host/dir"
+	update_config ".mounts += [$idm]" --arg d /m3 --arg s "$rootfs/up$host/dir"
+	update_config ".mounts += [$idm]" --arg d /m4 --arg s "rootfs/evil$host/dir"
+	set_cmd 'cat /m1/marker /m2/marker /m3/marker /m4/marker'
+	run_ctr
+	assert_success
+	assert_equal "$output" "$(printf 'image\nimage\nimage\nimage')"
+}
+
 @test "symlinks: a rootfs whose /proc is a link (inside or out of it) is refused" {
 	mkdir -p "$OUT/fakeproc" "$BUNDLE/rootfs/notproc"
 	rmdir "$BUNDLE/rootfs/proc"

@@ -268,6 +268,40 @@ rootless_true_bundle() {
 	assert_equal "$(stat -c %u:%g "$vol/made-inside")" "0:0"
 }
 
+# An idmapped source inside the rootfs names what the earlier entries mounted
+# there (runc's "mount order, container idmap source"): the runtime cannot
+# clone it before the child exists, so the child clones it at its turn and
+# the runtime maps it. With and without a user namespace of the container.
+@test "idmapped bind mount whose source is inside the rootfs sees the earlier mounts, mapped" {
+	local vol="$BATS_TEST_TMPDIR/vol" rootfs
+	rootfs="$(realpath "$BUNDLE/rootfs")"
+	mkdir -p "$vol/d" "$BUNDLE/rootfs/mnt" "$BUNDLE/rootfs/final"
+	echo data >"$vol/d/host-file"
+	open_path "$vol"
+	for userns in no yes; do
+		cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+		[ "$userns" = yes ] && map_userns
+		update_config '.mounts += [{"destination": "/mnt", "type": "bind", "source": $src, "options": ["rbind"]},
+			{"destination": "/final", "type": "bind", "source": ($root + "/mnt/d"), "options": ["rbind", "idmap"],
+			 "uidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}],
+			 "gidMappings": [{"containerID": 0, "hostID": 100000, "size": 65536}]}]' --arg src "$vol" --arg root "$rootfs"
+		set_cmd 'cat /final/host-file; stat -c "%u:%g" /final/host-file /mnt/d/host-file'
+		run_ctr
+		assert_success
+		assert_equal "${lines[0]}" data
+		if [ "$userns" = yes ]; then
+			# host root's file: the container's root through the idmap, nobody without it
+			assert_equal "${lines[1]}" "0:0"
+			assert_equal "${lines[2]}" "65534:65534"
+		else
+			assert_equal "${lines[1]}" "100000:100000"
+			assert_equal "${lines[2]}" "0:0"
+		fi
+		[ ! -e "$BUNDLE/rootfs$rootfs" ]
+		cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+	done
+}
+
 # Joining a user namespace by path: no linux.uidMappings; "idmap" takes the
 # mappings of the namespace the container joins.
 @test "idmapped bind mount in a user namespace joined by path: that namespace's mappings" {

@@ -238,6 +238,17 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 	};
 }
 
+/* rootfs_opts.idmap_request: the runtime maps the tree (SYNC_IDMAP) */
+static int idmap_request(void *ud, size_t i, int tree, struct error *err)
+{
+	struct child_ctx *ctx = ud;
+	int r = sync_send(ctx->sync_fd, SYNC_IDMAP, (int)i, NULL, 0, tree);
+
+	if (r < 0)
+		return error_sys(err, -r, "mounts[%zu]: idmap request", i);
+	return expect(ctx->sync_fd, SYNC_IDMAP_DONE, NULL, 0, err);
+}
+
 static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *start_state, char *exe,
 		   struct error *err)
 {
@@ -257,6 +268,8 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		.root_data = ctx->root_data,
 		.selinux = ctx->selinux,
 		.request_mnt_fd = cfg->sandbox.request ? ctx->request_mnt_fd : -1,
+		.idmap_request = idmap_request,
+		.idmap_ud = ctx,
 	};
 	int r;
 

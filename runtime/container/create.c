@@ -73,7 +73,9 @@ static int plan_check(const struct oci_config *cfg, const struct create_opts *o,
 	return sysctl_check(l, err);
 }
 
-static int resolve_rootfs(const struct oci_config *cfg, const char *bundle, char *out, struct error *err)
+/* The rootfs' real path; mounts[].destination naming paths inside it are
+ * then taken relative to it (runc). */
+static int resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out, struct error *err)
 {
 	char joined[PATH_MAX];
 	struct stat sb;
@@ -86,6 +88,8 @@ static int resolve_rootfs(const struct oci_config *cfg, const char *bundle, char
 		return error_sys(err, errno, "config.json: .root.path %s", joined);
 	if (stat(out, &sb) < 0 || !S_ISDIR(sb.st_mode))
 		return error_set(err, ENOTDIR, "config.json: .root.path %s: not a directory", out);
+	if (oci_mounts_strip_root(cfg, out) < 0)
+		return error_set(err, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -268,6 +272,15 @@ static int parent_loop(struct container *c, const struct oci_config *cfg, const 
 			if ((r = sync_answer_pty(o->console_socket, fd, &out->pty_master, err)) < 0)
 				return r;
 			break;
+		case SYNC_IDMAP:
+			r = fd < 0 ? error_set(err, EPROTO, "internal: idmap request without a tree")
+				   : rootfs_idmap_apply(cfg, (size_t)m.value, fd, err);
+			if (fd >= 0)
+				close(fd);
+			if (r < 0)
+				return r;
+			sync_send(sync_fd, SYNC_IDMAP_DONE, 0, NULL, 0, -1);
+			break;
 		case SYNC_SECCOMP_FD:
 			c->st.pid = out->pid;
 			if ((r = sync_answer_seccomp_fd(c, &cfg->linux_.seccomp, "creating", out->pid, fd, err)) < 0)
@@ -386,7 +399,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 	}
 	/* idmapped mounts and (user namespace) bind sources: cloned here, with
 	 * the host's credentials */
-	return rootfs_mount_fds_open(cfg, o->bundle, ctx->userns, &ctx->mount_fds, err);
+	return rootfs_mount_fds_open(cfg, o->bundle, ctx->rootfs, ctx->userns, &ctx->mount_fds, err);
 }
 
 /* NOTIFY_SOCKET: the state dir's notify/, the last mount's source (notify_plan).

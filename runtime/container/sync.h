@@ -20,6 +20,8 @@ enum sync_type {
 	SYNC_ERROR,          /* child -> parent, payload: message */
 	SYNC_SECCOMP_FD,     /* child -> parent, fd: the seccomp notify listener fd */
 	SYNC_SAVED,          /* parent -> child (create): state.json saved, the child may outlive us */
+	SYNC_IDMAP,          /* child -> parent, value: mounts[] index, fd: its tree to idmap */
+	SYNC_IDMAP_DONE,     /* parent -> child */
 };
 
 struct sync_msg {

@@ -633,9 +633,43 @@ static void test_resources_parse(void)
 	CHECK_STR(err.msg, "resources.json: .memory.limit: expected integer");
 }
 
+/* destinations inside the rootfs' host path become relative to it (runc) */
+static void test_mounts_strip_root(void)
+{
+	static const struct {
+		const char *dest, *want;
+	} cases[] = {
+		{ "/b/rootfs/mnt", "/mnt" },
+		{ "/b/rootfs", "/" },
+		{ "//b/./rootfs//x/../y/", "/y" },
+		{ "/b/rootfs/../rootfs/z", "/z" },
+		{ "/b/rootfsy/a", "/b/rootfsy/a" },
+		{ "/rootfs/mnt", "/rootfs/mnt" },
+		{ "/mnt", "/mnt" },
+	};
+	char json[512];
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(json, sizeof(json), "{\"ociVersion\": \"1.0.0\", \"mounts\": "
+			 "[{\"destination\": \"%s\", \"type\": \"tmpfs\"}]}", cases[i].dest);
+		CHECK(parse_str(json, OCI_PARSE_ALL, &cfg, &err) == 0);
+		CHECK(oci_mounts_strip_root(&cfg, "/b//rootfs/") == 0);
+		CHECK_STR(cfg.mounts[0].destination, cases[i].want);
+		oci_config_free(&cfg);
+	}
+	CHECK(parse_str("{\"ociVersion\": \"1.0.0\", \"mounts\": [{\"destination\": \"/a/b\"}]}",
+			OCI_PARSE_ALL, &cfg, &err) == 0);
+	CHECK(oci_mounts_strip_root(&cfg, "/") == 0);
+	CHECK_STR(cfg.mounts[0].destination, "/a/b");
+	oci_config_free(&cfg);
+}
+
 int main(void)
 {
 	test_full();
+	test_mounts_strip_root();
 	test_runc_spec();
 	test_spec_example();
 	test_default_spec();

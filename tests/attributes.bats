@@ -27,13 +27,36 @@ run_fg() {
 	assert_output --partial "5"
 }
 
-@test "process.execCPUAffinity.final is the affinity the program runs with" {
+# execCPUAffinity is exec's (the spec leaves the init out): .final once in
+# the cgroup, else .initial kept; with neither, and for the init always, the
+# process gets every CPU back -- the caller's taskset never leaks in (runc's
+# tryResetCPUAffinity; the kernel still applies the cgroup's cpuset).
+@test "process.execCPUAffinity is exec's; the init and a plain exec get every CPU, not the caller's taskset" {
 	[[ "$(nproc)" -ge 2 ]] || skip "needs 2 CPUs"
+	local all
+	all="$(cat /sys/devices/system/cpu/online)"
+	[[ "$(grep Cpus_allowed_list /proc/self/status | cut -f2)" == "$all" ]] || skip "the tests run pinned"
 	update_config '.process.execCPUAffinity = {"initial": "0", "final": "1"}'
 	set_cmd 'grep Cpus_allowed_list /proc/self/status'
-	run_fg
+	run_nohang taskset -c 0 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
 	assert_success
-	assert_output --partial $'Cpus_allowed_list:\t1'
+	assert_output $'Cpus_allowed_list:\t'"$all"
+	runtime delete -f "$CID" 2>/dev/null || true
+	set_args sleep 1000
+	run_detached "$CID"
+	local x='grep Cpus_allowed_list /proc/self/status'
+	run_nohang taskset -c 0 "$RUNTIME" --root "$ROOT" exec "$CID" sh -c "$x"
+	assert_success
+	assert_output $'Cpus_allowed_list:\t1'
+	echo '{"args": ["sh", "-c", "'"$x"'"], "cwd": "/"}' >"$BATS_TEST_TMPDIR/plain.json"
+	run_nohang taskset -c 0 "$RUNTIME" --root "$ROOT" exec -p "$BATS_TEST_TMPDIR/plain.json" "$CID"
+	assert_success
+	assert_output $'Cpus_allowed_list:\t'"$all"
+	echo '{"args": ["sh", "-c", "'"$x"'"], "cwd": "/", "execCPUAffinity": {"initial": "1"}}' \
+		>"$BATS_TEST_TMPDIR/initial.json"
+	run_nohang taskset -c 0 "$RUNTIME" --root "$ROOT" exec -p "$BATS_TEST_TMPDIR/initial.json" "$CID"
+	assert_success
+	assert_output $'Cpus_allowed_list:\t1'
 }
 
 @test "process.execCPUAffinity: an invalid list fails with the field named" {

@@ -273,8 +273,6 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 	};
 	int r;
 
-	if ((r = attrs_affinity_initial(&ctx->cfg->process, err)) < 0)
-		return r;
 	/* The cgroup namespace's root and the cgroup mounts come from the cgroup
 	 * we are in: then join first. Otherwise (v1 tasks files) join as late as
 	 * possible, so what the set-up allocates (mounts, device nodes) is not
@@ -326,8 +324,8 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 	container_env = process_env_final(p);
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
 		return r;
-	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &cfg->linux_, err)) < 0 ||
-	    (r = attrs_set_labels(p, err)) < 0)
+	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_affinity_final(p, false, err)) < 0 ||
+	    (r = attrs_apply(p, &cfg->linux_, err)) < 0 || (r = attrs_set_labels(p, err)) < 0)
 		return r;
 	/* the kernel would drop it at the uid change anyway, and a filter may
 	 * deny prctl later: from here the sync socket's EOF tells us */

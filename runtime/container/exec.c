@@ -70,8 +70,8 @@ static int exec_prepare(struct exec_ctx *x, const struct setup *s, char *exe, st
 		process_join_keyring(x->id);
 	if (p->terminal && (r = exec_terminal(x, err)) < 0)
 		return r;
-	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_apply(p, &x->cfg->linux_, err)) < 0 ||
-	    (r = attrs_set_labels(p, err)) < 0)
+	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_affinity_final(p, true, err)) < 0 ||
+	    (r = attrs_apply(p, &x->cfg->linux_, err)) < 0 || (r = attrs_set_labels(p, err)) < 0)
 		return r;
 	/* CVE-2024-21626: nothing of the host (cgroup dirs, the caller's fds,
 	 * the pidfd) stays open while the container's paths are resolved; then

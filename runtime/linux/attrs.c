@@ -61,6 +61,27 @@ int attrs_affinity_initial(const struct oci_process *p, struct error *err)
 	return p->exec_cpu_affinity_initial ? set_affinity(p->exec_cpu_affinity_initial, "initial", err) : 0;
 }
 
+/* Every CPU the kernel may ever have (it clamps the mask to its own size
+ * and to the cgroup's cpuset); a failure only warns, as runc's. */
+static void affinity_reset(void)
+{
+	unsigned long all[8192 / (8 * sizeof(unsigned long))];
+
+	memset(all, 0xff, sizeof(all));
+	if (sched_setaffinity(0, sizeof(all), (cpu_set_t *)all) < 0)
+		log_warn("resetting the CPU affinity failed (%s): the process may keep the runtime's",
+			 strerror(errno));
+}
+
+int attrs_affinity_final(const struct oci_process *p, bool exec, struct error *err)
+{
+	if (exec && p->exec_cpu_affinity_final)
+		return set_affinity(p->exec_cpu_affinity_final, "final", err);
+	if (!exec || !p->exec_cpu_affinity_initial)
+		affinity_reset();
+	return 0;
+}
+
 /* sched_setattr(2)'s argument; glibc 2.36 has no declaration of it. */
 struct sched_attr_v1 {
 	uint32_t size, sched_policy;
@@ -116,8 +137,6 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct e
 {
 	int r;
 
-	if (p->exec_cpu_affinity_final && (r = set_affinity(p->exec_cpu_affinity_final, "final", err)) < 0)
-		return r;
 	if (p->has_scheduler && (r = set_scheduler(&p->scheduler, err)) < 0)
 		return r;
 	if (p->has_io_priority && (r = set_ioprio(p, err)) < 0)

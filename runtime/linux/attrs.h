@@ -4,15 +4,23 @@
 #ifndef TINYRUN_ATTRS_H
 #define TINYRUN_ATTRS_H
 
+#include <stdbool.h>
+
 #include "oci/config.h"
 #include "oci/error.h"
 
 /* Parse a cpu list ("0-3,7") into a cpu_set_t-sized mask. */
 int attrs_cpu_list(const char *list, void *set, size_t setsize);
-/* process.execCPUAffinity.initial: first thing in the new process. */
+/* process.execCPUAffinity.initial: first thing in an exec'd process (the
+ * spec leaves the container's init out of execCPUAffinity). */
 int attrs_affinity_initial(const struct oci_process *p, struct error *err);
-/* process.execCPUAffinity.final, scheduler, ioPriority, linux.memoryPolicy:
- * once the process is in its cgroup, before the privileges go. */
+/* Once in the cgroup: an exec'd process gets .final, or every CPU when
+ * neither .initial nor .final is given; the init always gets every CPU.
+ * The kernel keeps the cgroup's cpuset; the caller's own affinity (taskset,
+ * a pinned shim) never leaks in (runc's tryResetCPUAffinity). */
+int attrs_affinity_final(const struct oci_process *p, bool exec, struct error *err);
+/* scheduler, ioPriority, linux.memoryPolicy: once the process is in its
+ * cgroup, before the privileges go. */
 int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct error *err);
 /* Which LSMs the host has (AppArmor's /sys/module/.../enabled), cached for
  * attrs_set_labels: called by the runtime before it clones the container or

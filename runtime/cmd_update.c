@@ -69,7 +69,7 @@ const struct cli_opt cmd_update_opts[] = {
 	{ "cpu-rt-runtime", 0, O_RTRUNTIME, "USEC", "real-time runtime per period, microseconds" },
 	{ "cpuset-cpus", 0, O_CPUS, "LIST", "CPUs to run on (0-3,5)" },
 	{ "cpuset-mems", 0, O_MEMS, "LIST", "memory nodes to allocate from (0-1)" },
-	{ "pids-limit", 0, O_PIDS, "N", "maximum number of processes (-1 unlimited)" },
+	{ "pids-limit", 0, O_PIDS, "N", "maximum number of processes (-1 unlimited, 0 = 1)" },
 	{ "blkio-weight", 0, O_BLKIO, "N", "relative block I/O weight (10-1000)" },
 	{ 0 },
 };

@@ -144,6 +144,25 @@ events_implemented() {
 	grep -q "can't fork" "$(container_log "$CID")"
 }
 
+# runtime-spec 1.3: 0 is a real pids limit (never "no limit"); runc 1.4
+# writes 1, as systemd has no TasksMax=0. The init then cannot fork, and
+# update --pids-limit 0 does the same; -1 is max.
+@test "cgroups v1: pids.limit 0 is a limit (pids.max 1: the init cannot fork), in create and update" {
+	update_config '.linux.resources.pids = {"limit": 0}'
+	set_cmd 'sleep 0 & wait; echo forked'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial "can't fork"
+	refute_line forked
+	set_args sleep 1000
+	run_detached "$CID"
+	assert_equal "$(cg pids pids.max)" 1
+	runtime update --pids-limit -1 "$CID"
+	assert_equal "$(cg pids pids.max)" max
+	runtime update --pids-limit 0 "$CID"
+	assert_equal "$(cg pids pids.max)" 1
+}
+
 @test "cgroups v1: an allocation beyond memory.limit is OOM-killed" {
 	bind_out_dir
 	update_config '.linux.resources.memory = {"limit": 33554432, "swap": 33554432}'

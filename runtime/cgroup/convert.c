@@ -55,6 +55,11 @@ void cg_fmt_limit(char *buf, size_t size, int64_t v)
 		snprintf(buf, size, "%" PRId64, v);
 }
 
+int64_t cg_pids_max(int64_t limit)
+{
+	return limit == 0 ? 1 : limit < 0 ? -1 : limit;
+}
+
 /* ---- io.max ------------------------------------------------------------- */
 
 struct io_dev {

@@ -64,6 +64,10 @@ uint64_t cg_blkio_to_io_weight(uint64_t w);
 int cg_swap_v2(bool limit_known, int64_t limit, int64_t swap, int64_t *out, struct error *err);
 /* "max" for negative values, else the number. */
 void cg_fmt_limit(char *buf, size_t size, int64_t v);
+/* pids.limit -> pids.max: -1 no limit; 0 is a limit (runtime-spec 1.3),
+ * written as 1 as runc 1.4 does (systemd has no TasksMax=0): the container's
+ * init may not fork. */
+int64_t cg_pids_max(int64_t limit);
 
 struct cg_io_line {
 	int64_t major, minor;

@@ -354,7 +354,7 @@ int cg1_apply(const int *fds, const struct oci_resources *res, bool update, stru
 		char val[32];
 		if (fd < 0)
 			return fd;
-		cg_fmt_limit(val, sizeof(val), res->pids_limit > 0 ? res->pids_limit : -1);
+		cg_fmt_limit(val, sizeof(val), cg_pids_max(res->pids_limit));
 		if ((r = W(fd, "pids.max", "pids.limit", "%s", val)) < 0)
 			return r;
 	}

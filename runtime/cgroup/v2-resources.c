@@ -269,7 +269,7 @@ int cg2_apply(int fd, const struct oci_resources *res, bool update, struct error
 		return r;
 	if (res->has_pids) {
 		char val[32];
-		cg_fmt_limit(val, sizeof(val), res->pids_limit > 0 ? res->pids_limit : -1);
+		cg_fmt_limit(val, sizeof(val), cg_pids_max(res->pids_limit));
 		if ((r = CTX(cg_write(fd, "pids.max", val, err), "linux.resources.pids.limit")) < 0)
 			return r;
 	}

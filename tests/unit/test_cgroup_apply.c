@@ -292,13 +292,13 @@ static void test_v1_variants(void)
 	oci_arena_free(arena);
 
 	/* no blkio.weight (BFQ only): blkio.bfq.*; no hugetlb rsvd file: skipped;
-	 * zero values write nothing; pids 0 = unlimited */
+	 * zero values write nothing; pids 0 is a limit, written as 1 (runc 1.4) */
 	res = parse("{\"blockIO\": {\"weight\": 500, \"weightDevice\": [{\"major\": 8, \"minor\": 0, \"weight\": 600}]},"
 		    " \"hugepageLimits\": [{\"pageSize\": \"2MB\", \"limit\": 4194304}],"
 		    " \"cpu\": {\"shares\": 0, \"quota\": 0, \"period\": 0}, \"pids\": {\"limit\": 0}}", &arena);
 	log_reset();
 	CHECK(cg1_apply(fds, res, false, &err) == 0);
-	CHECK_STR(wlog, "pids/pids.max=max\n"
+	CHECK_STR(wlog, "pids/pids.max=1\n"
 			"blkio/blkio.bfq.weight=500\n"
 			"blkio/blkio.bfq.weight_device=8:0 600\n"
 			"hugetlb/hugetlb.2MB.limit_in_bytes=4194304\n");

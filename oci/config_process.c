@@ -230,19 +230,25 @@ static int parse_scheduler(struct pctx *c, const struct jpath *p, const struct j
 	return check_scheduler(c, kp, s);
 }
 
+enum { IOPRIO_IDLE = 3 };   /* oci_ioprio_classes' IOPRIO_CLASS_IDLE */
+
 static int parse_io_priority(struct pctx *c, const struct jpath *p, const struct json_val *proc,
 			     struct oci_process *out)
 {
 	const struct json_val *v;
 	const struct jpath *kp = JKEY(p, "ioPriority");
-	int64_t prio;
+	int64_t prio = 0;
 	int r;
 
 	if ((r = parse_get_obj(c, p, proc, "ioPriority", OPT, &v)) <= 0)
 		return r;
 	if ((r = parse_get_name(c, kp, v, "class", REQ, oci_ioprio_classes, oci_n_ioprio_classes,
-			  "I/O priority class", &out->io_priority_class)) < 0 ||
-	    (r = parse_get_i64(c, kp, v, "priority", REQ, 0, 7, &prio)) < 0)
+			  "I/O priority class", &out->io_priority_class)) < 0)
+		return r;
+	/* the idle class has no levels: its priority may be left out (runc's
+	 * suite does); the others need one, as the spec says */
+	if ((r = parse_get_i64(c, kp, v, "priority", out->io_priority_class == IOPRIO_IDLE ? OPT : REQ, 0, 7,
+			       &prio)) < 0)
 		return r;
 	out->has_io_priority = true;
 	out->io_priority = (int)prio;

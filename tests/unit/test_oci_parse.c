@@ -666,10 +666,26 @@ static void test_mounts_strip_root(void)
 	oci_config_free(&cfg);
 }
 
+/* ioPriority.priority is required but for the idle class, which has none */
+static void test_io_priority_idle(void)
+{
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	CHECK(parse_str("{\"ociVersion\": \"1.0.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\","
+			" \"ioPriority\": {\"class\": \"IOPRIO_CLASS_IDLE\"}}}", OCI_PARSE_ALL, &cfg, &err) == 0);
+	CHECK(cfg.process.has_io_priority && cfg.process.io_priority_class == 3 && cfg.process.io_priority == 0);
+	oci_config_free(&cfg);
+	CHECK(parse_str("{\"ociVersion\": \"1.0.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\","
+			" \"ioPriority\": {\"class\": \"IOPRIO_CLASS_BE\"}}}", OCI_PARSE_ALL, &cfg, &err) < 0);
+	CHECK_STR(err.msg, "config.json: .process.ioPriority.priority: required");
+}
+
 int main(void)
 {
 	test_full();
 	test_mounts_strip_root();
+	test_io_priority_idle();
 	test_runc_spec();
 	test_spec_example();
 	test_default_spec();

@@ -18,6 +18,19 @@ run_fg() {
 	assert_line "7"
 }
 
+# sched_setattr(2) refuses SCHED_DEADLINE (EPERM) to a process whose CPUs
+# are not all of the system's: the error says so (runc's words), exit 1.
+@test "process.scheduler SCHED_DEADLINE with linux.resources.cpu.cpus: the error names AllowedCPUs" {
+	[[ "$(nproc)" -ge 2 ]] || skip "needs 2 CPUs"
+	update_config '.linux.resources.cpu.cpus = "0"
+		| .process.scheduler = {"policy": "SCHED_DEADLINE", "runtime": 42000, "deadline": 1000000, "period": 1000000}'
+	set_args true
+	run_fg
+	assert_failure 1
+	assert_output --partial "process scheduler can't be used together with AllowedCPUs"
+	[ -z "$(test_state_dirs)" ]
+}
+
 @test "process.ioPriority: class and priority reach the process" {
 	update_config '.process.ioPriority = {"class": "IOPRIO_CLASS_BE", "priority": 5}'
 	set_cmd 'ionice -p $$'

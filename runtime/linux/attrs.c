@@ -91,7 +91,7 @@ struct sched_attr_v1 {
 	uint64_t sched_runtime, sched_deadline, sched_period;
 };
 
-static int set_scheduler(const struct oci_scheduler *s, struct error *err)
+static int set_scheduler(const struct oci_scheduler *s, const struct oci_linux *l, struct error *err)
 {
 	struct sched_attr_v1 a = {
 		.size = sizeof(a),
@@ -104,9 +104,14 @@ static int set_scheduler(const struct oci_scheduler *s, struct error *err)
 		.sched_period = s->period,
 	};
 
-	if (syscall(SYS_sched_setattr, 0, &a, 0) < 0)
-		return error_sys(err, errno, "process.scheduler");
-	return 0;
+	if (syscall(SYS_sched_setattr, 0, &a, 0) == 0)
+		return 0;
+	/* sched_setattr(2): EPERM when the affinity leaves out CPUs of the
+	 * system (SCHED_DEADLINE): say why, in runc's words */
+	if (errno == EPERM && l && l->resources.has_cpu && l->resources.cpu.cpus && *l->resources.cpu.cpus)
+		return error_set(err, EPERM, "process.scheduler: process scheduler can't be used together with "
+				 "AllowedCPUs (linux.resources.cpu.cpus \"%s\")", l->resources.cpu.cpus);
+	return error_sys(err, errno, "process.scheduler");
 }
 
 static int set_ioprio(const struct oci_process *p, struct error *err)
@@ -137,7 +142,7 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct e
 {
 	int r;
 
-	if (p->has_scheduler && (r = set_scheduler(&p->scheduler, err)) < 0)
+	if (p->has_scheduler && (r = set_scheduler(&p->scheduler, l, err)) < 0)
 		return r;
 	if (p->has_io_priority && (r = set_ioprio(p, err)) < 0)
 		return r;

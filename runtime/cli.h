@@ -9,6 +9,7 @@
 
 struct global_opts {
 	const char *root;          /* --root, default /run/tinyrun */
+	bool root_given;           /* --root was on the command line */
 	const char *log_path;      /* --log */
 	bool json_log;             /* --log-format json */
 	bool debug;

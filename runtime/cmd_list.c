@@ -129,8 +129,10 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cli_usage_error("list", "takes no arguments");
-	/* --root opened and checked once, not once a container */
-	if ((rootfd = container_root_open(g->root, &shared, &err)) < 0 && err.code != ENOENT)
+	/* --root opened and checked once, not once a container; a missing
+	 * default root is no container yet, a missing --root given is an
+	 * error (runc 1.2+) */
+	if ((rootfd = container_root_open(g->root, &shared, &err)) < 0 && (err.code != ENOENT || g->root_given))
 		return cli_fail(&err);
 	if (fmt == 't')
 		table_add(&table, (const char *const[LIST_COLS]){ "ID", "PID", "STATUS", "BUNDLE", "CREATED", "OWNER" });

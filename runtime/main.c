@@ -56,8 +56,10 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 
 		if (len == 0)
 			return i + 1 < argc ? i + 1 : -1;
-		if (!strncmp(a, "root", len) && len == 4)
+		if (!strncmp(a, "root", len) && len == 4) {
 			valp = &g->root;
+			g->root_given = true;
+		}
 		else if (!strncmp(a, "log", len) && len == 3)
 			valp = &g->log_path;
 		else if (!strncmp(a, "log-format", len) && len == 10)

@@ -299,7 +299,7 @@ assert_usage_error() {
 	run_nohang runtime exec "$CID" sh -c 'touch /out/exec-ran'
 	cp "$BATS_TEST_TMPDIR/state.saved" "$state"
 	[ "$status" -ne 0 ] || fail "exec succeeded without the container's cgroup: $output"
-	assert_output --partial "cannot join its cgroup"
+	assert_output --partial "adding pid to its cgroup"
 	sleep 0.2
 	[ ! -e "$OUT/exec-ran" ] || fail "the exec'd process ran outside the container's cgroup"
 	run_nohang runtime delete --force "$CID"

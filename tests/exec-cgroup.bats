@@ -77,6 +77,7 @@ mk_sub() {
 	run_nohang runtime exec --cgroup memory:nope "$CID" touch /tmp/ran
 	assert_equal "$status" 255
 	assert_output --partial "memory$CGPATH/nope"
+	assert_output --regexp " adding pid to its cgroup: .*/nope/tasks: No such file or directory"
 	run_nohang runtime exec --cgroup ../../escape "$CID" touch /tmp/ran
 	assert_failure
 	assert_output --partial 'bad sub cgroup path'

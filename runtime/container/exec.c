@@ -165,7 +165,7 @@ static int exec_join_cgroup(const struct container *c, const struct exec_opts *o
 		r = cgroup_join_prepare_sub(cg, o->subs, o->n_subs, j, err);
 	}
 	if (r < 0)
-		error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+		error_prefix(err, "container \"%s\": adding pid to its cgroup", c->id);
 	return r;
 }
 
@@ -188,7 +188,7 @@ static pid_t exec_clone(const struct container *c, const struct cgroup *cg, stru
 	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
 		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
 		if ((r = cgroup_join_without_clone(cg, j, err)) < 0) {
-			error_prefix(err, "container \"%s\": cannot join its cgroup", c->id);
+			error_prefix(err, "container \"%s\": adding pid to its cgroup", c->id);
 			return r;
 		}
 		pid = syscall(SYS_clone3, &ca, sizeof(ca));

@@ -3,8 +3,11 @@
  * tmpfs with one directory per hierarchy of /proc/self/cgroup, each either a
  * new cgroup mount (cgroup namespace) or a bind of the container's own cgroup
  * directory, plus "cpu -> cpu,cpuacct" style links; then one recursive
- * mount_setattr applies the flags. Without a cgroup namespace the mount is
- * always read-only (CVE-2023-25809 class). */
+ * mount_setattr applies the flags. With a user namespace but no cgroup
+ * namespace the mount is always read-only (CVE-2023-25809: the host's
+ * hierarchies under the container's root); otherwise the options decide,
+ * as runc (a cgroup mount without "ro": docker --privileged, nested
+ * runtimes making sub-cgroups of their own cgroup). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -202,7 +205,7 @@ int rootfs_mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const s
 	unsigned long flags = p->ms_flags;
 	struct statfs sfs;
 
-	if (!c->o->new_cgroupns)
+	if (!c->o->new_cgroupns && c->o->userns)
 		flags |= MS_RDONLY;
 	if (statfs(CGROUP_ROOT, &sfs) < 0)
 		return fail(c, m->destination, -errno, "statfs " CGROUP_ROOT);

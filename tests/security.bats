@@ -945,10 +945,9 @@ fake_cap_last_cap() {
 
 # --- cgroupfs and masked paths --------------------------------------------
 
-@test "cgroup: without a cgroup namespace every write to a cgroup file system fails with EROFS" {
-	# CVE-2023-25809 class; DAC_OVERRIDE so that only the read-only mount
-	# stands in the way
-	add_caps CAP_DAC_OVERRIDE
+# try_cgroup_writes: the container's command that tries every cgroup and
+# cgroup2 file system under /sys/fs/cgroup (writes and a mkdir each).
+try_cgroup_writes() {
 	set_cmd 'try() { msg="$( { "$@"; } 2>&1 )" && echo "WROTE $*" || echo "ERR $msg"; }
 		for d in /sys/fs/cgroup /sys/fs/cgroup/*; do
 			# cgroup and cgroup2 only (the tmpfs of a v1 layout has no control file)
@@ -960,6 +959,13 @@ fake_cap_last_cap() {
 			done
 			try mkdir "$d/escape"
 		done'
+}
+
+@test "cgroup: without a cgroup namespace every write to a cgroup file system fails with EROFS" {
+	# CVE-2023-25809 class; DAC_OVERRIDE so that only the read-only mount
+	# stands in the way
+	add_caps CAP_DAC_OVERRIDE
+	try_cgroup_writes
 	run_ctr
 	assert_success
 	refute_line --partial WROTE
@@ -967,6 +973,22 @@ fake_cap_last_cap() {
 	[ "$(grep -c '^ERR ' <<<"$output")" -ge 10 ]
 	run grep -v 'Read-only file system$' <<<"$output"
 	assert_output ""
+}
+
+# CVE-2023-25809 itself: a user namespace without a cgroup namespace gets the
+# cgroup mount read-only even when the config leaves "ro" out (runc's fix);
+# without the forced ro a mkdir would fail with EACCES instead.
+@test "cgroup: a user namespace without a cgroup namespace gets a read-only cgroup mount, whatever the options" {
+	map_userns
+	update_config '.mounts |= map(if .type == "cgroup" then .options -= ["ro"] else . end)'
+	try_cgroup_writes
+	run_ctr
+	assert_success
+	refute_line --partial WROTE
+	local mkdirs
+	mkdirs="$(grep -c "^ERR mkdir: can't create directory '.*/escape'" <<<"$output")"
+	[ "$mkdirs" -ge 2 ]
+	assert_equal "$(grep -c "^ERR mkdir: .*/escape': Read-only file system" <<<"$output")" "$mkdirs"
 }
 
 @test "masked paths stay masked after remount attempts with CAP_SYS_ADMIN" {

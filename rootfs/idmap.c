@@ -142,21 +142,15 @@ static int source_tree(const struct oci_mount *m, int dirfd, const char *rootfs,
 	unsigned clone = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | ((m->flags & MS_REC) ? AT_RECURSIVE : 0);
 	char in[PATH_MAX];
 	const char *rel = rootfs ? rootfs_host_path_inside(rootfs, base, m->source, in) : NULL;
-	int root, fd, tree, e;
+	int root, tree, e;
 
 	if (!rel)
 		return open_tree(dirfd, m->source, clone);
 	if ((root = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	fd = rootfs_open_in_root(root, rel, O_PATH, 0);
-	close(root);
-	if (fd < 0) {
-		errno = -fd;
-		return -1;
-	}
-	tree = open_tree(fd, "", clone | AT_EMPTY_PATH);
+	tree = rootfs_tree_in_root(root, rel, clone);
 	e = errno;
-	close(fd);
+	close(root);
 	errno = e;
 	return tree;
 }

@@ -77,6 +77,8 @@ int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
  * buf, else NULL. Bind sources there are the image's and are resolved below
  * the rootfs: a symlink of a hostile image cannot point them at the host. */
 const char *rootfs_host_path_inside(const char *rootfs, const char *base, const char *path, char buf[PATH_MAX]);
+/* open_tree(clone flags) of `rel` resolved below root_fd; -1 with errno. */
+int rootfs_tree_in_root(int root_fd, const char *rel, unsigned clone);
 /* rootfs_open_in_root, optionally refusing any symlink on the way (-ELOOP). */
 int rootfs_open_in_root_flags(int root_fd, const char *path, int flags, bool no_symlinks);
 

@@ -85,22 +85,6 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
 	return fd;
 }
 
-/* A clone of the tree at `rel`, resolved below the rootfs as it is now. */
-static int tree_in_root(struct rootfs_ctx *c, const char *rel, unsigned clone)
-{
-	int fd = rootfs_open_in_root(c->root_fd, rel, O_PATH, 0), src, e;
-
-	if (fd < 0) {
-		errno = -fd;
-		return -1;
-	}
-	src = open_tree(fd, "", clone | AT_EMPTY_PATH);
-	e = errno;
-	close(fd);
-	errno = e;
-	return src;
-}
-
 /* The source tree to attach: an idmapped tree made by the runtime; else a
  * clone of the path, as the container's root (the kernel then locks the
  * flags of host mounts): below the rootfs when the path lies inside it (the
@@ -120,7 +104,7 @@ static int bind_source(struct rootfs_ctx *c, const struct oci_mount *m, const st
 	if (early >= 0)
 		src = open_tree(early, "", clone | AT_EMPTY_PATH);
 	else if (!c->cfg->sandbox.minimal_root && (rel = rootfs_host_path_inside(c->o->rootfs, NULL, m->source, in)))
-		return tree_in_root(c, rel, clone);
+		return rootfs_tree_in_root(c->root_fd, rel, clone);   /* as the rootfs is now */
 	else
 		src = open_tree(AT_FDCWD, m->source, clone);
 	if (src < 0 && (errno == EACCES || errno == EPERM) && host_clone >= 0)

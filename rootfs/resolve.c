@@ -78,6 +78,21 @@ const char *rootfs_host_path_inside(const char *rootfs, const char *base, const 
 	return buf;
 }
 
+int rootfs_tree_in_root(int root_fd, const char *rel, unsigned clone)
+{
+	int fd = rootfs_open_in_root(root_fd, rel, O_PATH, 0), tree, e;
+
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	tree = open_tree(fd, "", clone | AT_EMPTY_PATH);
+	e = errno;
+	close(fd);
+	errno = e;
+	return tree;
+}
+
 /* Splice a symlink target in front of what is left to walk. */
 static int splice_link(char *rest, size_t restsz, const char *target, const char *after)
 {

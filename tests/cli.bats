@@ -160,6 +160,7 @@ assert_usage_error() {
 
 @test "--root keeps containers apart" {
 	create_container "$CID"
+	mkdir "$BATS_TEST_TMPDIR/other-root"
 	run "$RUNTIME" --root "$BATS_TEST_TMPDIR/other-root" list -q
 	assert_success
 	refute_output --partial "$CID"

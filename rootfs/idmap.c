@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "rootfs/internal.h"
-#include "oci/util.h"
 
 bool rootfs_wants_idmap(const struct oci_mount *m)
 {
@@ -173,16 +172,10 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 
 bool rootfs_idmap_deferred(const struct oci_mount *m, const char *rootfs)
 {
-	char root[PATH_MAX + 2], src[PATH_MAX + 2];
+	char in[PATH_MAX];
 
-	if (!rootfs_wants_idmap(m) || !m->source || m->source[0] != '/' || strlen(rootfs) > PATH_MAX ||
-	    strlen(m->source) > PATH_MAX)
-		return false;
-	util_path_clean(rootfs, root);
-	if (!util_path_may_be_in(root, m->source))
-		return false;
-	util_path_clean(m->source, src);
-	return util_path_in_root(root, src) != NULL;
+	return rootfs_wants_idmap(m) && m->source && m->source[0] == '/' &&
+	       rootfs_host_path_inside(rootfs, NULL, m->source, in);
 }
 
 int rootfs_idmap_apply(const struct oci_config *cfg, size_t i, int tree, struct error *err)

@@ -73,7 +73,8 @@ bool rootfs_path_equal(const char *a, const char *b);
 int rootfs_open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
 int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
 /* A host path (relative ones against `base`, NULL: none) that lies
- * lexically inside the rootfs: its part inside ("/b/rootfs/x" -> "/x") in
+ * lexically inside the rootfs (its real path, as rootfs_opts.rootfs is):
+ * its part inside ("/b/rootfs/x" -> "/x") in
  * buf, else NULL. Bind sources there are the image's and are resolved below
  * the rootfs: a symlink of a hostile image cannot point them at the host. */
 const char *rootfs_host_path_inside(const char *rootfs, const char *base, const char *path, char buf[PATH_MAX]);

@@ -58,21 +58,19 @@ int rootfs_open_in_root_flags(int root_fd, const char *path, int flags, bool no_
 
 const char *rootfs_host_path_inside(const char *rootfs, const char *base, const char *path, char buf[PATH_MAX])
 {
-	char joined[2 * PATH_MAX + 2], clean[2 * PATH_MAX + 4], root[PATH_MAX + 2];
+	char joined[2 * PATH_MAX + 2], clean[2 * PATH_MAX + 4];
 	const char *in;
 
-	if (!path || strlen(rootfs) > PATH_MAX || strlen(path) > PATH_MAX ||
-	    (path[0] != '/' && (!base || strlen(base) > PATH_MAX)))
+	if (!path || strlen(path) > PATH_MAX || (path[0] != '/' && (!base || strlen(base) > PATH_MAX)))
 		return NULL;
 	if (path[0] != '/') {
 		snprintf(joined, sizeof(joined), "%s/%s", base, path);
 		path = joined;
 	}
-	util_path_clean(rootfs, root);
-	if (!util_path_may_be_in(root, path))
+	if (!util_path_may_be_in(rootfs, path))
 		return NULL;
 	util_path_clean(path, clean);
-	if (!(in = util_path_in_root(root, clean)) || strlen(in) >= PATH_MAX)
+	if (!(in = util_path_in_root(rootfs, clean)) || strlen(in) >= PATH_MAX)
 		return NULL;
 	memcpy(buf, in, strlen(in) + 1);
 	return buf;

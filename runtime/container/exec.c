@@ -164,9 +164,10 @@ static int exec_join_cgroup(const struct container *c, const struct exec_opts *o
 		*have_cg = true;
 		r = cgroup_join_prepare_sub(cg, o->subs, o->n_subs, j, err);
 	}
-	if (r < 0)   /* a bad --cgroup (EINVAL) is named as it is */
-		error_prefix(err, err->code == EINVAL ? "container \"%s\"" : "container \"%s\": adding pid to its cgroup",
-			     c->id);
+	if (r < 0 && err->code == EINVAL)   /* a bad --cgroup, named as it is */
+		error_prefix(err, "container \"%s\"", c->id);
+	else if (r < 0)
+		error_prefix(err, "container \"%s\": adding pid to its cgroup", c->id);
 	return r;
 }
 

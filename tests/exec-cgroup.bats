@@ -56,6 +56,23 @@ mk_sub() {
 	refute_output --partial "$CGPATH/sub"
 }
 
+@test "exec --cgroup PATH made in some hierarchies only: joined there, the container's own elsewhere (crun)" {
+	mk_sub part memory pids
+	run_nohang runtime exec --cgroup part "$CID" cat /proc/self/cgroup
+	assert_success
+	assert_line --regexp "^[0-9]+:memory:$CGPATH/part\$"
+	assert_line --regexp "^[0-9]+:pids:$CGPATH/part\$"
+	assert_line --regexp "^[0-9]+:freezer:$CGPATH\$"
+	assert_line --regexp "^[0-9]+:(cpu,cpuacct|cpu):$CGPATH\$"
+	# in no hierarchy at all: an error, nothing runs
+	bind_out_dir 2>/dev/null
+	run_nohang runtime exec --cgroup nowhere "$CID" touch /tmp/ran
+	assert_equal "$status" 255
+	assert_output --regexp " adding pid to its cgroup: .*$CGPATH/nowhere.*: No such file or directory"
+	run_nohang runtime exec "$CID" test -e /tmp/ran
+	assert_failure
+}
+
 @test "exec --cgroup CTRL:PATH: only those controllers' hierarchies move" {
 	mk_sub msub memory
 	# cpu and cpuacct: one hierarchy or two, as the host mounts them
@@ -80,7 +97,7 @@ mk_sub() {
 	assert_output --regexp " adding pid to its cgroup: .*/nope/tasks: No such file or directory"
 	run_nohang runtime exec --cgroup ../../escape "$CID" touch /tmp/ran
 	assert_failure
-	assert_output --partial 'bad sub cgroup path'
+	assert_output --partial 'bad sub cgroup path: `..` components are not allowed'
 	# a cgroup beside the container's exists: ".." would reach it (and its
 	# limits, or none); refused before anything is opened
 	mkdir "/sys/fs/cgroup/memory$CGPATH-sib"

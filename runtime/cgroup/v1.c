@@ -601,9 +601,11 @@ static int hier_of(const char *name, size_t len)
 }
 
 /* exec --cgroup: the sub-cgroup of hierarchy h ("" = the container's own),
- * after every controller named was checked by subs_check. */
-static const char *sub_of(const struct cgroup_join *j, int h)
+ * after every controller named was checked by subs_check; *named: the
+ * hierarchy was named (ctrl:path), not given a path for all of them. */
+static const char *sub_of(const struct cgroup_join *j, int h, bool *named)
 {
+	*named = false;
 	for (size_t i = 0; i < j->n_subs; i++) {
 		const char *c = j->subs[i].ctrl;
 
@@ -613,7 +615,7 @@ static const char *sub_of(const struct cgroup_join *j, int h)
 			size_t len = strcspn(c, ",");
 
 			if (hier_of(c, len) == h)
-				return j->subs[i].path;
+				return *named = true, j->subs[i].path;
 			c += len + (c[len] == ',');
 		}
 	}
@@ -635,29 +637,47 @@ static int subs_check(const struct cgroup *cg, const struct cgroup_join *j, stru
 	return 0;
 }
 
-/* The `tasks` file of every hierarchy, and the cgroup2 dir of a hybrid host
- * for CLONE_INTO_CGROUP; with exec --cgroup, those of the sub-cgroups. */
-static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+static int open_join_fd(const struct cgroup *cg, int h, const char *sub, struct error *err)
 {
 	char file[4200];
+
+	if ((size_t)snprintf(file, sizeof(file), "%s%s%s", *sub ? "/" : "", sub,
+			     h == CG1_UNIFIED ? "" : "/tasks") >= sizeof(file))
+		return error_set(err, ENAMETOOLONG, "exec --cgroup: path too long");
+	if (h == CG1_UNIFIED)
+		return open_at_hier(cg, h, file, O_RDONLY | O_DIRECTORY, err);
+	return open_at_hier(cg, h, file, O_WRONLY, err);
+}
+
+/* The `tasks` file of every hierarchy, and the cgroup2 dir of a hybrid host
+ * for CLONE_INTO_CGROUP; with exec --cgroup, those of the sub-cgroups. A
+ * sub-cgroup given for every controller (no ctrl:) is joined where it exists
+ * and the container's own cgroup elsewhere (v1 hierarchies are made one by
+ * one, as crun); it must exist in one at least. */
+static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	struct error missing = { 0 };
+	bool any_sub = false, found_sub = false;
 	int fd;
 
 	cg1_mounted();
 	if (subs_check(cg, j, err) < 0)
 		return -err->code;
 	for (int h = 0; h < CG1_N; h++) {
+		bool named;
 		const char *sub;
 
 		if (!(cg->v1_mask & (1u << h)))
 			continue;
-		sub = sub_of(j, h);
-		if ((size_t)snprintf(file, sizeof(file), "%s%s%s", *sub ? "/" : "", sub,
-				     h == CG1_UNIFIED ? "" : "/tasks") >= sizeof(file))
-			return cgroup_join_close(j), error_set(err, ENAMETOOLONG, "exec --cgroup: path too long");
-		if (h == CG1_UNIFIED)
-			fd = open_at_hier(cg, h, file, O_RDONLY | O_DIRECTORY, err);
-		else
-			fd = open_at_hier(cg, h, file, O_WRONLY, err);
+		sub = sub_of(j, h, &named);
+		fd = open_join_fd(cg, h, sub, err);
+		if (fd < 0 && !named && *sub && err->code == ENOENT) {
+			if (!missing.code)
+				missing = *err;
+			any_sub = true;
+			fd = open_join_fd(cg, h, "", err);
+		} else if (!named && *sub)
+			any_sub = found_sub = true;
 		if (fd < 0) {
 			cgroup_join_close(j);
 			return fd;
@@ -668,6 +688,11 @@ static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struc
 			j->tasks_fds[j->n++] = fd;
 		else
 			close(fd);
+	}
+	if (any_sub && !found_sub) {
+		cgroup_join_close(j);
+		*err = missing;
+		return -err->code;
 	}
 	return 0;
 }

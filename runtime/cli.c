@@ -17,7 +17,7 @@ const struct cli_opt cli_global_opts[] = {
 	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
 	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
 	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus, when systemd runs)" },
-	{ "cgroup-manager", 0, 0, "cgroupfs|systemd", "crun's spelling of --systemd-cgroup" },
+	{ "cgroup-manager", 0, 0, "cgroupfs|systemd|disabled", "crun's spelling of --systemd-cgroup; disabled: no cgroup, linux.resources ignored (crun)" },
 	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },
 	{ "help", 'h', 0, NULL, "this help; tinyrun help COMMAND or COMMAND --help for a command" },
 	{ 0 },

@@ -14,6 +14,7 @@ struct global_opts {
 	bool json_log;             /* --log-format json */
 	bool debug;
 	bool systemd_cgroup;
+	bool no_cgroup;             /* --cgroup-manager disabled (crun): the container gets no cgroup */
 };
 
 /* One option of a command. Each command's table drives its parser

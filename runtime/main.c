@@ -96,12 +96,13 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 		}
 		/* crun's spelling of --systemd-cgroup */
 		if (cgroup_manager) {
+			g->no_cgroup = !strcmp(cgroup_manager, "disabled");
 			if (!strcmp(cgroup_manager, "systemd"))
 				g->systemd_cgroup = true;
-			else if (!strcmp(cgroup_manager, "cgroupfs"))
+			else if (!strcmp(cgroup_manager, "cgroupfs") || g->no_cgroup)
 				g->systemd_cgroup = false;
 			else {
-				fprintf(stderr, "tinyrun: --cgroup-manager: expected cgroupfs or systemd, got \"%s\"\n",
+				fprintf(stderr, "tinyrun: --cgroup-manager: expected cgroupfs, systemd or disabled, got \"%s\"\n",
 					cgroup_manager);
 				exit(1);
 			}

@@ -467,6 +467,20 @@ run_terminal_container() {
 	[[ ! -e "$ROOT/$CID" ]]
 }
 
+@test "--cgroup-manager disabled (crun): no cgroup is made, the container is in the caller's, resources only warn" {
+	update_config '.linux.cgroupsPath = $p | .linux.resources.pids.limit = 50' --arg p "/tinyrun-nocg-$TOKEN"
+	set_args cat /proc/self/cgroup
+	run_nohang "$RUNTIME" --cgroup-manager disabled --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output --partial "linux.resources ignored: --cgroup-manager disabled"
+	# the caller's (this test's) pids cgroup, not one of the container's
+	assert_line --regexp "^[0-9]+:pids:$(awk -F: '$2 == "pids" {print $3}' /proc/self/cgroup)\$"
+	refute_output --partial "tinyrun-nocg-$TOKEN"
+	run ls -d /sys/fs/cgroup/*/"tinyrun-nocg-$TOKEN"
+	assert_failure
+	[[ ! -e "$ROOT/$CID" ]]
+}
+
 @test "socket activation: LISTEN_FDS=N passes fds 3.. and sets LISTEN_FDS/LISTEN_PID=1 in the container (as runc)" {
 	set_args sh -c 'echo "fds=$LISTEN_FDS pid=$LISTEN_PID"; cat <&3'
 	echo through-fd-3 >"$BATS_TEST_TMPDIR/fd3"

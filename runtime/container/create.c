@@ -463,9 +463,16 @@ static int record_cgroup(const struct global_opts *g, const struct create_opts *
 static int make_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
 		       struct container *c, struct created *out, struct child_ctx *ctx, struct error *err)
 {
-	int r = record_cgroup(g, o, cfg, c, err);
+	int r;
 
-	if (r < 0)
+	if (g->no_cgroup) {
+		/* crun's --cgroup-manager disabled: the caller's cgroup, nothing made */
+		if (has_resources(cfg))
+			log_warn("linux.resources ignored: --cgroup-manager disabled");
+		out->cg.v2_dirfd = -1;
+		return cgroup_join_prepare(&out->cg, &ctx->join, err);
+	}
+	if ((r = record_cgroup(g, o, cfg, c, err)) < 0)
 		return r;
 	r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err);
 

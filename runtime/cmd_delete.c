@@ -1,5 +1,9 @@
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "runtime/container/gc.h"
@@ -7,40 +11,31 @@
 
 const struct cli_opt cmd_delete_opts[] = {
 	{ "force", 'f', 'f', NULL, "kill a running container (SIGKILL) first" },
+	{ "regex", 'r', 'r', NULL, "ID is an extended regular expression: delete every container whose id it matches (crun)" },
 	{ 0 },
 };
 
-int cmd_delete(struct global_opts *g, int argc, char **argv)
+static int delete_one(const struct global_opts *g, const char *id, bool force)
 {
 	struct container c;
 	struct error err;
 	enum container_status s;
-	bool force = false;
-	int ch;
 
-	opterr = 0;
-	while ((ch = cli_getopt(argc, argv, cmd_delete_opts, false)) != -1) {
-		if (ch != 'f')
-			return cli_usage_error("delete", "unknown option %s", argv[optind - 1]);
-		force = true;
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("delete", "expected exactly one container id");
-	if (container_load(g->root, argv[optind], true, &c, &err) < 0) {
+	if (container_load(g->root, id, true, &c, &err) < 0) {
 		/* runc: delete --force of a container that does not exist succeeds */
 		return force && err.code == ENOENT ? 0 : cli_fail(&err);
 	}
 	s = container_status(&c);
 	if ((s == STATUS_RUNNING || s == STATUS_PAUSED) && !force) {
 		container_close(&c);
-		return cli_failf("cannot delete container \"%s\": it is %s (use --force)", argv[optind],
+		return cli_failf("cannot delete container \"%s\": it is %s (use --force)", id,
 				 container_status_name(s));
 	}
 	if (s == STATUS_CREATING && !force) {
 		container_close(&c);
 		/* we hold its lock, so its creator is gone: a create that died half-way */
 		return cli_failf("cannot delete container \"%s\": its create did not finish (use --force, or tinyrun gc)",
-				 argv[optind]);
+				 id);
 	}
 	if (!c.has_state)   /* we hold its lock: its create died half-way */
 		gc_clean_locked(&c);
@@ -48,4 +43,46 @@ int cmd_delete(struct global_opts *g, int argc, char **argv)
 		lifecycle_destroy(&c, NULL, &err);
 	container_close(&c);
 	return 0;
+}
+
+/* crun's delete --regex: unanchored (REG_EXTENDED), over the ids under --root */
+static int delete_matching(const struct global_opts *g, const char *expr, bool force)
+{
+	struct dirent **names = NULL;
+	regex_t re;
+	int n, r = 0;
+
+	if (regcomp(&re, expr, REG_EXTENDED | REG_NOSUB) != 0)
+		return cli_usage_error("delete", "--regex: invalid regular expression \"%s\"", expr);
+	n = scandir(g->root, &names, NULL, alphasort);
+	if (n < 0 && (errno != ENOENT || g->root_given))
+		r = cli_failf("--root %s: %s", g->root, strerror(errno));
+	for (int k = 0; k < n; k++) {
+		if (names[k]->d_name[0] != '.' && regexec(&re, names[k]->d_name, 0, NULL, 0) == 0 &&
+		    delete_one(g, names[k]->d_name, force) != 0)
+			r = 1;
+		free(names[k]);
+	}
+	free(names);
+	regfree(&re);
+	return r;
+}
+
+int cmd_delete(struct global_opts *g, int argc, char **argv)
+{
+	bool force = false, regex = false;
+	int ch;
+
+	opterr = 0;
+	while ((ch = cli_getopt(argc, argv, cmd_delete_opts, false)) != -1) {
+		if (ch == 'f')
+			force = true;
+		else if (ch == 'r')
+			regex = true;
+		else
+			return cli_usage_error("delete", "unknown option %s", argv[optind - 1]);
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("delete", "expected exactly one container id");
+	return regex ? delete_matching(g, argv[optind], force) : delete_one(g, argv[optind], force);
 }

@@ -129,6 +129,34 @@ load helpers
 	assert_failure 1
 }
 
+@test "delete --regex (crun): every container whose id matches, unanchored; the others stay" {
+	local a1="${CID}-ra1" a2="${CID}-ra2" b="${CID}-rb" p1 p2 pb
+	set_cmd 'exec sleep 1000'
+	run_detached "$a1"
+	run_detached "$a2"
+	run_detached "$b"
+	p1="$(state_field "$a1" pid)" p2="$(state_field "$a2" pid)" pb="$(state_field "$b" pid)"
+	# running and no --force: each one refused, status 1, all still there
+	run runtime delete --regex 'r[a]'
+	assert_failure 1
+	assert_output --partial "\"$a1\": it is running"
+	assert_output --partial "\"$a2\": it is running"
+	proc_alive "$p1"
+	run runtime delete -f -r 'ra[0-9]$'
+	assert_success
+	wait_for_exit "$p1"
+	wait_for_exit "$p2"
+	proc_alive "$pb"
+	run runtime list -q
+	assert_output "$b"
+	run runtime delete --regex '('
+	assert_failure 1
+	assert_output --partial 'invalid regular expression'
+	run runtime delete -f "$b"
+	assert_success
+	wait_for_exit "$pb"
+}
+
 @test "a duplicate id fails with exit 1 and leaves the first untouched" {
 	create_container "$CID"
 	local pid

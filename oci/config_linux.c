@@ -92,6 +92,19 @@ static int parse_time_offsets(struct pctx *c, const struct jpath *p, const struc
 	return 0;
 }
 
+static int clean_device_path(struct pctx *c, const struct jpath *p, struct oci_device *d)
+{
+	char *clean = arena_alloc(c->a, strlen(d->path) + 2);
+
+	if (!clean)
+		return error_set(c->err, ENOMEM, "out of memory");
+	util_path_clean(d->path, clean);
+	if (!strcmp(clean, "/"))
+		return parse_err(c, JKEY(p, "path"), "\"%s\" names no device node", d->path);
+	d->path = clean;
+	return 0;
+}
+
 static int device_one(struct pctx *c, const struct jpath *p, const struct json_val *v,
 		      void *elem, void *ud)
 {
@@ -110,6 +123,9 @@ static int device_one(struct pctx *c, const struct jpath *p, const struct json_v
 	if ((r = parse_get_str(c, p, v, "path", REQ, &d->path)) < 0 ||
 	    (r = parse_get_i64(c, p, v, "major", need_nums, 0, OCI_DEV_MAJOR_MAX, &d->major)) < 0 ||
 	    (r = parse_get_i64(c, p, v, "minor", need_nums, 0, OCI_DEV_MINOR_MAX, &d->minor)) < 0)
+		return r;
+	/* "/dev/x/", "/dev//x": the node the kernel's path walk names (runc cleans it) */
+	if ((r = clean_device_path(c, p, d)) < 0)
 		return r;
 	if ((r = parse_get_u32(c, p, v, "fileMode", OPT, &d->file_mode)) < 0)
 		return r;

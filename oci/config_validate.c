@@ -82,6 +82,11 @@ static int check_sysctl(struct pctx *c, const struct oci_config *cfg)
 				    ns == OCI_NS_IPC ? "an ipc" : ns == OCI_NS_NET ? "a network" : "a uts");
 		if (strcmp(key, "kernel.hostname") == 0)
 			return parse_err(c, JKEY(kp, key), "conflicts with the hostname field");
+		/* which one would win is an accident of order: only the same value (crun) */
+		if (strcmp(key, "kernel.domainname") == 0 && cfg->domainname &&
+		    strcmp(cfg->domainname, l->sysctl[i].value) != 0)
+			return parse_err(c, JKEY(kp, key), "\"%s\" conflicts with the domainname field (\"%s\")",
+					 l->sysctl[i].value, cfg->domainname);
 	}
 	return 0;
 }

@@ -33,6 +33,17 @@ expect() {
 	expect domainname tr.example
 }
 
+@test "domainname and sysctl kernel.domainname: the same value is fine, a different one is refused (crun)" {
+	update_config '.domainname = "tr.example" | .linux.sysctl = {"kernel.domainname": "tr.example"}'
+	check domainname
+	expect domainname tr.example
+	update_config '.linux.sysctl = {"kernel.domainname": "other.example"}'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial '.linux.sysctl["kernel.domainname"]: "other.example" conflicts with the domainname field'
+	[[ ! -e "$ROOT/$CID" ]]
+}
+
 @test "the process is PID 1 of its pid namespace" {
 	check pid
 	expect pid 1

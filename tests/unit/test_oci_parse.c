@@ -382,6 +382,27 @@ static void test_empty_and_null(void)
 	oci_config_free(&cfg);
 }
 
+/* Device paths are cleaned lexically ("/mnt/" is /mnt, as runc's
+ * filepath.Clean); one that cleans to "/" names no node. */
+static void test_device_paths(void)
+{
+	const char *json =
+		"{\"ociVersion\": \"1.0.0\", \"linux\": {\"devices\": ["
+		"{\"path\": \"/mnt/\", \"type\": \"b\", \"major\": 10, \"minor\": 229},"
+		"{\"path\": \"/dev//x/./y/\", \"type\": \"c\", \"major\": 1, \"minor\": 3}]}}";
+	struct oci_config cfg;
+	struct error err = { 0 };
+
+	CHECK(parse_str(json, OCI_PARSE_ALL, &cfg, &err) == 0);
+	CHECK_STR(cfg.linux_.devices[0].path, "/mnt");
+	CHECK_STR(cfg.linux_.devices[1].path, "/dev/x/y");
+	oci_config_free(&cfg);
+	CHECK(parse_str("{\"ociVersion\": \"1.0.0\", \"linux\": {\"devices\": ["
+			"{\"path\": \"//\", \"type\": \"c\", \"major\": 1, \"minor\": 3}]}}",
+			OCI_PARSE_ALL, &cfg, &err) == -EINVAL);
+	CHECK(strstr(err.msg, ".linux.devices[0].path") != NULL);
+}
+
 /* A repeated key: the last one counts (as Go decoding into a struct or map). */
 static void test_repeated_keys(void)
 {
@@ -694,6 +715,7 @@ int main(void)
 	test_hooks_only();
 	test_empty_and_null();
 	test_repeated_keys();
+	test_device_paths();
 	test_case_folded_keys();
 	test_mount_options();
 	test_load_errors();

@@ -49,6 +49,21 @@ expect() {
 	expect pid 1
 }
 
+@test "without a terminal the init and an exec'd process each lead their own session (setsid, as runc)" {
+	# fields 1, 5, 6 of /proc/self/stat: pid, process group, session
+	set_args sh -c 'read -r pid _ _ _ pgrp sid _ </proc/self/stat; echo "$pid $pgrp $sid"'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	# sh is the init here: pid 1, its own group and session (was 0 0: the
+	# caller's, whose leader the pid namespace cannot see)
+	assert_output "1 1 1"
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	run_nohang runtime exec "$CID" sh -c 'read -r pid _ _ _ pgrp sid _ </proc/self/stat; [ "$pgrp" = "$pid" ] && [ "$sid" = "$pid" ] && echo leader || echo "$pid $pgrp $sid"'
+	assert_success
+	assert_output leader
+}
+
 @test "uid, gid and additionalGids" {
 	update_config '.process.user = {uid: 1000, gid: 1001, additionalGids: [5, 6, 1002]}'
 	check uid euid suid gid egid sgid groups

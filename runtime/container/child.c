@@ -297,7 +297,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 	join_keyring(ctx);
 	if ((r = rootfs_prepare(cfg, &ro, err)) < 0)
 		return r;
-	if (p->terminal && (r = setup_terminal(ctx, &ro, err)) < 0)
+	if ((r = p->terminal ? setup_terminal(ctx, &ro, err) : terminal_none(err)) < 0)
 		return r;
 	if (ctx->hook_sync) {
 		/* hooks look for the container's init in its cgroup (device rules ...) */

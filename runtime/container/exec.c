@@ -68,7 +68,7 @@ static int exec_prepare(struct exec_ctx *x, const struct setup *s, char *exe, st
 		return error_sys(err, errno, "join the container's namespaces");
 	if (x->o->join_keyring)
 		process_join_keyring(x->id);
-	if (p->terminal && (r = exec_terminal(x, err)) < 0)
+	if ((r = p->terminal ? exec_terminal(x, err) : terminal_none(err)) < 0)
 		return r;
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_affinity_final(p, true, err)) < 0 ||
 	    (r = attrs_apply(p, &x->cfg->linux_, err)) < 0 || (r = attrs_set_labels(p, err)) < 0)

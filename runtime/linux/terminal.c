@@ -42,6 +42,11 @@ fail:
 	return -err->code;
 }
 
+int terminal_none(struct error *err)
+{
+	return setsid() < 0 ? error_sys(err, errno, "setsid") : 0;
+}
+
 int terminal_take(int slave, struct error *err)
 {
 	if (setsid() < 0)

@@ -9,6 +9,10 @@
 
 /* Child: open <rootfs>/dev/pts/ptmx; returns master, *slave set. */
 int terminal_open(const char *rootfs, const struct oci_process *p, int *slave, struct error *err);
+/* Without a terminal: the process's own session all the same (setsid), as
+ * runc (nsexec's last stage) and crun: not in the caller's process group,
+ * whose leader its pid namespace cannot see (getpgrp() 0). */
+int terminal_none(struct error *err);
 /* Child: make the slave stdio and the controlling terminal. */
 int terminal_take(int slave, struct error *err);
 /* Parent: send the master over the unix socket at `path`. */

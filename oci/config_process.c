@@ -206,12 +206,47 @@ static int check_scheduler(struct pctx *c, const struct jpath *p, const struct o
 	return 0;
 }
 
+/* What the kernel's __checkparam_dl refuses with a bare EINVAL, named here
+ * before anything is made, in crun's words: runtime <= deadline <= period
+ * (0: the deadline), each at least 1024 ns and below 2^63 (sched(7)). */
+static int check_deadline(struct pctx *c, const struct jpath *p, const struct oci_scheduler *s,
+			  bool has_runtime, bool has_deadline)
+{
+	static const char pre[] = "sched_setattr: `SCHED_DEADLINE`";
+	const uint64_t min = 1024, max = (1ULL << 63) - 1;
+	const struct { const char *name; uint64_t v; } f[] = {
+		{ "runtime", s->runtime }, { "deadline", s->deadline }, { "period", s->period },
+	};
+
+	if (!has_runtime)
+		return parse_err(c, p, "%s requires `runtime`", pre);
+	if (!has_deadline)
+		return parse_err(c, p, "%s requires `deadline`", pre);
+	if (!s->runtime)
+		return parse_err(c, JKEY(p, "runtime"), "%s runtime must be greater than 0", pre);
+	if (!s->deadline)
+		return parse_err(c, JKEY(p, "deadline"), "%s deadline must be greater than 0", pre);
+	if (s->runtime > s->deadline)
+		return parse_err(c, JKEY(p, "runtime"), "%s runtime (%llu) must be <= deadline (%llu)", pre,
+				 (unsigned long long)s->runtime, (unsigned long long)s->deadline);
+	if (s->period && s->deadline > s->period)
+		return parse_err(c, JKEY(p, "deadline"), "%s deadline (%llu) must be <= period (%llu)", pre,
+				 (unsigned long long)s->deadline, (unsigned long long)s->period);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if ((f[i].v || i < 2) && (f[i].v < min || f[i].v > max))
+			return parse_err(c, JKEY(p, f[i].name), "%s %s (%llu) must be between %llu and %llu", pre,
+					 f[i].name, (unsigned long long)f[i].v, (unsigned long long)min,
+					 (unsigned long long)max);
+	return 0;
+}
+
 static int parse_scheduler(struct pctx *c, const struct jpath *p, const struct json_val *proc,
 			   struct oci_process *out)
 {
 	const struct json_val *v;
 	const struct jpath *kp = JKEY(p, "scheduler");
 	struct oci_scheduler *s = &out->scheduler;
+	bool has_runtime, has_deadline;
 	int r;
 
 	if ((r = parse_get_obj(c, p, proc, "scheduler", OPT, &v)) <= 0)
@@ -223,11 +258,16 @@ static int parse_scheduler(struct pctx *c, const struct jpath *p, const struct j
 	    (r = parse_get_i32(c, kp, v, "priority", OPT, &s->priority)) < 0 ||
 	    (r = parse_name_flags(c, kp, v, "flags", oci_sched_flags, oci_n_sched_flags,
 				  "scheduler flag", &s->flags)) < 0 ||
-	    (r = parse_get_u64(c, kp, v, "runtime", OPT, UINT64_MAX, &s->runtime)) < 0 ||
-	    (r = parse_get_u64(c, kp, v, "deadline", OPT, UINT64_MAX, &s->deadline)) < 0 ||
-	    (r = parse_get_u64(c, kp, v, "period", OPT, UINT64_MAX, &s->period)) < 0)
+	    (r = parse_get_u64(c, kp, v, "runtime", OPT, UINT64_MAX, &s->runtime)) < 0)
 		return r;
-	return check_scheduler(c, kp, s);
+	has_runtime = r > 0;
+	if ((r = parse_get_u64(c, kp, v, "deadline", OPT, UINT64_MAX, &s->deadline)) < 0)
+		return r;
+	has_deadline = r > 0;
+	if ((r = parse_get_u64(c, kp, v, "period", OPT, UINT64_MAX, &s->period)) < 0 ||
+	    (r = check_scheduler(c, kp, s)) < 0)
+		return r;
+	return s->policy == 6 /* DEADLINE */ ? check_deadline(c, kp, s, has_runtime, has_deadline) : 0;
 }
 
 enum { IOPRIO_IDLE = 3 };   /* oci_ioprio_classes' IOPRIO_CLASS_IDLE */

@@ -35,7 +35,7 @@ const struct command cli_commands[] = {
 	  "SIGNAL: a name (KILL, SIGKILL), a number, or 0 to check that it runs; default TERM." },
 	{ "delete", cmd_delete, "remove a stopped container", "delete [options] ID", cmd_delete_opts, NULL },
 	{ "run", cmd_run, "create and start a container", "run [options] ID\nrun [options] BUNDLE-PATH", cmd_run_opts,
-	  "A lone argument holding '/', or . or .., is a bundle path (without --bundle); the id is the\n"
+	  "A lone argument naming a directory with a '/' (./, b/) is a bundle path (without --bundle); the id is the\n"
 	  "directory's name (made unique when taken, printed with --detach). In the foreground the exit\n"
 	  "status is the container's (128+N when killed by signal N)." },
 	{ "exec", cmd_exec, "run a new process in a running container",

@@ -21,8 +21,9 @@
 #include "runtime/container/notify.h"
 #include <sys/wait.h>
 
-/* `tinyrun run path/to/bundle`: an argument with '/' (which no id may hold),
- * "." or ".." names the bundle; the id is its base name, made unique when taken. */
+/* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
+ * hold: "./", "b/") is the bundle; the id is its base name, made unique when
+ * taken. A bare "." or ".." is an id, refused as runc refuses it. */
 static int id_from_bundle(struct global_opts *g, const char *path, char *id, size_t size, struct error *err)
 {
 	char copy[PATH_MAX], *base;
@@ -153,6 +154,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	struct run_flags rf = { 0 };
 	char derived[1100];
 	struct bundle b;
+	struct stat st;
 	struct container c;
 	struct created cr;
 	struct error err;
@@ -163,8 +165,9 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	if (argc - i != 1)
 		return cli_usage_error("run", "expected exactly one container id or bundle path");
 	o.id = argv[i];
-	/* with --bundle the argument is the id, whatever it holds */
-	if (!o.bundle && (strchr(argv[i], '/') || !strcmp(argv[i], ".") || !strcmp(argv[i], ".."))) {
+	/* with --bundle the argument is the id, whatever it holds; without, a
+	 * directory named with a '/' is the bundle (anything else: an id) */
+	if (!o.bundle && strchr(argv[i], '/') && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 		o.bundle = argv[i];
 		if (rf.id)
 			o.id = rf.id;

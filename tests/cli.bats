@@ -578,7 +578,7 @@ ignoring_signals() {
 	assert_output --partial "process args cannot be empty"
 }
 
-@test "run ./ and run . inside a bundle: the id is the directory's name" {
+@test "run ./ inside a bundle: the id is the directory's name; a bare . or .. and a missing dir/ are ids, refused" {
 	is_runc && skip "tinyrun extension: runc takes the argument as an id"
 	local b="$BATS_TEST_TMPDIR/$CID-b"
 	BUNDLE="$b" make_bundle "$b"
@@ -588,9 +588,19 @@ ignoring_signals() {
 	assert_output "$CID-b"
 	assert_equal "$(state_field "$CID-b" status)" running
 	BUNDLE="$b" set_cmd 'echo in-dot-form'
-	run_nohang runtime run .
+	run_nohang runtime run "$b/"
 	assert_success
 	assert_output in-dot-form
+	# as runc and crun: the argument is the id (crun's invalid-id tests)
+	run_nohang runtime run .
+	assert_failure 1
+	assert_output --partial "invalid container id \".\""
+	run_nohang runtime run ..
+	assert_failure 1
+	run_nohang runtime run no/such/dir
+	assert_failure 1
+	assert_output --partial "invalid character '/' (a container ID"
+	[[ -z "$(ls "$ROOT" | grep -v "^$CID-b\$")" ]] || fail "left in --root: $(ls "$ROOT")"
 }
 
 @test "run -b DIR with an id holding '/': invalid container id" {

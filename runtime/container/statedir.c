@@ -32,8 +32,10 @@ int container_id_check(const char *id, struct error *err)
 		return error_set(err, EINVAL, "invalid container id \"%s\": must not start with '.'", id);
 	for (const char *p = id; *p; p++)
 		if (!id_char(*p))
-			return error_set(err, EINVAL,
-					 "invalid container id \"%.64s\": only letters, digits and _ + - . are allowed", id);
+			return error_set(err, EINVAL, "invalid container id \"%.64s\": invalid character %s%c%s (a "
+					 "container ID holds letters, digits and _ + - . only)", id,
+					 *p == '\'' ? "\"" : "'", *p >= ' ' && *p < 127 ? *p : '?',
+					 *p == '\'' ? "\"" : "'");
 	return 0;
 }
 

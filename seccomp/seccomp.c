@@ -31,7 +31,10 @@ int seccomp_compile(const struct oci_seccomp *s, const char *cache_dir,
 	unsigned char *key = NULL;
 	size_t key_len = 0;
 	unsigned int flags;
-	bool notify = seccomp_uses_notify(s);
+	/* a listenerPath gets its listener even when no rule notifies (crun;
+	 * runc then sends nothing): an agent waiting on the path hears of the
+	 * container either way */
+	bool notify = seccomp_uses_notify(s) || s->listener_path;
 	int r;
 
 	memset(out, 0, sizeof(*out));

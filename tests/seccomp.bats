@@ -209,6 +209,26 @@ EOF
 	assert_output "$(printf 'true\tseccompFd\tmeta-data\t%s\ttrue' "$CID")"
 }
 
+@test "listenerPath without a notify rule: the agent still gets the state and a listener fd (crun)" {
+	build_agent
+	local sock="$BATS_TEST_TMPDIR/agent.sock" saved="$BATS_TEST_TMPDIR/agent.json"
+	"$AGENT" "$sock" "$saved" &
+	local agent_pid=$!
+	record_pid "$agent_pid"
+	wait_for_file "$sock"
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
+		"listenerPath": $sock, "listenerMetadata": "no-rules"}' --arg sock "$sock"
+	# nothing is notified: mkdir is not the agent's (no EXDEV)
+	set_cmd 'mkdir /dev/shm/d && echo made'
+	run_ctr
+	kill "$agent_pid" 2>/dev/null || true
+	wait "$agent_pid" 2>/dev/null || true
+	assert_success
+	assert_output made
+	run jq -r '[.fds[0], .metadata, .state.id] | @tsv' "$saved"
+	assert_output "$(printf 'seccompFd\tno-rules\t%s' "$CID")"
+}
+
 @test "default profile: busybox sh workloads run, unshare and mount die by SIGSYS" {
 	use_profile default
 	assert_equal "$(jq -r .linux.seccomp.defaultErrnoRet "$BUNDLE/config.json")" 38

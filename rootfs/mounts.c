@@ -172,6 +172,36 @@ static int sysfs_host_bind(struct rootfs_ctx *c, const struct oci_mount *m, int 
 	return r;
 }
 
+static bool is_mount_root(int fd)
+{
+	struct statx stx;
+
+	return statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0 && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
+/* mount(2) refuses a filesystem on the root of a mount of its own superblock
+ * (EBUSY): a second mqueue on /dev/mqueue (one superblock an ipc namespace),
+ * sysfs on sysfs (one a network namespace); only those keyed ones, and only
+ * on a mount's root, are taken for that. That mount is the same thing; it goes on top again, with
+ * this entry's flags, as the new mount API's move_mount allows (crun). */
+static int same_fs_again(struct rootfs_ctx *c, const struct oci_mount *m, int dst, unsigned long flags)
+{
+	struct mount_attr a = { 0 };
+	int src, r = 0;
+
+	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	src = open_tree(dst, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (src < 0)
+		return fail(c, m, -errno, "mount");
+	if ((r = rootfs_setattr_fd(src, 0, &a)) < 0)
+		r = fail(c, m, r, "mount_setattr");
+	else if (move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = fail(c, m, -errno, "move_mount");
+	close(src);
+	return r;
+}
+
 /* linux.mountLabel: with SELinux, new filesystems get context="label" (as
  * runc does for the filesystems that take it); without, the data as given. */
 static const char *fs_data(struct rootfs_ctx *c, const struct oci_mount *m, char *buf, size_t size)
@@ -246,6 +276,9 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 		if (r == -EPERM && type_is(m, "sysfs") && (!c->o->new_netns || (c->o->joined_netns && c->o->userns))) {
 			host_sysfs = true;
 			r = sysfs_host_bind(c, m, dst, flags | MS_RDONLY);
+		} else if (r == -EBUSY && !(flags & MS_REMOUNT) && (type_is(m, "mqueue") || type_is(m, "sysfs")) &&
+			   is_mount_root(dst)) {
+			r = same_fs_again(c, m, dst, flags);
 		} else {
 			r = fail(c, m, r, "mount");
 		}

@@ -52,6 +52,17 @@ add_mount() {
 	has_opt /sys/fs/cgroup nosuid
 }
 
+@test "mounts: mqueue twice on /dev/mqueue (one superblock an ipc namespace): both there, the second with its own flags" {
+	update_config '.mounts += [{"destination": "/dev/mqueue", "type": "mqueue", "source": "mqueue",
+		"options": ["nosuid", "noexec", "nodev", "ro"]}]'
+	set_args sh -c 'grep " /dev/mqueue " /proc/self/mountinfo; touch /dev/mqueue/q 2>&1; true'
+	run_ctr
+	assert_success
+	assert_equal "$(grep -c ' /dev/mqueue ' <<<"$output")" 2
+	assert_line --regexp ' /dev/mqueue ro,.* - mqueue '
+	assert_output --partial "Read-only file system"
+}
+
 @test "mounts: a read-only bind stays read-only; file and directory destinations get their type" {
 	mkdir -p "$OUT/dir"
 	echo data >"$OUT/file"

@@ -20,6 +20,7 @@ struct dev_node {
 	uid_t uid;
 	gid_t gid;
 	bool strict;              /* linux.devices: a different file already there is an error */
+	int fd;                   /* the runtime's node (user namespace), or -1 */
 };
 
 static const struct { const char *name; unsigned major, minor; } default_devs[] = {
@@ -68,6 +69,19 @@ static int bind_host_node(int dir, const char *name, const char *host)
 	if (fd < 0)
 		return fd;
 	if (mount(host, rootfs_fd_path(path, fd), NULL, MS_BIND, NULL) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* The runtime's node (devnodes.c) moved onto an empty file at name. */
+static int move_node(int dir, const char *name, int node)
+{
+	int fd = make_mountpoint_file(dir, name), r = 0;
+
+	if (fd < 0)
+		return fd;
+	if (move_mount(node, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = -errno;
 	close(fd);
 	return r;
@@ -129,7 +143,9 @@ static int make_node(struct rootfs_ctx *c, int devfd, const struct dev_node *d)
 		name = d->path + 5;
 	else if ((dir = open_parent(c, d->path, &name)) < 0)
 		return error_sys(c->err, -dir, "device %s", d->path);
-	if (c->o->userns && !S_ISFIFO(d->mode))
+	if (d->fd >= 0)
+		r = move_node(dir, name, d->fd);
+	else if (c->o->userns && !S_ISFIFO(d->mode))
 		r = bind_host_node(dir, name, d->path);
 	else
 		r = mknod_node(dir, name, d);
@@ -200,7 +216,7 @@ int rootfs_setup_dev(struct rootfs_ctx *c)
 	for (size_t i = 0; r == 0 && i < sizeof(default_devs) / sizeof(default_devs[0]); i++) {
 		struct dev_node d = {
 			.path = path, .mode = S_IFCHR | 0666,
-			.rdev = makedev(default_devs[i].major, default_devs[i].minor),
+			.rdev = makedev(default_devs[i].major, default_devs[i].minor), .fd = -1,
 		};
 
 		memcpy(path, "/dev/", 5);
@@ -217,9 +233,12 @@ int rootfs_setup_dev(struct rootfs_ctx *c)
 			.uid = o->has_uid ? o->uid : 0,
 			.gid = o->has_gid ? o->gid : 0,
 			.strict = true,
+			.fd = c->o->dev_fds ? c->o->dev_fds[i] : -1,
 		};
 
 		r = make_node(c, devfd, &d);
+		if (d.fd >= 0)
+			close(d.fd);
 	}
 	if (r == 0)
 		r = dev_links_make(c, devfd);

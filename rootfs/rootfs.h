@@ -32,6 +32,7 @@ struct rootfs_opts {
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
 	bool selinux;             /* SELinux is enabled: linux.mountLabel applies */
 	const int *mount_fds;     /* from rootfs_mount_fds_open, or NULL */
+	const int *dev_fds;       /* from rootfs_dev_nodes_open, or NULL */
 	const char *root_data;    /* data for a "/" mounts[0] (cfg->root_mount) instead of its own */
 	int request_mnt_fd;       /* run.tinyrun.sandbox.request: the request's mount ns
 	                           * (its /workspace and /tmp are shared), or -1 */
@@ -59,6 +60,12 @@ int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, stru
 int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, const char *rootfs, bool userns,
 			  int **fds, struct error *err);
 void rootfs_mount_fds_close(int *fds, size_t n_mounts);
+/* With a user namespace, as root: linux.devices' nodes made by the runtime
+ * BEFORE cloning the child, one clone (fd) per entry, -1 for FIFOs (the
+ * child's mknod needs no privilege); *fds NULL when not needed. Pass as
+ * rootfs_opts.dev_fds; close with rootfs_dev_nodes_close. */
+int rootfs_dev_nodes_open(const struct oci_config *cfg, bool userns, int **fds, struct error *err);
+void rootfs_dev_nodes_close(int *fds, size_t n_devices);
 /* An idmapped mounts[] entry whose source lies (lexically) inside the
  * rootfs: it names what earlier entries mount there, so its tree is made
  * by the child at its turn and mapped by the runtime (runc does the same). */

@@ -265,6 +265,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,
+		.dev_fds = ctx->dev_fds,
 		.root_data = ctx->root_data,
 		.selinux = ctx->selinux,
 		.request_mnt_fd = cfg->sandbox.request ? ctx->request_mnt_fd : -1,

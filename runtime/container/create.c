@@ -397,8 +397,10 @@ static int prepare_child_ctx(const struct create_opts *o,
 			return r;
 		ctx->has_seccomp = true;
 	}
-	/* idmapped mounts and (user namespace) bind sources: cloned here, with
-	 * the host's credentials */
+	/* idmapped mounts, (user namespace) bind sources and device nodes: made
+	 * here, with the host's credentials */
+	if ((r = rootfs_dev_nodes_open(cfg, ctx->userns, &ctx->dev_fds, err)) < 0)
+		return r;
 	return rootfs_mount_fds_open(cfg, o->bundle, ctx->rootfs, ctx->userns, &ctx->mount_fds, err);
 }
 
@@ -435,6 +437,8 @@ static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cf
 	ctx->init_fd = ctx->status_fd = ctx->creator_pidfd = -1;
 	rootfs_mount_fds_close(ctx->mount_fds, cfg->n_mounts);
 	ctx->mount_fds = NULL;
+	rootfs_dev_nodes_close(ctx->dev_fds, cfg->linux_.n_devices);
+	ctx->dev_fds = NULL;
 	if (ctx->has_seccomp)
 		seccomp_prog_free(&ctx->seccomp);
 }

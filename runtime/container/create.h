@@ -55,6 +55,7 @@ struct child_ctx {
 	bool late_cgroupns;          /* unshare the cgroup namespace once joined (v1) */
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
 	int *mount_fds;              /* idmapped trees made before clone, or NULL */
+	int *dev_fds;                /* linux.devices' nodes made before clone (user namespace), or NULL */
 	const char *root_data;       /* the "/" overlay's data with its scratch (scratch.h), or NULL */
 	int request_mnt_fd;          /* run.tinyrun.sandbox.request: the request's mount ns, or -1 */
 	bool has_seccomp;

@@ -84,6 +84,8 @@ static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse
 	for (size_t i = 0; i < cfg->n_annotations; i++) {   /* tinyrun's own: the init as PID 1 */
 		const struct oci_kv *a = &cfg->annotations[i];
 
+		if (!strcmp(a->key, "run.oci.keep_original_groups"))
+			cfg->keep_groups = strcmp(a->value, "0") != 0;
 		if (strcmp(a->key, "run.tinyrun.init"))
 			continue;
 		if (strcmp(a->value, "true") && strcmp(a->value, "false"))

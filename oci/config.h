@@ -417,6 +417,8 @@ struct oci_config {
 	struct oci_kv *annotations;
 	size_t n_annotations;
 	bool init;                 /* annotation run.tinyrun.init=true: tinyrun-init as PID 1 */
+	bool keep_groups;          /* annotation run.oci.keep_original_groups other than "0" (crun):
+	                            * the caller's supplementary groups stay, no setgroups */
 	bool has_linux;
 	struct oci_linux linux_;   /* `linux` is a predefined macro in GNU C */
 	/* oci/config_tinyaws.c: mounts[0] has destination "/" (an overlay

@@ -44,6 +44,21 @@ expect() {
 	[[ ! -e "$ROOT/$CID" ]]
 }
 
+@test "annotation run.oci.keep_original_groups (crun): the caller's supplementary groups stay; without it none" {
+	set_args sh -c 'grep ^Groups: /proc/self/status'
+	run_nohang setpriv --groups 2,3 -- "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output --regexp '^Groups:[[:space:]]*$'
+	update_config '.annotations["run.oci.keep_original_groups"] = "1"'
+	run_nohang setpriv --groups 2,3 -- "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output --regexp '^Groups:[[:space:]]*2 3[[:space:]]*$'
+	# "0" is off, as crun
+	update_config '.annotations["run.oci.keep_original_groups"] = "0" | .process.user.additionalGids = [7]'
+	run_nohang setpriv --groups 2,3 -- "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_output --regexp '^Groups:[[:space:]]*7[[:space:]]*$'
+}
+
 @test "the process is PID 1 of its pid namespace" {
 	check pid
 	expect pid 1

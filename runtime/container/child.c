@@ -228,7 +228,7 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 		/* the last slot, SETUP_KEEP_FIFO_DIR, is filled after pivot_root (open_fifo_dir) */
 		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1 },
 		.make_cwd = true,
-		.allow_setgroups = !ctx->rootless,
+		.groups = ctx->cfg->keep_groups ? SETGROUPS_KEEP : ctx->rootless ? SETGROUPS_DENIED : SETGROUPS_SET,
 		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,
 		.self_dev = ctx->self_dev,
 		.self_ino = ctx->self_ino,

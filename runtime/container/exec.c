@@ -89,7 +89,7 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 		.sync_fd = x->sync_fd,
 		.first_fd = 3 + x->o->preserve_fds,
 		.keep = { x->sync_fd, -1 },
-		.allow_setgroups = true,
+		.groups = x->cfg->keep_groups ? SETGROUPS_KEEP : SETGROUPS_SET,
 		.seccomp = x->has_seccomp ? &x->seccomp : NULL,
 		.env = &x->env,
 		.self_dev = x->self_dev,

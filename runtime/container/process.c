@@ -97,12 +97,17 @@ int process_drop_bounding(const struct oci_process *p, struct error *err)
 	return 0;
 }
 
-static int set_groups(const struct oci_process *p, bool allow_setgroups, struct error *err)
+static int set_groups(const struct oci_process *p, enum setgroups_mode mode, struct error *err)
 {
 	gid_t groups[1024];
 	size_t n = p->n_additional_gids;
 
-	if (!allow_setgroups) {
+	if (mode == SETGROUPS_KEEP) {
+		if (n)
+			log_warn("process.user.additionalGids ignored: run.oci.keep_original_groups keeps the caller's groups");
+		return 0;
+	}
+	if (mode == SETGROUPS_DENIED) {
 		if (n)
 			return error_set(err, EPERM, "process.user.additionalGids: not allowed when setgroups is denied in the user namespace");
 		return 0;
@@ -242,13 +247,13 @@ void process_warn_ungrantable(const struct oci_process *p)
 				 oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(EPERM));
 }
 
-int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err)
+int process_become_user(const struct oci_process *p, enum setgroups_mode groups, struct error *err)
 {
 	bool later;
 	int r;
 
 	if ((r = cwd_as_root(p, &later, err)) < 0 || (r = own_stdio(p->uid, err)) < 0 ||
-	    (r = set_groups(p, allow_setgroups, err)) < 0)
+	    (r = set_groups(p, groups, err)) < 0)
 		return r;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return error_sys(err, errno, "prctl(PR_SET_KEEPCAPS)");

@@ -20,8 +20,11 @@ int process_drop_bounding(const struct oci_process *p, struct error *err);
  * capabilities across the change), chdir(cwd) again as the user when root
  * was denied (EACCES/EPERM), cwd check (must be inside the root), then the
  * effective/permitted/inheritable and ambient sets and the umask.
- * allow_setgroups is false in a user namespace whose setgroups is "deny". */
-int process_become_user(const struct oci_process *p, bool allow_setgroups, struct error *err);
+ * Groups: process.user.additionalGids (SETGROUPS_SET); none may be set in a
+ * user namespace whose setgroups is "deny"; the caller's stay with crun's
+ * annotation run.oci.keep_original_groups. */
+enum setgroups_mode { SETGROUPS_SET, SETGROUPS_DENIED, SETGROUPS_KEEP };
+int process_become_user(const struct oci_process *p, enum setgroups_mode groups, struct error *err);
 /* A warning per capability of process.capabilities the runtime does not hold
  * (process_become_user skips them): call before the host's fds are closed, so
  * that it reaches the --log file, never the container's stdio. */

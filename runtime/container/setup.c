@@ -102,7 +102,7 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	if (s->env)
 		*s->env = process_env_final(p);
 	if ((r = process_drop_bounding(p, err)) < 0 ||
-	    (r = process_become_user(p, s->allow_setgroups, err)) < 0 ||
+	    (r = process_become_user(p, s->groups, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||
 	    (r = process_check_not_runtime(exe, &exe_st, s->self_dev, s->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)

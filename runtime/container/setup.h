@@ -41,6 +41,7 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
+#include "runtime/container/process.h"
 #include "seccomp/seccomp.h"
 
 struct setup {
@@ -50,7 +51,7 @@ struct setup {
 	int keep[5];                        /* of those, the ones that stay open (-1 or 0: none) */
 #define SETUP_KEEP_FIFO_DIR 4               /* create: keep[] slot of the exec fifo's /proc/thread-self/fd */
 	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
-	bool allow_setgroups;               /* false when setgroups is denied (rootless) */
+	enum setgroups_mode groups;         /* process_become_user's (process.h) */
 	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */
 	char ***env;                        /* exec: set at step 5 (create reads it after pivot_root) */
 	dev_t self_dev;                     /* the runtime binary (/proc/self/exe, taken by the parent) */

@@ -190,3 +190,24 @@ fake_state() {
 	assert_failure 1
 	assert_output --partial "fake$CID"
 }
+
+@test "a --root without RENAME_NOREPLACE (EINVAL, as 9p or some NFS): create works, a taken id stays taken" {
+	is_runc && skip "tinyrun's state dir publishing"
+	# strace's fault injection (the runtime's own process, not its children)
+	# stands for such a filesystem
+	local inject=(strace -qq -o /dev/null -e trace=renameat2 -e inject=renameat2:error=EINVAL)
+	set_cmd 'echo ran'
+	run_nohang "${inject[@]}" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output ran
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	local pid
+	pid="$(state_field "$CID" pid)"
+	run_nohang "${inject[@]}" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "container \"$CID\" already exists"
+	# the first one untouched, no temporary dir left
+	assert_equal "$(state_field "$CID" pid)" "$pid"
+	[[ -z "$(ls -A "$ROOT" | grep -v "^$CID\$")" ]] || fail "left in --root: $(ls -A "$ROOT")"
+}

@@ -202,6 +202,23 @@ int container_record_pid(int dirfd, const char *name, pid_t pid, struct error *e
 	return container_record_write(dirfd, name, buf, err);
 }
 
+/* Never over an existing state dir. Where the filesystem has no
+ * RENAME_NOREPLACE (EINVAL: 9p, some FUSE and NFS), a plain rename does the
+ * same for a directory: it replaces only an empty one, and every state dir
+ * holds its creator's record from the start (ENOTEMPTY is EEXIST here). */
+static int publish_rename(int rootfd, const char *tmp, const char *name)
+{
+	if (renameat2(rootfd, tmp, rootfd, name, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	if (renameat(rootfd, tmp, rootfd, name) == 0)
+		return 0;
+	if (errno == ENOTEMPTY)
+		errno = EEXIST;
+	return -1;
+}
+
 /* The state dir appears under its name already locked and holding the
  * creator's pid and start time: made as ".new.<pid>.<name>" (no id starts
  * with a dot), locked, recorded, then renamed into place (never over an
@@ -220,7 +237,7 @@ static int publish_dir(struct container *c, struct error *err)
 		r = error_sys(err, errno, "create %s", c->dir);
 	else if ((r = container_record_pid(c->dirfd, "creator", getpid(), err)) < 0)
 		;
-	else if (renameat2(c->rootfd, tmp, c->rootfd, c->name, RENAME_NOREPLACE) < 0)
+	else if (publish_rename(c->rootfd, tmp, c->name) < 0)
 		r = errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", c->id)
 				    : error_sys(err, errno, "create %s", c->dir);
 	else

@@ -86,6 +86,10 @@ static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse
 
 		if (!strcmp(a->key, "run.oci.keep_original_groups"))
 			cfg->keep_groups = strcmp(a->value, "0") != 0;
+		if (!strcmp(a->key, "run.oci.hooks.stdout") && *a->value)
+			cfg->hooks.stdout_path = a->value;
+		if (!strcmp(a->key, "run.oci.hooks.stderr") && *a->value)
+			cfg->hooks.stderr_path = a->value;
 		if (strcmp(a->key, "run.tinyrun.init"))
 			continue;
 		if (strcmp(a->value, "true") && strcmp(a->value, "false"))

@@ -145,6 +145,9 @@ enum oci_hook_kind {
 struct oci_hooks {
 	struct oci_hook *list[OCI_HOOK_KINDS];
 	size_t n[OCI_HOOK_KINDS];
+	/* annotations run.oci.hooks.stdout / .stderr (crun): files (appended,
+	 * made 0600) for every hook's stdout / stderr, or NULL */
+	const char *stdout_path, *stderr_path;
 };
 
 /* ---- linux ------------------------------------------------------------ */

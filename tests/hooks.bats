@@ -57,6 +57,24 @@ hooks_log() {
 	[[ "$(hooks_log)" == *" poststop " ]]
 }
 
+@test "annotations run.oci.hooks.stdout/.stderr (crun): every hook's output goes to those host files, the container's hooks' too" {
+	is_runc && skip "crun's annotations"
+	local hout="$BATS_TEST_TMPDIR/hooks.out" herr="$BATS_TEST_TMPDIR/hooks.err" k
+	for k in prestart createRuntime createContainer startContainer poststop; do
+		update_config '.hooks[$k] += [{path: "/bin/sh", args: ["sh", "-c", ("echo out-" + $k + "; echo err-" + $k + " >&2")]}]' \
+			--arg k "$k"
+	done
+	update_config '.annotations["run.oci.hooks.stdout"] = $o | .annotations["run.oci.hooks.stderr"] = $e' \
+		--arg o "$hout" --arg e "$herr"
+	set_cmd 'echo program-out'
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output program-out
+	assert_equal "$(tr '\n' ' ' <"$hout")" "out-prestart out-createRuntime out-createContainer out-startContainer out-poststop "
+	assert_equal "$(tr '\n' ' ' <"$herr")" "err-prestart err-createRuntime err-createContainer err-startContainer err-poststop "
+	assert_equal "$(stat -c %a "$hout")" 600
+}
+
 @test "hooks get the state on stdin, with the status of their moment" {
 	add_hook createRuntime createRuntime
 	add_hook createContainer createContainer

@@ -221,12 +221,16 @@ static bool needs_cgroup_first(const struct child_ctx *ctx)
 /* The shared tail (setup.h) as the container's init runs it. */
 static void child_setup(const struct child_ctx *ctx, struct setup *s)
 {
+	int hout = -1, herr = -1;
+
+	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER])
+		hooks_output_fds(&hout, &herr);
 	*s = (struct setup){
 		.p = &ctx->cfg->process,
 		.sync_fd = ctx->sync_fd,
 		.first_fd = 3 + ctx->o->preserve_fds,
-		/* the last slot, SETUP_KEEP_FIFO_DIR, is filled after pivot_root (open_fifo_dir) */
-		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1 },
+		/* SETUP_KEEP_FIFO_DIR is filled after pivot_root (open_fifo_dir) */
+		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1, hout, herr },
 		.make_cwd = true,
 		.groups = ctx->cfg->keep_groups ? SETGROUPS_KEEP : ctx->rootless ? SETGROUPS_DENIED : SETGROUPS_SET,
 		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,

@@ -381,6 +381,9 @@ static int prepare_child_ctx(const struct create_opts *o,
 		ctx->self_ino = self.st_ino;
 	}
 	ctx->hook_sync = any_create_hooks(&cfg->hooks);
+	/* the container's hooks write to the host's files too */
+	if (ctx->hook_sync && (r = hooks_output_open(&cfg->hooks, err)) < 0)
+		return r;
 	ctx->rootless = geteuid() != 0;
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
 		ctx->selinux = is_selinux_enabled() > 0;

@@ -50,13 +50,38 @@ static int bind_host(const char *host, int dst, const struct mount_attr *a)
 /* A new cgroup2 mount through fsopen/fsmount: mount(2) refuses (EBUSY) to
  * stack the same filesystem and root on a mount point that already has it
  * (a second cgroup mount on /sys/fs/cgroup, e.g. rw over the default ro). */
-static int mount_v2_detached(unsigned long flags, int dst)
+/* The mount's data ("nsdelegate,memory_recursiveprot"), one fsconfig a key. */
+static int config_data(int fs, const char *data)
+{
+	char buf[1024], *save = NULL;
+
+	if (!data || !*data)
+		return 0;
+	if (strlen(data) >= sizeof(buf))
+		return -E2BIG;
+	strcpy(buf, data);
+	for (char *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(k, '=');
+
+		if (v)
+			*v++ = '\0';
+		if ((v ? fsconfig(fs, FSCONFIG_SET_STRING, k, v, 0) : fsconfig(fs, FSCONFIG_SET_FLAG, k, NULL, 0)) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int mount_v2_detached(unsigned long flags, const char *data, int dst)
 {
 	struct mount_attr a = { 0 };
 	int fs, mnt, r;
 
 	if ((fs = fsopen("cgroup2", FSOPEN_CLOEXEC)) < 0)
 		return -errno;
+	if ((r = config_data(fs, data)) < 0) {
+		close(fs);
+		return r;
+	}
 	if (fsconfig(fs, FSCONFIG_SET_STRING, "source", "cgroup2", 0) < 0 ||
 	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
 		r = -errno;
@@ -78,10 +103,11 @@ static int mount_v2(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 	char path[FD_PATH_MAX];
 	int r;
 
-	if (mount("cgroup2", rootfs_fd_path(path, dst), "cgroup2", flags, NULL) == 0)
+	/* the data as given (nsdelegate ...; an unknown option is the kernel's EINVAL, as runc) */
+	if (mount("cgroup2", rootfs_fd_path(path, dst), "cgroup2", flags, m->data) == 0)
 		return 0;
 	r = -errno;
-	if (r == -EBUSY && (r = mount_v2_detached(flags, dst)) == 0)
+	if (r == -EBUSY && (r = mount_v2_detached(flags, m->data, dst)) == 0)
 		return 0;
 	if (r != -EPERM)
 		return fail(c, m->destination, r, "mount cgroup2");

@@ -348,8 +348,31 @@ wait_sleeps() {
 	update_config '.linux.resources.unified = {"foo.bar": "1"}'
 	run_nohang runtime create --bundle "$BUNDLE" "$CID"
 	assert_failure
-	assert_output --partial '"foo.bar"'
+	assert_output --partial '"foo.bar": the requested cgroup controller `foo` is not available'
 	cg_gone
+	# crun's words: no CONTROLLER. prefix; a file its controller lacks
+	update_config '.linux.resources.unified = {"NOT-A-VALID-KEY": "1"}'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial 'the specified key has not the form CONTROLLER.VALUE `NOT-A-VALID-KEY`'
+	cg_gone
+	update_config '.linux.resources.unified = {"memory.DOESNTEXIST": "1"}'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial '"memory.DOESNTEXIST": No such file or directory'
+	cg_gone
+	# the cgroup mount's data goes to the kernel, which refuses an unknown option
+	update_config 'del(.linux.resources.unified) | .linux.namespaces += [{"type": "cgroup"}]
+		| .mounts |= map(if .destination == "/sys/fs/cgroup" then .options += ["invalid_cgroup_option"] else . end)'
+	jq -e '.mounts[] | select(.destination == "/sys/fs/cgroup")' "$BUNDLE/config.json" >/dev/null ||
+		update_config '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup",
+			"options": ["nosuid", "invalid_cgroup_option"]}]'
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial "Invalid argument"
+	cg_gone
+	[[ ! -e "$ROOT/$CID" ]]
+	update_config '.mounts |= map(select(.destination != "/sys/fs/cgroup"))'
 
 	update_config 'del(.linux.resources.unified) | .linux.resources.cpu = {"realtimeRuntime": 1000, "realtimePeriod": 10000}'
 	run_nohang runtime create --bundle "$BUNDLE" "$CID"

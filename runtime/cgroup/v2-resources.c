@@ -1,9 +1,11 @@
 /* linux.resources -> cgroup v2 files. Only what the config sets is written. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/cgroup/internal.h"
 
@@ -219,6 +221,30 @@ static int apply_rdma(int fd, const struct oci_resources *res, struct error *err
 	return 0;
 }
 
+/* Is the controller of `key` (its part before the dot) enabled here? The
+ * core files (cgroup.*) always are. */
+static bool controller_available(int fd, const char *key)
+{
+	char list[1024];
+	size_t n = strcspn(key, ".");
+	int cfd = openat(fd, "cgroup.controllers", O_RDONLY | O_CLOEXEC);
+	ssize_t len = cfd < 0 ? -1 : read(cfd, list, sizeof(list) - 1);
+
+	if (cfd >= 0)
+		close(cfd);
+	if (n == 6 && !strncmp(key, "cgroup", 6))
+		return true;
+	if (len < 0)
+		return true;   /* cannot tell: the file's own error stands */
+	list[len] = '\0';
+	char *save = NULL;
+
+	for (char *w = strtok_r(list, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
+		if (strlen(w) == n && !strncmp(w, key, n))
+			return true;
+	return false;
+}
+
 int cg_apply_unified(int fd, const struct oci_resources *res, struct error *err)
 {
 	size_t i;
@@ -228,10 +254,16 @@ int cg_apply_unified(int fd, const struct oci_resources *res, struct error *err)
 		const char *k = res->unified[i].key;
 		if (!*k || strchr(k, '/') || !strcmp(k, ".") || !strcmp(k, ".."))
 			return error_set(err, EINVAL, "linux.resources.unified: \"%s\": not a cgroup file name", k);
+		/* crun's words for both */
+		if (!strchr(k, '.') || *k == '.')
+			return error_set(err, EINVAL, "linux.resources.unified: the specified key has not the form "
+					 "CONTROLLER.VALUE `%s`", k);
 		r = cg_write(fd, k, res->unified[i].value, err);
+		if (r == -ENOENT && !controller_available(fd, k))
+			return error_set(err, ENOENT, "linux.resources.unified: \"%s\": the requested cgroup controller "
+					 "`%.*s` is not available", k, (int)strcspn(k, "."), k);
 		if (r == -ENOENT)
-			return error_set(err, ENOENT, "linux.resources.unified: \"%s\": no such cgroup file "
-					 "(is its controller available?)", k);
+			return error_set(err, ENOENT, "linux.resources.unified: \"%s\": %s", k, strerror(ENOENT));
 		if (r < 0) {
 			error_prefix(err, "linux.resources.unified");
 			return r;

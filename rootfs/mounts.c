@@ -149,6 +149,22 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 	return r;
 }
 
+/* A cloned tree (src, closed here) onto dst with the entry's per-mount flags. */
+static int tree_onto(struct rootfs_ctx *c, const struct oci_mount *m, int src, unsigned setattr_flags,
+		     unsigned long flags, int dst)
+{
+	struct mount_attr a = { 0 };
+	int r;
+
+	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
+	if ((r = rootfs_setattr_fd(src, setattr_flags, &a)) < 0)
+		r = fail(c, m, r, "mount_setattr");
+	else if (move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = fail(c, m, -errno, "move_mount");
+	close(src);
+	return r;
+}
+
 /* Without a network namespace of our own, sysfs shows the host's devices:
  * always read-only (runc does the same); where a new sysfs cannot be mounted
  * (user namespace), the host's /sys is bound recursively, read-only. The
@@ -157,19 +173,11 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
  * owner: EPERM), as crun does (sysfs_userns_fallback). */
 static int sysfs_host_bind(struct rootfs_ctx *c, const struct oci_mount *m, int dst, unsigned long flags)
 {
-	struct mount_attr a = { 0 };
-	int src, r = 0;
+	int src = open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 
-	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
-	src = open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (src < 0)
 		return fail(c, m, -errno, "bind /sys");
-	if ((r = rootfs_setattr_fd(src, AT_RECURSIVE, &a)) < 0)
-		r = fail(c, m, r, "mount_setattr");
-	else if (move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = fail(c, m, -errno, "move_mount");
-	close(src);
-	return r;
+	return tree_onto(c, m, src, AT_RECURSIVE, flags, dst);
 }
 
 static bool is_mount_root(int fd)
@@ -183,23 +191,15 @@ static bool is_mount_root(int fd)
 /* mount(2) refuses a filesystem on the root of a mount of its own superblock
  * (EBUSY): a second mqueue on /dev/mqueue (one superblock an ipc namespace),
  * sysfs on sysfs (one a network namespace); only those keyed ones, and only
- * on a mount's root, are taken for that. That mount is the same thing; it goes on top again, with
- * this entry's flags, as the new mount API's move_mount allows (crun). */
+ * on a mount's root, are taken for that. That mount is the same thing: it
+ * goes on top again with this entry's flags, as move_mount allows (crun). */
 static int same_fs_again(struct rootfs_ctx *c, const struct oci_mount *m, int dst, unsigned long flags)
 {
-	struct mount_attr a = { 0 };
-	int src, r = 0;
+	int src = open_tree(dst, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 
-	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);
-	src = open_tree(dst, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (src < 0)
 		return fail(c, m, -errno, "mount");
-	if ((r = rootfs_setattr_fd(src, 0, &a)) < 0)
-		r = fail(c, m, r, "mount_setattr");
-	else if (move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = fail(c, m, -errno, "move_mount");
-	close(src);
-	return r;
+	return tree_onto(c, m, src, 0, flags, dst);
 }
 
 /* linux.mountLabel: with SELinux, new filesystems get context="label" (as

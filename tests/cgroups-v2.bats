@@ -343,53 +343,42 @@ wait_sleeps() {
 	cg_gone
 }
 
+# create_fails TEXT: create fails saying TEXT, leaving no cgroup and no state
+create_fails() {
+	run_nohang runtime create --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial "$1"
+	cg_gone
+	[[ ! -e "$ROOT/$CID" ]]
+}
+
 @test "cgroups v2: what v2 cannot do fails create with the field named and leaves nothing" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.linux.resources.unified = {"foo.bar": "1"}'
-	run_nohang runtime create --bundle "$BUNDLE" "$CID"
-	assert_failure
-	assert_output --partial '"foo.bar": the requested cgroup controller `foo` is not available'
-	cg_gone
+	create_fails '"foo.bar": the requested cgroup controller `foo` is not available'
 	# crun's words: no CONTROLLER. prefix; a file its controller lacks
 	update_config '.linux.resources.unified = {"NOT-A-VALID-KEY": "1"}'
-	run_nohang runtime create --bundle "$BUNDLE" "$CID"
-	assert_failure
-	assert_output --partial 'the specified key has not the form CONTROLLER.VALUE `NOT-A-VALID-KEY`'
-	cg_gone
+	create_fails 'the specified key has not the form CONTROLLER.VALUE `NOT-A-VALID-KEY`'
 	update_config '.linux.resources.unified = {"memory.DOESNTEXIST": "1"}'
-	run_nohang runtime create --bundle "$BUNDLE" "$CID"
-	assert_failure
-	assert_output --partial '"memory.DOESNTEXIST": No such file or directory'
-	cg_gone
+	create_fails '"memory.DOESNTEXIST": No such file or directory'
 	# the cgroup mount's data goes to the kernel, which refuses an unknown option
 	update_config 'del(.linux.resources.unified) | .linux.namespaces += [{"type": "cgroup"}]
 		| .mounts |= map(if .destination == "/sys/fs/cgroup" then .options += ["invalid_cgroup_option"] else . end)'
 	jq -e '.mounts[] | select(.destination == "/sys/fs/cgroup")' "$BUNDLE/config.json" >/dev/null ||
 		update_config '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup",
 			"options": ["nosuid", "invalid_cgroup_option"]}]'
-	run_nohang runtime create --bundle "$BUNDLE" "$CID"
-	assert_failure
-	assert_output --partial "Invalid argument"
-	cg_gone
-	[[ ! -e "$ROOT/$CID" ]]
+	create_fails "Invalid argument"
 	update_config '.mounts |= map(select(.destination != "/sys/fs/cgroup"))'
 
 	update_config 'del(.linux.resources.unified) | .linux.resources.cpu = {"realtimeRuntime": 1000, "realtimePeriod": 10000}'
-	run_nohang runtime create --bundle "$BUNDLE" "$CID"
-	assert_failure
-	assert_output --partial "realtimeRuntime"
-	cg_gone
+	create_fails "realtimeRuntime"
 
 	# v1 settings with no v2 equivalent are refused (config-linux.md, Unified)
 	local field
 	for field in '.memory = {"swappiness": 30}' '.network = {"classID": 1048577}' \
 		'.network = {"priorities": [{"name": "lo", "priority": 5}]}'; do
 		update_config "del(.linux.resources.cpu) | .linux.resources$field"
-		run_nohang runtime create --bundle "$BUNDLE" "$CID"
-		assert_failure
-		assert_output --partial "not supported on cgroup v2"
-		cg_gone
-		[[ ! -e "$ROOT/$CID" ]]
+		create_fails "not supported on cgroup v2"
 		update_config 'del(.linux.resources.memory) | del(.linux.resources.network)'
 	done
 }

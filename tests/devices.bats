@@ -76,15 +76,19 @@ run_ctr() {
 	[ "$(cat "$OUT/target")" = keep ]
 }
 
+# The container's mapped root must be able to reach the bundle.
+bundle_reachable() {
+	local d="$BUNDLE"
+	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+}
+
 @test "devices: in a user namespace the default nodes are the host's, bound; linux.devices work too" {
 	update_config '.linux.namespaces += [{"type": "user"}]
 		| .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
 		| .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]
 		| .linux.devices = [{"path": "/dev/fuse", "type": "c", "major": 10, "minor": 229}]'
 	[ -c /dev/fuse ] || skip "no /dev/fuse on the host"
-	# the mapped root must be able to reach the bundle
-	local d="$BUNDLE"
-	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+	bundle_reachable
 	set_cmd 'stat -c "%n %F %t:%T" /dev/null /dev/fuse; grep -c " /dev/null " /proc/self/mountinfo; echo x >/dev/null && echo null-ok'
 	run_ctr
 	assert_success
@@ -102,8 +106,7 @@ run_ctr() {
 			{"path": "/dev/sub/zero2", "type": "c", "major": 1, "minor": 5, "fileMode": 416},
 			{"path": "/dev/fifo", "type": "p"}]'
 	[ ! -e /dev/tr-none ] || skip "the host has a /dev/tr-none"
-	local d="$BUNDLE"
-	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
+	bundle_reachable
 	set_cmd 'stat -c "%n %F %t:%T %a %u:%g" /dev/tr-none /dev/sub/zero2 /dev/fifo; head -c 4 /dev/sub/zero2 | wc -c'
 	run_ctr
 	assert_success

@@ -188,13 +188,18 @@ EOF
 	gcc -O2 -o "$AGENT" "$AGENT.c"
 }
 
-@test "SCMP_ACT_NOTIFY: the listener gets the state and the fd, and answers the syscall" {
+# start_agent SOCK SAVED: the agent listening on SOCK (its pid in agent_pid)
+start_agent() {
 	build_agent
-	local sock="$BATS_TEST_TMPDIR/agent.sock" saved="$BATS_TEST_TMPDIR/agent.json"
-	"$AGENT" "$sock" "$saved" &
-	local agent_pid=$!
+	"$AGENT" "$1" "$2" &
+	agent_pid=$!
 	record_pid "$agent_pid"
-	wait_for_file "$sock"
+	wait_for_file "$1"
+}
+
+@test "SCMP_ACT_NOTIFY: the listener gets the state and the fd, and answers the syscall" {
+	local sock="$BATS_TEST_TMPDIR/agent.sock" saved="$BATS_TEST_TMPDIR/agent.json" agent_pid
+	start_agent "$sock" "$saved"
 	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
 		"listenerPath": $sock, "listenerMetadata": "meta-data",
 		"syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_NOTIFY"}]}' --arg sock "$sock"
@@ -210,12 +215,8 @@ EOF
 }
 
 @test "listenerPath without a notify rule: the agent still gets the state and a listener fd (crun)" {
-	build_agent
-	local sock="$BATS_TEST_TMPDIR/agent.sock" saved="$BATS_TEST_TMPDIR/agent.json"
-	"$AGENT" "$sock" "$saved" &
-	local agent_pid=$!
-	record_pid "$agent_pid"
-	wait_for_file "$sock"
+	local sock="$BATS_TEST_TMPDIR/agent.sock" saved="$BATS_TEST_TMPDIR/agent.json" agent_pid
+	start_agent "$sock" "$saved"
 	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW",
 		"listenerPath": $sock, "listenerMetadata": "no-rules"}' --arg sock "$sock"
 	# nothing is notified: mkdir is not the agent's (no EXDEV)

@@ -552,7 +552,20 @@ static void test_v2_variants(void)
 	oci_arena_free(arena);
 	res = parse("{\"unified\": {\"memory.oom.group\": \"1\"}}", &arena);
 	CHECK(cg2_apply(fd2, res, false, &err) == -ENOENT);
-	CHECK(strstr(err.msg, "no such cgroup file") != NULL);
+	CHECK(strstr(err.msg, "\"memory.oom.group\": No such file or directory") != NULL);
+	/* its controller not enabled here (cgroup.controllers): said so */
+	{
+		int c = openat(fd2, "cgroup.controllers", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		CHECK(c >= 0 && write(c, "cpu pids\n", 9) == 9);
+		close(c);
+	}
+	CHECK(cg2_apply(fd2, res, false, &err) == -ENOENT);
+	CHECK(strstr(err.msg, "the requested cgroup controller `memory` is not available") != NULL);
+	oci_arena_free(arena);
+	res = parse("{\"unified\": {\"nodot\": \"1\"}}", &arena);
+	CHECK(cg2_apply(fd2, res, false, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "has not the form CONTROLLER.VALUE `nodot`") != NULL);
 	oci_arena_free(arena);
 	tree_free();
 }

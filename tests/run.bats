@@ -197,3 +197,77 @@ run_fg() {
 	assert_output --partial 'inet 127.0.0.1/8'
 	assert_line served
 }
+
+# clone3 calls of a foreground `run` under strace: the flags of the init's clone.
+clone_flags_of_run() {
+	local log="$BATS_TEST_TMPDIR/clone.log"
+	rm -f "$log"
+	env "$@" strace -f -qq -e trace=clone3 -o "$log" \
+		"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" >/dev/null 2>&1 </dev/null || true
+	grep -o 'flags=[A-Z_|]*' "$log" | head -1
+}
+
+@test "run: the init shares the runtime's memory until its execve (CLONE_VM) only where the two take turns" {
+	is_runc && skip "tinyrun's process model"
+	set_args true
+	run clone_flags_of_run
+	assert_output --partial CLONE_VM
+	assert_output --partial CLONE_NEWPID
+	# the comparison knob, a prestart hook (runs while the child waits), a
+	# terminal, no new pid namespace: a copy of the address space, as before
+	run clone_flags_of_run TINYRUN_SHARED_VM=0
+	refute_output --partial CLONE_VM
+	cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/plain.json"
+	update_config '.hooks.prestart = [{path: "/bin/true"}]'
+	run clone_flags_of_run
+	refute_output --partial CLONE_VM
+	cp "$BATS_TEST_TMPDIR/plain.json" "$BUNDLE/config.json"
+	update_config '.linux.namespaces |= map(select(.type != "pid"))'
+	run clone_flags_of_run
+	refute_output --partial CLONE_VM
+	[ -z "$(test_state_dirs)" ]
+}
+
+@test "run in shared memory sets the process up as a copied one does: filter, capabilities, limits, no new privileges" {
+	is_runc && skip "tinyrun's process model"
+	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}
+		| .process.noNewPrivileges = true | .process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": 512, "soft": 256}]'
+	set_cmd 'grep -E "^(Seccomp|NoNewPrivs|Cap(Prm|Eff|Bnd|Amb)):" /proc/self/status; ulimit -n; mkdir /tmp/x 2>&1 || echo mkdir-refused'
+	local shared copied
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	shared=$output
+	TINYRUN_SHARED_VM=0 run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	copied=$output
+	assert_equal "$shared" "$copied"
+	assert_line --regexp '^Seccomp:[[:space:]]+2$'
+	assert_line --regexp '^NoNewPrivs:[[:space:]]+1$'
+	assert_line 256
+	assert_line mkdir-refused
+}
+
+@test "run in shared memory: set-up and exec failures are reported as before, nothing is left" {
+	is_runc && skip "tinyrun's process model"
+	local knob shared_status shared_out
+	update_config '.mounts += [{"destination": "/proc/sys", "type": "bind", "source": "/nonexistent-source", "options": ["bind"]}]'
+	for knob in 1 0; do
+		TINYRUN_SHARED_VM=$knob run_nohang runtime run --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output --partial "/nonexistent-source"
+		[ -z "$(test_state_dirs)" ]
+	done
+	update_config 'del(.mounts[-1])'
+	set_args /no/such/program
+	for knob in 1 0; do
+		TINYRUN_SHARED_VM=$knob run_nohang runtime run --bundle "$BUNDLE" "$CID"
+		if [ "$knob" = 1 ]; then
+			shared_status=$status shared_out=$output
+		else
+			assert_equal "$status" "$shared_status"
+			assert_equal "$output" "$shared_out"
+		fi
+		assert_output --partial /no/such/program
+		[ -z "$(test_state_dirs)" ]
+	done
+}

@@ -364,6 +364,20 @@ static void creator_watch(struct child_ctx *ctx)
 	}
 }
 
+/* In the creator's memory (create.c: child_may_share_vm) the child runs only
+ * in its turns. The first: once the creator is blocked on the sync socket
+ * (SYNC_GO); until then nothing here but syscalls, all signals blocked.
+ * EOF: the creator is gone. */
+static void await_turn(struct child_ctx *ctx)
+{
+	struct sync_msg m;
+
+	close(ctx->parent_sync_fd);
+	ctx->parent_sync_fd = -1;
+	if (sync_recv(ctx->sync_fd, &m, NULL, 0, NULL) != SYNC_GO)
+		_exit(1);
+}
+
 void container_child_main(struct child_ctx *ctx)
 {
 	static char state[SYNC_PAYLOAD_MAX], start_state[SYNC_PAYLOAD_MAX], exe[PATH_MAX];
@@ -372,6 +386,8 @@ void container_child_main(struct child_ctx *ctx)
 	struct setup s;
 	bool created = false;
 
+	if (ctx->share_vm)
+		await_turn(ctx);
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
 	process_reset_signals();
 	creator_watch(ctx);

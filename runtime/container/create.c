@@ -36,6 +36,7 @@
 #include "runtime/container/scratch.h"
 #include "runtime/container/sandbox.h"
 #include "runtime/container/sync.h"
+#include "runtime/container/vmclone.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/terminal.h"
@@ -124,6 +125,38 @@ int container_state_json(const struct container *c, const char *status, char **o
 	return oci_state_to_json(&c->st, status, true, out, len, err);
 }
 
+static void child_entry(void *ctx)
+{
+	container_child_main(ctx);
+}
+
+/* The child in our address space (vmclone.h), on a copy of the context of
+ * its own (it writes some fields), with every signal blocked until its turn
+ * (child.c: await_turn; process_reset_signals unblocks them). Where clone3
+ * or the trampoline is missing (ENOSYS) share_vm is cleared: the caller
+ * clones as before. */
+static pid_t clone_shared(struct child_ctx *ctx, struct clone_args *ca)
+{
+	static struct child_ctx copy;
+	sigset_t all, old;
+	pid_t pid;
+	int e;
+
+	copy = *ctx;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = vmclone_spawn(ca, child_entry, &copy);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	if (pid < 0 && e == ENOSYS) {
+		ctx->share_vm = false;
+		ca->flags &= ~(uint64_t)CLONE_VM;
+		ca->stack = ca->stack_size = 0;
+	}
+	return pid;
+}
+
 static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_cgroup)
 {
 	struct clone_args ca = {
@@ -136,6 +169,12 @@ static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_c
 	if (into_cgroup) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = ctx->join.clone_dirfd;
+	}
+	if (ctx->share_vm) {
+		pid = clone_shared(ctx, &ca);
+		out->shared_vm = pid > 0;
+		if (ctx->share_vm)
+			return pid;
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid < 0 && errno == ENOSYS && !into_cgroup) {
@@ -442,7 +481,8 @@ static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cf
 	ctx->mount_fds = NULL;
 	rootfs_dev_nodes_close(ctx->dev_fds, cfg->linux_.n_devices);
 	ctx->dev_fds = NULL;
-	if (ctx->has_seccomp)
+	/* a child in our memory loads it after SYNC_START: it goes with us */
+	if (ctx->has_seccomp && !ctx->share_vm)
 		seccomp_prog_free(&ctx->seccomp);
 }
 
@@ -557,6 +597,55 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 	return 0;
 }
 
+static bool any_hooks(const struct oci_hooks *h)
+{
+	for (int k = 0; k < OCI_HOOK_KINDS; k++)
+		if (h->n[k])
+			return true;
+	return false;
+}
+
+static bool idmapped_mounts(const struct oci_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_mounts; i++)
+		if (cfg->mounts[i].idmap || cfg->mounts[i].ridmap || cfg->mounts[i].n_uid_mappings ||
+		    cfg->mounts[i].n_gid_mappings)
+			return true;
+	return false;
+}
+
+/* May the child share our address space (vmclone.h)? For `run` only, where
+ * we outlive its execve with everything it reads (the config, the seccomp
+ * program: release_child_ctx keeps it), and only where the two take strict
+ * turns: after clone it waits for SYNC_GO, sent as we block on the sync
+ * socket; each message left is one side's last word before it blocks for
+ * the other's (SYNC_CREATED, SYNC_START; SYNC_ERROR before its _exit). So
+ * not with what makes one side run while the other does, or pass fds midway:
+ * user namespace maps, hooks, a terminal, a seccomp listener, idmapped
+ * mounts, the slow path's joins and fork, a systemd unit, the NOTIFY_SOCKET
+ * relay, a sandbox request; and only in a new pid namespace, where no other
+ * process of the container can see the child before its execve. (`create`
+ * exits before its child's execve, freeing what the child still reads.)
+ * TINYRUN_SHARED_VM=0 turns it off, to compare. */
+static bool child_may_share_vm(const struct create_opts *o, const struct oci_config *cfg,
+			       const struct child_ctx *ctx)
+{
+	const struct oci_linux *l = &cfg->linux_;
+	const char *knob = getenv("TINYRUN_SHARED_VM");
+
+	if ((knob && !strcmp(knob, "0")) || !vmclone_supported() || !o->run_mode)
+		return false;
+	if (ctx->userns || ctx->join_any || ctx->unshare_ns || ctx->must_fork || ctx->join.wait_parent)
+		return false;
+	if (!l->ns[OCI_NS_PID].present || l->ns[OCI_NS_PID].path)
+		return false;
+	if (any_hooks(&cfg->hooks) || cfg->process.terminal || o->notify || cfg->sandbox.request)
+		return false;
+	if ((ctx->has_seccomp && ctx->seccomp.notify) || (l->has_seccomp && l->seccomp.listener_path))
+		return false;
+	return !idmapped_mounts(cfg);
+}
+
 /* Clone the child, then what the parent does for it before it can go on. */
 static int spawn(const struct create_opts *o, const struct oci_config *cfg, struct child_ctx *ctx,
 		 struct created *out, int sv[2], struct error *err)
@@ -585,6 +674,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
+	ctx->share_vm = child_may_share_vm(o, cfg, ctx);
 	out->pid = do_clone(ctx, out, err);
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));
@@ -629,6 +719,10 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	bool zombie;
 	int r;
 
+	/* a child in our memory waits for its turn (child_may_share_vm); a
+	 * failed send means it is gone, which parent_loop reports */
+	if (out->shared_vm)
+		sync_send(sync_fd, SYNC_GO, 0, NULL, 0, -1);
 	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;

@@ -64,6 +64,8 @@ struct child_ctx {
 	int status_fd;               /* run.tinyrun.init: <state dir>/exit-status for it, or -1 */
 	int creator_pidfd;           /* pidfd of the creating tinyrun: the child dies with it */
 	pid_t creator_pid;
+	bool share_vm;               /* the child runs in our address space (vmclone.h) until exec,
+	                              * on its own copy of this struct, by turns (create.c) */
 };
 
 /* What create leaves for run/start. */
@@ -72,6 +74,7 @@ struct created {
 	int pidfd;                   /* -1 when the init is not our child (slow path) */
 	int sync_fd;                 /* parent end, still open in run mode */
 	int pty_master;              /* run without --console-socket, terminal: true */
+	bool shared_vm;              /* the init shares our memory until its execve (vmclone.h) */
 	struct cgroup cg;
 };
 

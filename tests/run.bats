@@ -198,14 +198,18 @@ run_fg() {
 	assert_line served
 }
 
-# clone3 calls of a foreground `run` under strace: the flags of the init's clone.
-clone_flags_of_run() {
-	local log="$BATS_TEST_TMPDIR/clone.log"
+# clone_flags_of CMD [VAR=VALUE...]: the flags of the init's clone3 when
+# `CMD` (run or create) makes $CID under strace (the runtime's own calls).
+clone_flags_of() {
+	local cmd=$1 log="$BATS_TEST_TMPDIR/clone.log"
+	shift
 	rm -f "$log"
-	env "$@" strace -f -qq -e trace=clone3 -o "$log" \
-		"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" >/dev/null 2>&1 </dev/null || true
+	env "$@" strace -qq -e trace=clone3 -o "$log" \
+		"$RUNTIME" --root "$ROOT" "$cmd" --bundle "$BUNDLE" "$CID" >/dev/null 2>&1 </dev/null || true
+	[ "$cmd" = run ] || "$RUNTIME" --root "$ROOT" delete --force "$CID" >/dev/null 2>&1
 	grep -o 'flags=[A-Z_|]*' "$log" | head -1
 }
+clone_flags_of_run() { clone_flags_of run "$@"; }
 
 @test "run: the init shares the runtime's memory until its execve (CLONE_VM) only where the two take turns" {
 	is_runc && skip "tinyrun's process model"
@@ -213,6 +217,10 @@ clone_flags_of_run() {
 	run clone_flags_of_run
 	assert_output --partial CLONE_VM
 	assert_output --partial CLONE_NEWPID
+	set_args sleep 100
+	run clone_flags_of create
+	assert_output --partial CLONE_VM
+	set_args true
 	# the comparison knob, a prestart hook (runs while the child waits), a
 	# terminal, no new pid namespace: a copy of the address space, as before
 	run clone_flags_of_run TINYRUN_SHARED_VM=0
@@ -228,7 +236,7 @@ clone_flags_of_run() {
 	[ -z "$(test_state_dirs)" ]
 }
 
-@test "run in shared memory sets the process up as a copied one does: filter, capabilities, limits, no new privileges" {
+@test "run and create in shared memory set the process up as a copied one does: filter, capabilities, limits, no new privileges" {
 	is_runc && skip "tinyrun's process model"
 	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}
 		| .process.noNewPrivileges = true | .process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": 512, "soft": 256}]'
@@ -241,6 +249,13 @@ clone_flags_of_run() {
 	assert_success
 	copied=$output
 	assert_equal "$shared" "$copied"
+	# create, then start once create has exited (its init runs in what was its memory)
+	create_container "$CID"
+	runtime start "$CID"
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+	run cat "$(container_log "$CID")"
+	assert_output "$copied"
 	assert_line --regexp '^Seccomp:[[:space:]]+2$'
 	assert_line --regexp '^NoNewPrivs:[[:space:]]+1$'
 	assert_line 256

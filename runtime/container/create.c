@@ -614,18 +614,20 @@ static bool idmapped_mounts(const struct oci_config *cfg)
 	return false;
 }
 
-/* May the child share our address space (vmclone.h)? For `run` only, where
- * we outlive its execve with everything it reads (the config, the seccomp
- * program: release_child_ctx keeps it), and only where the two take strict
- * turns: after clone it waits for SYNC_GO, sent as we block on the sync
- * socket; each message left is one side's last word before it blocks for
- * the other's (SYNC_CREATED, SYNC_START; SYNC_ERROR before its _exit). So
- * not with what makes one side run while the other does, or pass fds midway:
- * user namespace maps, hooks, a terminal, a seccomp listener, idmapped
- * mounts, the slow path's joins and fork, a systemd unit, the NOTIFY_SOCKET
- * relay, a sandbox request; and only in a new pid namespace, where no other
- * process of the container can see the child before its execve. (`create`
- * exits before its child's execve, freeing what the child still reads.)
+/* May the child share our address space (vmclone.h)? Where the two take
+ * strict turns: after clone it waits for SYNC_GO, sent as we block on the
+ * sync socket; each message left is one side's last word before it blocks
+ * for the other's (SYNC_CREATED, SYNC_START, SYNC_SAVED; SYNC_ERROR before
+ * its _exit). `run` outlives the child's execve with all it reads (the
+ * config, the seccomp program: release_child_ctx keeps it); `create` exits
+ * first, without freeing it (cmd_create), and its child waits for that exit
+ * (our end of the socket stays open until then: child.c await_creator_exit).
+ * So not with what makes one side run while the other does, or passes fds
+ * midway: user namespace maps, hooks, a terminal, a seccomp listener,
+ * idmapped mounts, the slow path's joins and fork, a systemd unit, the
+ * NOTIFY_SOCKET relay (a process of ours that would keep the socket), a
+ * sandbox request; and only in a new pid namespace, where no other process
+ * of the container can see the child while it shares our memory.
  * TINYRUN_SHARED_VM=0 turns it off, to compare. */
 static bool child_may_share_vm(const struct create_opts *o, const struct oci_config *cfg,
 			       const struct child_ctx *ctx)
@@ -633,7 +635,7 @@ static bool child_may_share_vm(const struct create_opts *o, const struct oci_con
 	const struct oci_linux *l = &cfg->linux_;
 	const char *knob = getenv("TINYRUN_SHARED_VM");
 
-	if ((knob && !strcmp(knob, "0")) || !vmclone_supported() || !o->run_mode)
+	if ((knob && !strcmp(knob, "0")) || !vmclone_supported())
 		return false;
 	if (ctx->userns || ctx->join_any || ctx->unshare_ns || ctx->must_fork || ctx->join.wait_parent)
 		return false;
@@ -825,9 +827,10 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
 	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)
 		goto fail;
+	/* create: a child in our memory waits for this end's EOF, our exit */
 	if (o->run_mode)
 		out->sync_fd = sv[0];
-	else
+	else if (!out->shared_vm)
 		close(sv[0]);
 	goto out;
 fail:

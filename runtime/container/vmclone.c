@@ -6,7 +6,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define STACK_SIZE (8UL << 20)
+/* The child's deepest path is rootfs_copy_tree (tmpcopyup), ~9 KiB a level
+ * and 64 levels at most (copyup.c): 2 MiB, reserved only (MAP_NORESERVE);
+ * only the pages it touches are made. */
+#define STACK_SIZE (2UL << 20)
 
 #if defined(__x86_64__)
 /* long vmclone_raw(struct clone_args *ca, size_t size, void (*fn)(void *), void *arg):

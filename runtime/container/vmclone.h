@@ -15,7 +15,7 @@
 /* Whether this build has the clone3 trampoline (x86_64). */
 bool vmclone_supported(void);
 
-/* clone3(ca | CLONE_VM) with a fresh stack (8 MiB reserved, a guard page
+/* clone3(ca | CLONE_VM) with a fresh stack (2 MiB reserved, a guard page
  * below; it stays mapped: the child may still be on it when clone's caller
  * learns it is done). The child calls fn(arg) and must not return. Returns
  * the child's pid, or -1 with errno (ENOSYS: no trampoline here). */

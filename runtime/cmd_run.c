@@ -80,6 +80,15 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
 		log_error("%s", msg);
 	close(cr->sync_fd);
+	/* an init that shared our memory has exec'd (or failed): now it may be
+	 * found (create.c finish) */
+	if (cr->shared_vm && container_save_state(c, &err) < 0) {
+		log_error("%s", err.msg);
+		container_teardown(c, &cr->cg, cr->pid);
+		return 1;
+	}
+	if (cr->shared_vm)
+		flock(c->dirfd, LOCK_UN);
 	lifecycle_poststart(c, cfg);
 	if (detach) {
 		if (nfd >= 0) {

@@ -729,7 +729,12 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 		return r;
 	c->st.pid = out->pid;
 	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
-	if ((r = container_save_state(c, err)) < 0)
+	/* run, the init in our memory: nothing may find it (exec, a pid namespace
+	 * joined by path) before its execve; the state is saved after it
+	 * (cmd_run.c), and the lock held until then */
+	bool later = o->run_mode && out->shared_vm;
+
+	if (!later && (r = container_save_state(c, err)) < 0)
 		return r;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)
 		return r;
@@ -743,7 +748,8 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	if (!o->run_mode && sync_send(sync_fd, SYNC_SAVED, 0, NULL, 0, -1) < 0)
 		return error_set(err, ECHILD, "container init exited before it was created");
 	/* created: other commands may act on it now (run keeps the fd) */
-	flock(c->dirfd, LOCK_UN);
+	if (!later)
+		flock(c->dirfd, LOCK_UN);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "runtime/container/result.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
+#include "runtime/container/process.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
@@ -87,8 +88,10 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 		container_teardown(c, &cr->cg, cr->pid);
 		return 1;
 	}
-	if (cr->shared_vm)
+	if (cr->shared_vm) {
 		flock(c->dirfd, LOCK_UN);
+		process_restore_oom_score(cr->own_oom_score);
+	}
 	lifecycle_poststart(c, cfg);
 	if (detach) {
 		if (nfd >= 0) {

@@ -286,3 +286,21 @@ clone_flags_of_run() { clone_flags_of run "$@"; }
 		[ -z "$(test_state_dirs)" ]
 	done
 }
+
+@test "run in shared memory: the runtime keeps its own oom_score_adj while the container has its own" {
+	is_runc && skip "tinyrun's process model"
+	local own run_pid rc=0
+	own=$(cat /proc/self/oom_score_adj)
+	update_config '.process.oomScoreAdj = 500'
+	bind_out_dir
+	set_cmd 'cat /proc/self/oom_score_adj >/out/ctr; while :; do sleep 1; done'
+	"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 3>&- 4>&- &
+	run_pid=$!
+	wait_for_file "$OUT/ctr" 500
+	# the kernel keeps the value per address space: the init's write reached
+	# the runtime until it was put back after the execve
+	assert_equal "$(cat "/proc/$run_pid/oom_score_adj")" "$own"
+	runtime kill "$CID" KILL
+	wait "$run_pid" || rc=$?
+	assert_equal "$rc" 137
+}

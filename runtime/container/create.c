@@ -36,6 +36,7 @@
 #include "runtime/container/scratch.h"
 #include "runtime/container/sandbox.h"
 #include "runtime/container/sync.h"
+#include "runtime/container/process.h"
 #include "runtime/container/vmclone.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/pidfd.h"
@@ -677,6 +678,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
 	ctx->share_vm = child_may_share_vm(o, cfg, ctx);
+	out->own_oom_score = ctx->share_vm && cfg->process.has_oom_score_adj ? process_own_oom_score() : INT_MIN;
 	out->pid = do_clone(ctx, out, err);
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));

@@ -75,6 +75,7 @@ struct created {
 	int sync_fd;                 /* parent end, still open in run mode */
 	int pty_master;              /* run without --console-socket, terminal: true */
 	bool shared_vm;              /* the init shares our memory until its execve (vmclone.h) */
+	int own_oom_score;           /* shared_vm: our oom_score_adj before the init set it, or INT_MIN */
 	struct cgroup cg;
 };
 

@@ -70,7 +70,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	bool detach = rf->detach, keep = rf->keep;
 	struct sync_msg m;
 	char msg[1024];
-	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
+	int status, sig, raw = -1, saved, r, nfd = notify_listen(c->dirfd);
 	struct error err;
 
 	if (!detach)
@@ -78,7 +78,10 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
 		log_warn("container \"%s\": init is gone", c->id);
 	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
-	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
+	r = sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL);
+	if (cr->shared_vm)
+		log_take_back_file();   /* our turn again (create.c finish) */
+	if (r == SYNC_ERROR)
 		log_error("%s", msg);
 	close(cr->sync_fd);
 	/* an init that shared our memory has exec'd (or failed): now it may be

@@ -304,3 +304,20 @@ clone_flags_of_run() { clone_flags_of run "$@"; }
 	wait "$run_pid" || rc=$?
 	assert_equal "$rc" 137
 }
+
+@test "run and create in shared memory: the runtime's errors still reach its --log file (the init forgets it for itself only)" {
+	is_runc && skip "tinyrun's process model"
+	local cmd knob log="$BATS_TEST_TMPDIR/log.json"
+	set_args /nonexistent
+	for cmd in run create; do
+		for knob in 1 0; do
+			rm -f "$log"
+			TINYRUN_SHARED_VM=$knob run_nohang "$RUNTIME" --root "$ROOT" --log "$log" --log-format json \
+				"$cmd" --bundle "$BUNDLE" "$CID"
+			assert_failure 1
+			run jq -r 'select(.level == "error") | .msg' "$log"
+			assert_output --partial /nonexistent
+			[ -z "$(test_state_dirs)" ]
+		done
+	done
+}

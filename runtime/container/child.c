@@ -430,6 +430,10 @@ void container_child_main(struct child_ctx *ctx)
 		await_creator_exit(ctx);
 	if (wait_for_start(ctx, &err) < 0)
 		goto fail;
+	/* a turn of ours again in the runtime's memory: it took the --log file
+	 * back meanwhile (log.h), which our fd table no longer has */
+	if (ctx->share_vm)
+		log_forget_file();
 	/* as runc: startContainer hooks run under the container's filter */
 	if (setup_start(&s, &err) < 0)
 		goto fail;

@@ -727,7 +727,11 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	 * failed send means it is gone, which parent_loop reports */
 	if (out->shared_vm)
 		sync_send(sync_fd, SYNC_GO, 0, NULL, 0, -1);
-	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0)
+	r = parent_loop(c, cfg, o, out, sync_fd, err);
+	/* our turn again: the child forgot the --log file for both of us */
+	if (out->shared_vm)
+		log_take_back_file();
+	if (r < 0)
 		return r;
 	c->st.pid = out->pid;
 	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);

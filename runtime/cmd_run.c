@@ -19,7 +19,6 @@
 #include "runtime/container/result.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
-#include "runtime/container/process.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
@@ -70,7 +69,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	bool detach = rf->detach, keep = rf->keep;
 	struct sync_msg m;
 	char msg[1024];
-	int status, sig, raw = -1, saved, r, nfd = notify_listen(c->dirfd);
+	int status, sig, raw = -1, saved, r, done, nfd = notify_listen(c->dirfd);
 	struct error err;
 
 	if (!detach)
@@ -79,21 +78,14 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 		log_warn("container \"%s\": init is gone", c->id);
 	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
 	r = sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL);
-	if (cr->shared_vm)
-		log_take_back_file();   /* our turn again (create.c finish) */
+	close(cr->sync_fd);
+	done = container_shared_init_done(c, cr, &err);
 	if (r == SYNC_ERROR)
 		log_error("%s", msg);
-	close(cr->sync_fd);
-	/* an init that shared our memory has exec'd (or failed): now it may be
-	 * found (create.c finish) */
-	if (cr->shared_vm && container_save_state(c, &err) < 0) {
+	if (done < 0) {
 		log_error("%s", err.msg);
 		container_teardown(c, &cr->cg, cr->pid);
 		return 1;
-	}
-	if (cr->shared_vm) {
-		flock(c->dirfd, LOCK_UN);
-		process_restore_oom_score(cr->own_oom_score);
 	}
 	lifecycle_poststart(c, cfg);
 	if (detach) {

@@ -211,6 +211,13 @@ clone_flags_of() {
 }
 clone_flags_of_run() { clone_flags_of run "$@"; }
 
+# assert_shares_vm: the config under test takes the shared path (or the
+# test beside it would pass without it)
+assert_shares_vm() {
+	run clone_flags_of_run
+	assert_output --partial CLONE_VM
+}
+
 @test "run: the init shares the runtime's memory until its execve (CLONE_VM) only where the two take turns" {
 	is_runc && skip "tinyrun's process model"
 	set_args true
@@ -229,6 +236,11 @@ clone_flags_of_run() { clone_flags_of run "$@"; }
 	update_config '.hooks.prestart = [{path: "/bin/true"}]'
 	run clone_flags_of_run
 	refute_output --partial CLONE_VM
+	# poststart and poststop hooks run once the init has exec'd: still shared
+	cp "$BATS_TEST_TMPDIR/plain.json" "$BUNDLE/config.json"
+	update_config '.hooks.poststart = [{path: "/bin/true"}] | .hooks.poststop = [{path: "/bin/true"}]'
+	run clone_flags_of_run
+	assert_output --partial CLONE_VM
 	cp "$BATS_TEST_TMPDIR/plain.json" "$BUNDLE/config.json"
 	update_config '.linux.namespaces |= map(select(.type != "pid"))'
 	run clone_flags_of_run
@@ -242,6 +254,7 @@ clone_flags_of_run() { clone_flags_of run "$@"; }
 		| .process.noNewPrivileges = true | .process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": 512, "soft": 256}]'
 	set_cmd 'grep -E "^(Seccomp|NoNewPrivs|Cap(Prm|Eff|Bnd|Amb)):" /proc/self/status; ulimit -n; mkdir /tmp/x 2>&1 || echo mkdir-refused'
 	local shared copied
+	assert_shares_vm
 	run_nohang runtime run --bundle "$BUNDLE" "$CID"
 	assert_success
 	shared=$output
@@ -266,6 +279,7 @@ clone_flags_of_run() { clone_flags_of run "$@"; }
 	is_runc && skip "tinyrun's process model"
 	local knob shared_status shared_out
 	update_config '.mounts += [{"destination": "/proc/sys", "type": "bind", "source": "/nonexistent-source", "options": ["bind"]}]'
+	assert_shares_vm
 	for knob in 1 0; do
 		TINYRUN_SHARED_VM=$knob run_nohang runtime run --bundle "$BUNDLE" "$CID"
 		assert_failure 1
@@ -292,6 +306,8 @@ clone_flags_of_run() { clone_flags_of run "$@"; }
 	local own run_pid rc=0
 	own=$(cat /proc/self/oom_score_adj)
 	update_config '.process.oomScoreAdj = 500'
+	set_args true
+	assert_shares_vm
 	bind_out_dir
 	set_cmd 'cat /proc/self/oom_score_adj >/out/ctr; while :; do sleep 1; done'
 	"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 3>&- 4>&- &
@@ -309,6 +325,7 @@ clone_flags_of_run() { clone_flags_of run "$@"; }
 	is_runc && skip "tinyrun's process model"
 	local cmd knob log="$BATS_TEST_TMPDIR/log.json"
 	set_args /nonexistent
+	assert_shares_vm
 	for cmd in run create; do
 		for knob in 1 0; do
 			rm -f "$log"

@@ -365,7 +365,7 @@ static void creator_watch(struct child_ctx *ctx)
 
 /* In the creator's memory (create.c: child_may_share_vm) the child runs only
  * in its turns. The first: once the creator is blocked on the sync socket
- * (SYNC_GO); until then nothing here but syscalls, all signals blocked.
+ * (SYNC_GO); until then nothing here but syscalls (create.c clone_shared).
  * EOF: the creator is gone. */
 static void await_turn(struct child_ctx *ctx)
 {

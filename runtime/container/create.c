@@ -132,25 +132,19 @@ static void child_entry(void *ctx)
 }
 
 /* The child in our address space (vmclone.h), on a copy of the context of
- * its own (it writes some fields), with every signal blocked until its turn
- * (child.c: await_turn; process_reset_signals unblocks them). Where clone3
- * or the trampoline is missing (ENOSYS) share_vm is cleared: the caller
- * clones as before. */
+ * its own (it writes some fields). Before its turn (child.c await_turn) no
+ * code of ours runs in it but syscalls: the runtime has no signal handler
+ * (wait.c reads a signalfd), so a signal there ends it or is ignored. Where
+ * clone3 or the trampoline is missing (ENOSYS) share_vm is cleared: the
+ * caller clones as before. */
 static pid_t clone_shared(struct child_ctx *ctx, struct clone_args *ca)
 {
 	static struct child_ctx copy;
-	sigset_t all, old;
 	pid_t pid;
-	int e;
 
 	copy = *ctx;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = vmclone_spawn(ca, child_entry, &copy);
-	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	errno = e;
-	if (pid < 0 && e == ENOSYS) {
+	if (pid < 0 && errno == ENOSYS) {
 		ctx->share_vm = false;
 		ca->flags &= ~(uint64_t)CLONE_VM;
 		ca->stack = ca->stack_size = 0;
@@ -598,23 +592,6 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 	return 0;
 }
 
-static bool any_hooks(const struct oci_hooks *h)
-{
-	for (int k = 0; k < OCI_HOOK_KINDS; k++)
-		if (h->n[k])
-			return true;
-	return false;
-}
-
-static bool idmapped_mounts(const struct oci_config *cfg)
-{
-	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if (cfg->mounts[i].idmap || cfg->mounts[i].ridmap || cfg->mounts[i].n_uid_mappings ||
-		    cfg->mounts[i].n_gid_mappings)
-			return true;
-	return false;
-}
-
 /* May the child share our address space (vmclone.h)? Where the two take
  * strict turns: after clone it waits for SYNC_GO, sent as we block on the
  * sync socket; each message left is one side's last word before it blocks
@@ -624,7 +601,9 @@ static bool idmapped_mounts(const struct oci_config *cfg)
  * first, without freeing it (cmd_create), and its child waits for that exit
  * (our end of the socket stays open until then: child.c await_creator_exit).
  * So not with what makes one side run while the other does, or passes fds
- * midway: user namespace maps, hooks, a terminal, a seccomp listener,
+ * midway: user namespace maps, the hooks of create (prestart, createRuntime,
+ * createContainer, startContainer; poststart and poststop run once the child
+ * has exec'd), a terminal, a seccomp listener,
  * idmapped mounts, the slow path's joins and fork, a systemd unit, the
  * NOTIFY_SOCKET relay (a process of ours that would keep the socket), a
  * sandbox request; and only in a new pid namespace, where no other process
@@ -642,11 +621,10 @@ static bool child_may_share_vm(const struct create_opts *o, const struct oci_con
 		return false;
 	if (!l->ns[OCI_NS_PID].present || l->ns[OCI_NS_PID].path)
 		return false;
-	if (any_hooks(&cfg->hooks) || cfg->process.terminal || o->notify || cfg->sandbox.request)
+	if (ctx->hook_sync || cfg->process.terminal || o->notify || cfg->sandbox.request)
 		return false;
-	if ((ctx->has_seccomp && ctx->seccomp.notify) || (l->has_seccomp && l->seccomp.listener_path))
-		return false;
-	return !idmapped_mounts(cfg);
+	/* (notify is set for a listenerPath too: seccomp.c) */
+	return !(ctx->has_seccomp && ctx->seccomp.notify) && !rootfs_any_idmap(cfg);
 }
 
 /* Clone the child, then what the parent does for it before it can go on. */
@@ -736,8 +714,8 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	c->st.pid = out->pid;
 	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
 	/* run, the init in our memory: nothing may find it (exec, a pid namespace
-	 * joined by path) before its execve; the state is saved after it
-	 * (cmd_run.c), and the lock held until then */
+	 * joined by path) before its execve; the state is saved after it, and
+	 * the lock held until then (container_shared_init_done) */
 	bool later = o->run_mode && out->shared_vm;
 
 	if (!later && (r = container_save_state(c, err)) < 0)
@@ -757,6 +735,19 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	if (!later)
 		flock(c->dirfd, LOCK_UN);
 	return 0;
+}
+
+int container_shared_init_done(struct container *c, const struct created *cr, struct error *err)
+{
+	int r;
+
+	if (!cr->shared_vm)
+		return 0;
+	log_take_back_file();
+	process_restore_oom_score(cr->own_oom_score);
+	r = container_save_state(c, err);
+	flock(c->dirfd, LOCK_UN);
+	return r;
 }
 
 /* --debug: the set-up the child will do, one line per step, in its order */

@@ -85,6 +85,13 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct oci_config *cfg, const char *config_json, size_t config_len,
 		     struct container *c, struct created *out, struct error *err);
 
+/* run, once the init that shared our memory (created.shared_vm) has exec'd
+ * or failed (the sync socket's EOF or SYNC_ERROR): our turn for good. The
+ * --log file back (log.h), our oom_score_adj back (one per address space),
+ * the state saved and the state dir unlocked (finish held both back). 0 when
+ * nothing was shared. */
+int container_shared_init_done(struct container *c, const struct created *cr, struct error *err);
+
 /* Child side: never returns. */
 __attribute__((noreturn)) void container_child_main(struct child_ctx *ctx);
 

@@ -1,7 +1,7 @@
 /* clone3 into our own address space (CLONE_VM), the child on a stack of its
  * own: no page tables copied and no copy-on-write fault on either side
  * (create.c uses it for the container's first process when it may:
- * create_child_shares_vm). The child runs fn(arg) until it execs (a new
+ * child_may_share_vm). The child runs fn(arg) until it execs (a new
  * address space) or exits (_exit: never exit(), whose handlers and stdio
  * buffers are ours). Until then the two share memory, errno and libc's
  * state: only one of them may run code at a time (create.c's turns). */

@@ -32,7 +32,7 @@ const struct cli_opt cmd_bundle_opts[] = {
 	{ "memory", 0, 'm', "MB", "memory limit in MiB (over --type)" },
 	{ "cpu", 0, 'c', "PERCENT", "CPU limit in % of one CPU (over --type; period 100000 µs)" },
 	{ "env", 'e', 'e', "K=V", "a variable for the job (repeatable); nothing else of ours passes" },
-	{ "seccomp", 0, 's', "FILE", "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to tinyrun, /etc/tinyaws/seccomp-default.json, tinyrun's default)" },
+	{ "seccomp", 0, 's', "FILE", "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to the real tinyrun binary (an error where that cannot be known), /etc/tinyaws/seccomp-default.json, tinyrun's default)" },
 	{ "no-overlay", 0, 'O', NULL, "no overlay: the image itself is the root, read-only; /app a bind of the copy" },
 	{ "no-limits", 0, 'L', NULL, "no memory, CPU or pids limit" },
 	{ "no-seccomp", 0, 'C', NULL, "no seccomp filter" },

@@ -3,8 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rootfs/internal.h"
@@ -118,9 +122,103 @@ const char *rootfs_tinyaws_seccomp_pick(const char *opt, const char *env, const 
 	return NULL;
 }
 
-int rootfs_tinyaws_copy_app(const char *app, const char *dest_dir)
+/* openat2 beneath APP, no link followed (a plain openat with O_NOFOLLOW
+ * where the kernel lacks it: NAME holds no '/'). */
+static int open_beneath(int app, const char *name, int flags)
 {
-	int from = open(app, O_RDONLY | O_DIRECTORY | O_CLOEXEC), to, r;
+	struct open_how how = { .flags = (unsigned)flags | O_CLOEXEC,
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	int fd = (int)syscall(SYS_openat2, app, name, &how, sizeof(how));
+
+	if (fd < 0 && errno == ENOSYS)
+		fd = openat(app, name, flags | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int not_regular(const struct stat *st, const char **why)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	*why = S_ISLNK(st->st_mode) ? "a symbolic link: refused (read on the host, it must be the app dir's own file)"
+	       : S_ISFIFO(st->st_mode) ? "not a regular file (a FIFO)"
+	       : S_ISDIR(st->st_mode) ? "not a regular file (a directory)"
+	       : S_ISSOCK(st->st_mode) ? "not a regular file (a socket)" : "not a regular file (a device)";
+	return -EINVAL;
+}
+
+int rootfs_tinyaws_app_open(int app, const char *name, long long max, const char **why)
+{
+	struct stat st;
+	int fd, r;
+
+	*why = NULL;
+	if (strchr(name, '/'))
+		return (*why = "not a name in the app dir"), -EINVAL;
+	/* the type first, from the entry itself: a FIFO or a device is never opened */
+	if (fstatat(app, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (not_regular(&st, why) < 0)
+		return -EINVAL;
+	if ((fd = open_beneath(app, name, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
+		if (fd == -ELOOP)
+			*why = "a symbolic link: refused (read on the host, it must be the app dir's own file)";
+		return fd;
+	}
+	/* again on what was opened: the entry may have changed in between */
+	r = fstat(fd, &st) < 0 ? -errno : not_regular(&st, why);
+	if (r == 0 && max >= 0 && st.st_size > max) {
+		*why = "too large";
+		r = -EFBIG;
+	}
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int rootfs_tinyaws_app_read(int app, const char *name, size_t max, char **text, const char **why)
+{
+	int fd = rootfs_tinyaws_app_open(app, name, (long long)max, why);
+	size_t len = 0;
+	ssize_t n;
+	char *buf;
+
+	*text = NULL;
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	if (!(buf = malloc(max + 1))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* the size checked, then read to its end: a file grown since is cut at max + 1 */
+	while (len <= max && (n = read(fd, buf + len, max + 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			free(buf);
+			return (int)n;
+		}
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len > max ? max : len] = '\0';
+	if (len > max || strlen(buf) != len) {
+		*why = len > max ? "too large" : "not text (a NUL byte)";
+		free(buf);
+		return len > max ? -EFBIG : -EINVAL;
+	}
+	*text = buf;
+	return 0;
+}
+
+int rootfs_tinyaws_copy_app(int app, const char *dest_dir)
+{
+	int from = openat(app, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), to, r;
 
 	if (from < 0)
 		return -errno;

@@ -40,8 +40,22 @@ const char *rootfs_tinyaws_seccomp_pick(const char *opt, const char *env, const 
 					bool (*exists)(const char *path), char *buf, size_t size,
 					const char **source);
 
-/* Copy the app dir into dest_dir (a new empty directory): files, links,
- * modes, owners, times, as cp -a; no link followed. 0 or -errno. */
-int rootfs_tinyaws_copy_app(const char *app, const char *dest_dir);
+/* The app dir's own file NAME (tinyaws.build, start.sh), read on the host:
+ * through APP, the opened app dir, beneath it with no link followed
+ * (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS), opened O_NONBLOCK, and only
+ * a regular file of at most MAX bytes (max < 0: any size): a link to a host
+ * file, a FIFO or a device is refused, never opened to wait. The fd; -ENOENT
+ * when there is none; else -errno with *why set ("a symbolic link: ...",
+ * "not a regular file (a FIFO)", "too large") or left NULL (strerror). */
+int rootfs_tinyaws_app_open(int app, const char *name, long long max, const char **why);
+
+/* The same, read whole into *text (malloc'd, NUL-terminated; NULL when there
+ * is none): 0 or -errno as above; a NUL byte: -EINVAL "not text". */
+int rootfs_tinyaws_app_read(int app, const char *name, size_t max, char **text, const char **why);
+
+/* Copy the app dir (APP, its opened fd) into dest_dir (a new empty
+ * directory): files, links, modes, owners, times, as cp -a; no link
+ * followed. 0 or -errno. */
+int rootfs_tinyaws_copy_app(int app, const char *dest_dir);
 
 #endif

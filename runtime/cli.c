@@ -58,7 +58,8 @@ const struct command cli_commands[] = {
 	  "bundle tinyaws IMAGE -o BUNDLE [options] [-- CMD [ARGS...]]", cmd_bundle_opts,
 	  "IMAGE: a root filesystem directory, or an image id under $TINYAWS_IMAGES_DIR (default\n"
 	  "/var/lib/tinyaws/images). The command: CMD, else start: of APP/tinyaws.build, else\n"
-	  "sh start.sh; run by sh -c in /app. TINYAWS_SANDBOX=0 turns every layer off. Then:\n"
+	  "sh start.sh (both the app dir's own regular files, never links); run by sh -c in /app.\n"
+	  "TINYAWS_SANDBOX=0 turns every layer off. Then:\n"
 	  "tinyrun run -b BUNDLE ID (one bundle runs as many containers at once)." },
 	{ "features", cmd_features, "print the runtime's features as JSON", "features", cli_no_opts, NULL },
 	{ "help", NULL, "show the help of a command", "help [COMMAND]", cli_no_opts, NULL },

@@ -22,6 +22,7 @@
 #include "oci/spec.h"
 #include "oci/tinyaws.h"
 #include "rootfs/tinyaws.h"
+#include "runtime/container/selfexe.h"
 
 const struct cli_opt cmd_bundle_opts[] = {
 	{ "output", 'o', 'o', "DIR", "the bundle to write (must not exist; its parent must)" },
@@ -31,7 +32,7 @@ const struct cli_opt cmd_bundle_opts[] = {
 	{ "memory", 0, 'm', "MB", "memory limit in MiB (over --type)" },
 	{ "cpu", 0, 'c', "PERCENT", "CPU limit in % of one CPU (over --type; period 100000 µs)" },
 	{ "env", 'e', 'e', "K=V", "a variable for the job (repeatable); nothing else of ours passes" },
-	{ "seccomp", 0, 's', "FILE", "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to tinyrun, /etc/tinyaws/seccomp-default.json, tinyrun's default)" },
+	{ "seccomp", 0, 's', "FILE", "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to the real tinyrun binary (an error where that cannot be known), /etc/tinyaws/seccomp-default.json, tinyrun's default)" },
 	{ "no-overlay", 0, 'O', NULL, "no overlay: the image itself is the root, read-only; /app a bind of the copy" },
 	{ "no-limits", 0, 'L', NULL, "no memory, CPU or pids limit" },
 	{ "no-seccomp", 0, 'C', NULL, "no seccomp filter" },
@@ -104,50 +105,34 @@ static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
 	return optind;
 }
 
-static bool is_file(const char *path)
+/* FILE of the app dir: its error, naming it and why */
+static int app_file_fail(const struct tinyaws_opts *t, const char *file, int r, const char *why)
 {
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return fail("%s/%s: %s", t->app, file, why ? why : strerror(-r)), -1;
 }
 
-/* A file of the app dir, a regular one, read whole (NULL: none) */
-static int read_small(const char *dir, const char *name, char **out)
+/* tinyaws.build and start.sh are read through the opened app dir (APP, -1:
+ * none), as rootfs_tinyaws_app_open says: never a host file they link to */
+static int job_command(const struct tinyaws_opts *t, int app, char *cmd, size_t size)
 {
-	char path[PATH_MAX];
-	struct error err;
-	size_t len;
-
-	*out = NULL;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (access(path, F_OK) < 0)
-		return 0;
-	if (oci_read_file(path, path, out, &len, &err) < 0)
-		return cli_fail(&err), -1;
-	if (len > MAX_BUILD || strlen(*out) != len) {
-		free(*out);
-		*out = NULL;
-		return fail("%s: larger than 1 MiB or not text", path), -1;
-	}
-	return 0;
-}
-
-static int job_command(const struct tinyaws_opts *t, char *cmd, size_t size)
-{
-	char start[4096] = "", *build = NULL, path[PATH_MAX];
+	char start[4096] = "", *build = NULL;
+	const char *why;
 	bool has_sh = false;
-	int r = 0;
+	int r = 0, fd;
 
-	if (t->app) {
-		if (read_small(t->app, "tinyaws.build", &build) < 0)
-			return -1;
+	if (app >= 0) {
+		if ((r = rootfs_tinyaws_app_read(app, "tinyaws.build", MAX_BUILD, &build, &why)) < 0)
+			return app_file_fail(t, "tinyaws.build", r, r == -EFBIG ? "larger than 1 MiB" : why);
 		if (build && (r = rootfs_tinyaws_build_start(build, start, sizeof(start))) < 0) {
 			free(build);
 			return fail("%s/tinyaws.build: start: longer than 4095 bytes", t->app), -1;
 		}
 		free(build);
-		snprintf(path, sizeof(path), "%s/start.sh", t->app);
-		has_sh = is_file(path);
+		if ((fd = rootfs_tinyaws_app_open(app, "start.sh", -1, &why)) < 0 && fd != -ENOENT)
+			return app_file_fail(t, "start.sh", fd, why);
+		has_sh = fd >= 0;
+		if (fd >= 0)
+			close(fd);
 	}
 	r = rootfs_tinyaws_command(t->cmd, t->n_cmd, start, has_sh, cmd, size);
 	if (r == -ENOENT)
@@ -194,20 +179,22 @@ static bool exists_file(const char *path)
 static int pick_seccomp(const struct tinyaws_opts *t, char **json)
 {
 	char exe[PATH_MAX], buf[PATH_MAX + 32], *dir = NULL;
-	const char *source, *path;
+	const char *source, *path, *env = getenv("TINYAWS_SECCOMP_PROFILE");
 	struct error err;
 	size_t len;
-	ssize_t n;
 
 	*json = NULL;
 	if (t->no_seccomp)
 		return 0;
-	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0) {
-		exe[n] = '\0';
+	/* the real binary's directory, across the sealed re-exec (selfexe.h);
+	 * unknown: fail closed rather than look elsewhere or fall to a default */
+	if (!t->seccomp && !(env && *env)) {
+		if (selfexe_path(exe, sizeof(exe), &err) < 0)
+			return fail("seccomp: %s: cannot look for seccomp-default.json next to it; name a profile with "
+				    "--seccomp or $TINYAWS_SECCOMP_PROFILE", err.msg), -1;
 		dir = dirname(exe);
 	}
-	path = rootfs_tinyaws_seccomp_pick(t->seccomp, getenv("TINYAWS_SECCOMP_PROFILE"), dir, exists_file, buf,
-					   sizeof(buf), &source);
+	path = rootfs_tinyaws_seccomp_pick(t->seccomp, env, dir, exists_file, buf, sizeof(buf), &source);
 	if (!path) {
 		fprintf(stderr, "tinyrun: bundle tinyaws: seccomp: %s\n", source);
 		return (*json = strdup(oci_seccomp_profile("default"))) ? 0 : -1;
@@ -295,7 +282,7 @@ static int sandbox_transform(const struct tinyaws_opts *t, const struct oci_tiny
 
 /* Build in <out>.tmp-XXXXXX next to it and rename it into place: no
  * half-written bundle, and an existing one is never touched. */
-static int write_bundle(const struct tinyaws_opts *t, struct oci_tinyaws_job *j, const char *final)
+static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaws_job *j, const char *final)
 {
 	char tmp[PATH_MAX], path[PATH_MAX + 32], *json = NULL;
 	struct oci_config cfg;
@@ -311,7 +298,7 @@ static int write_bundle(const struct tinyaws_opts *t, struct oci_tinyaws_job *j,
 		fail("%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (t->app && (r = rootfs_tinyaws_copy_app(t->app, path)) < 0) {
+	if (app >= 0 && (r = rootfs_tinyaws_copy_app(app, path)) < 0) {
 		fail("copy the app dir %s: %s", t->app, strerror(-r));
 		r = -1;
 		goto out;
@@ -391,23 +378,15 @@ static int resolve_output(const char *out, char *final)
 	return 0;
 }
 
-int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
+static int convert(const struct tinyaws_opts *t, int app)
 {
 	static char image[PATH_MAX], final[PATH_MAX], cmd[65536];
 	struct oci_tinyaws_job j = { 0 };
 	char *profile = NULL;
-	struct stat st;
 	int r;
 
-	if (t->type && rootfs_tinyaws_type(t->type, &(unsigned){ 0 }, &(unsigned){ 0 }) < 0)
-		return cli_usage_error("bundle", "--type: \"%s\" is not nano, micro, small, medium or large", t->type);
-	if (resolve_image(t->image, image) < 0)
-		return 1;
-	if (t->app && stat(t->app, &st) < 0)
-		return fail("--app %s: %s", t->app, strerror(errno));
-	if (t->app && !S_ISDIR(st.st_mode))
-		return fail("--app %s: not a directory", t->app);
-	if (job_command(t, cmd, sizeof(cmd)) < 0 || resolve_output(t->out, final) < 0)
+	if (resolve_image(t->image, image) < 0 || job_command(t, app, cmd, sizeof(cmd)) < 0 ||
+	    resolve_output(t->out, final) < 0)
 		return 1;
 	if (t->sandbox && (t->no_overlay || t->no_limits || t->no_seccomp || t->no_namespaces))
 		return cli_usage_error("bundle", "--sandbox: every layer is on; --no-%s%s cannot be used with it",
@@ -425,9 +404,24 @@ int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
 		.namespaces = !t->no_namespaces, .seccomp_json = profile,
 	};
 	limits(t, &j);
-	r = write_bundle(t, &j, final);
+	r = write_bundle(t, app, &j, final);
 	free(profile);
 	return r < 0 ? 1 : 0;
+}
+
+int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
+{
+	int app = -1, r;
+
+	if (t->type && rootfs_tinyaws_type(t->type, &(unsigned){ 0 }, &(unsigned){ 0 }) < 0)
+		return cli_usage_error("bundle", "--type: \"%s\" is not nano, micro, small, medium or large", t->type);
+	/* opened once: each file of it is read, and it is copied, through this fd */
+	if (t->app && (app = open(t->app, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return fail("--app %s: %s", t->app, errno == ENOTDIR ? "not a directory" : strerror(errno));
+	r = convert(t, app);
+	if (app >= 0)
+		close(app);
+	return r;
 }
 
 /* TINYAWS_SANDBOX=0: every layer off, as in tinyaws */

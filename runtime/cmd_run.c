@@ -117,6 +117,26 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	return status;
 }
 
+/* argv without --tinyaws and --app (and their values) however getopt took
+ * them (-tinyaws, --tinya=IMAGE ...): the same parse again, on the argv the
+ * first one left in order (options first), keeping what the others used. */
+static int without_tinyaws_opts(int argc, char **argv, char **out)
+{
+	int n = 0, from = 1, ch;
+
+	out[n++] = argv[0];
+	optind = 0;
+	opterr = 0;
+	while ((ch = cli_getopt(argc, argv, cmd_run_opts, false)) != -1) {
+		for (; from < optind; from++)
+			if (ch != 'T' && ch != 'A')
+				out[n++] = argv[from];
+	}
+	for (; from < argc; from++)
+		out[n++] = argv[from];
+	return n;
+}
+
 /* `run --tinyaws IMAGE --app DIR ID`: tinyaws' behaviour in one command, a
  * temporary bundle converted, run in the foreground, deleted. */
 static int run_tinyaws(struct global_opts *g, int argc, char **argv, const struct run_flags *rf)
@@ -135,17 +155,8 @@ static int run_tinyaws(struct global_opts *g, int argc, char **argv, const struc
 		return cli_fail(&err);
 	if (cmd_bundle_temp(rf->tinyaws, rf->app, dir, bundle) != 0)
 		return 1;
-	/* the same run, over the new bundle: argv without --tinyaws/--app */
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--tinyaws") || !strcmp(argv[i], "-tinyaws") ||
-		    !strcmp(argv[i], "--app") || !strcmp(argv[i], "-app")) {
-			i++;
-			continue;
-		}
-		if (!strncmp(argv[i], "--tinyaws=", 10) || !strncmp(argv[i], "--app=", 6))
-			continue;
-		args[n++] = argv[i];
-	}
+	/* the same run, over the new bundle */
+	n = without_tinyaws_opts(argc, argv, args);
 	args[n++] = "--bundle";
 	args[n++] = bundle;
 	args[n] = NULL;

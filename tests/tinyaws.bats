@@ -457,6 +457,114 @@ sandbox_convert() {
 	BUNDLE="$B" update_config '.annotations["run.tinyrun.userns.range"] = "1900000000-1900065535"'
 }
 
+@test "tinyaws: tinyaws.build or start.sh linked to a root-only host file is refused; its text lands nowhere" {
+	local secret="$BATS_TEST_TMPDIR/host-secret" tmp="$BATS_TEST_TMPDIR/tmp"
+	mkdir -p "$tmp"
+	(umask 077 && echo "start: echo SECRET-$TOKEN" >"$secret")
+	ln -s "$secret" "$APP/tinyaws.build"
+	convert "$B"
+	assert_failure 1
+	assert_output "tinyrun: bundle tinyaws: $APP/tinyaws.build: a symbolic link: refused (read on the host, it must be the app dir's own file)"
+	[[ ! -e "$B" ]]
+	TMPDIR="$tmp" run_nohang runtime run --tinyaws "$IMAGE" --app "$APP" "$CID"
+	assert_failure 1
+	assert_output --partial "$APP/tinyaws.build: a symbolic link: refused"
+	run ls -A "$tmp"
+	assert_output ""
+	rm "$APP/tinyaws.build" "$APP/start.sh"
+	ln -s "$secret" "$APP/start.sh"
+	convert "$B"
+	assert_failure 1
+	assert_output "tinyrun: bundle tinyaws: $APP/start.sh: a symbolic link: refused (read on the host, it must be the app dir's own file)"
+	[[ ! -e "$B" ]]
+	run grep -rl --exclude=host-secret "SECRET-$TOKEN" "$BATS_TEST_TMPDIR"
+	assert_output ""
+	# the app dir's own files are read as before
+	rm "$APP/start.sh"
+	echo 'start: echo own build' >"$APP/tinyaws.build"
+	job
+	assert_success
+	assert_output "own build"
+}
+
+@test "tinyaws: a FIFO, a directory or an oversized file as tinyaws.build or start.sh: a clear error at once" {
+	local tmp="$BATS_TEST_TMPDIR/tmp"
+	mkdir -p "$tmp"
+	mkfifo "$APP/tinyaws.build"
+	run_nohang timeout 10 "$RUNTIME" bundle tinyaws "$IMAGE" -o "$B" --app "$APP"
+	assert_failure 1
+	assert_output "tinyrun: bundle tinyaws: $APP/tinyaws.build: not a regular file (a FIFO)"
+	[[ ! -e "$B" ]]
+	TMPDIR="$tmp" run_nohang timeout 10 "$RUNTIME" --root "$ROOT" run --tinyaws "$IMAGE" --app "$APP" "$CID"
+	assert_failure 1
+	assert_output --partial "$APP/tinyaws.build: not a regular file (a FIFO)"
+	run ls -A "$tmp"
+	assert_output ""
+	rm "$APP/tinyaws.build"
+	head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$APP/tinyaws.build"
+	convert "$B"
+	assert_failure 1
+	assert_output "tinyrun: bundle tinyaws: $APP/tinyaws.build: larger than 1 MiB"
+	rm "$APP/tinyaws.build" "$APP/start.sh"
+	mkfifo "$APP/start.sh"
+	run_nohang timeout 10 "$RUNTIME" bundle tinyaws "$IMAGE" -o "$B" --app "$APP"
+	assert_failure 1
+	assert_output "tinyrun: bundle tinyaws: $APP/start.sh: not a regular file (a FIFO)"
+	rm "$APP/start.sh"
+	mkdir "$APP/start.sh"
+	convert "$B"
+	assert_failure 1
+	assert_output "tinyrun: bundle tinyaws: $APP/start.sh: not a regular file (a directory)"
+	[[ ! -e "$B" ]]
+}
+
+@test "tinyaws: run --tinyaws takes seccomp-default.json next to the real binary though it runs sealed; unknown: fails closed" {
+	local bin="$BATS_TEST_TMPDIR/bin" tmp="$BATS_TEST_TMPDIR/tmp" cwd="$BATS_TEST_TMPDIR/cwd"
+	mkdir -p "$bin" "$tmp" "$cwd"
+	cp "$RUNTIME" "$bin/tinyrun"
+	profile "$bin/seccomp-default.json" mkdir mkdirat
+	printf '%s\n' "$probe_cmd" >"$APP/start.sh"
+	TMPDIR="$tmp" run_nohang "$bin/tinyrun" --root "$ROOT" run --tinyaws "$IMAGE" --app "$APP" "$CID"
+	assert_success
+	assert_output "$(printf 'tinyrun: bundle tinyaws: seccomp: %s (next to the tinyrun binary)\n1000' "$bin/seccomp-default.json")"
+	# the entry point's re-exec, before libc (a -tinyaws= it does not take
+	# for --tinyaws, a config.json with no "user" in the cwd), keeps it too
+	echo '{}' >"$cwd/config.json"
+	TMPDIR="$tmp" run_nohang env -C "$cwd" "$bin/tinyrun" --root "$ROOT" run -tinyaws="$IMAGE" --app "$APP" "$CID"
+	assert_success
+	assert_output "$(printf 'tinyrun: bundle tinyaws: seccomp: %s (next to the tinyrun binary)\n1000' "$bin/seccomp-default.json")"
+	# a variable of that name from the caller is not taken (nor by the entry point)
+	TMPDIR="$tmp" _TINYRUN_EXE=/nowhere/tinyrun run_nohang env -C "$cwd" "$bin/tinyrun" --root "$ROOT" \
+		run -tinyaws="$IMAGE" --app "$APP" "$CID"
+	assert_success
+	assert_line 1000
+	TMPDIR="$tmp" _TINYRUN_EXE=/nowhere/tinyrun run_nohang "$bin/tinyrun" --root "$ROOT" bundle tinyaws "$IMAGE" -o "$B" --app "$APP"
+	assert_success
+	assert_output "tinyrun: bundle tinyaws: seccomp: $bin/seccomp-default.json (next to the tinyrun binary)"
+	rm -rf "$B"
+	# a binary run from a memfd has no directory: no lookup elsewhere, no default
+	command -v python3 >/dev/null || skip "no python3 to exec from a memfd"
+	local memfd='import os, sys
+fd = os.memfd_create("tinyrun", 0)
+os.write(fd, open(sys.argv[1], "rb").read())
+os.execv("/proc/self/fd/%d" % fd, sys.argv[1:])'
+	TMPDIR="$tmp" run_nohang python3 -c "$memfd" "$bin/tinyrun" --root "$ROOT" run --tinyaws "$IMAGE" --app "$APP" "$CID"
+	assert_failure 1
+	assert_output --partial "seccomp: the tinyrun binary's path: running from a sealed copy that does not carry it: cannot look for seccomp-default.json next to it; name a profile with --seccomp or \$TINYAWS_SECCOMP_PROFILE"
+	refute_output --partial 1000
+	run ls -A "$tmp"
+	assert_output ""
+	run_nohang python3 -c "$memfd" "$bin/tinyrun" bundle tinyaws "$IMAGE" -o "$B" --app "$APP"
+	assert_failure 1
+	assert_output --partial "/proc/self/exe names /memfd:tinyrun (deleted), which is not this binary"
+	[[ ! -e "$B" ]]
+	# a profile named outright needs no directory
+	TMPDIR="$tmp" TINYAWS_SECCOMP_PROFILE="$bin/seccomp-default.json" run_nohang python3 -c "$memfd" \
+		"$bin/tinyrun" --root "$ROOT" run --tinyaws "$IMAGE" --app "$APP" "$CID"
+	assert_success
+	assert_line 1000
+}
+
 @test "tinyaws --sandbox: the job runs as leased 65534 in /app, a writable copy of the app; neither the app dir nor the bundle's copy changes" {
 	local app copy
 	chmod 600 "$APP/data.txt"   # the copy is made readable for the leased id

@@ -1,4 +1,5 @@
 #include "runtime/container/selfseal.h"
+#include "runtime/container/selfexe.h"
 #include "runtime/container/selfseal_scan.h"
 
 #include <errno.h>
@@ -152,6 +153,7 @@ void selfseal_init(char **argv)
 		unsetenv(SELFSEAL_MARK);
 		marked = true;
 	}
+	selfexe_take(marked);
 }
 
 static bool in_map(const struct oci_idmap *m, size_t n, unsigned int id)
@@ -181,6 +183,7 @@ static int reexec_sealed(struct error *err)
 
 	if (setenv(SELFSEAL_MARK, "1", 1) < 0)
 		return error_sys(err, errno, "runtime binary: setenv");
+	selfexe_pass();
 	/* an ELF is mapped before close-on-exec fds close: O_CLOEXEC is fine;
 	 * where the overlay view cannot be had or run (an LSM), the memfd copy */
 	static int (*const views[])(struct error *) = { overlay_view, sealed_copy };
@@ -194,7 +197,13 @@ static int reexec_sealed(struct error *err)
 		fd = error_sys(err, e, "runtime binary: exec the sealed copy");
 	}
 	unsetenv(SELFSEAL_MARK);
+	unsetenv(SELFSEAL_EXE);
 	return fd;
+}
+
+bool selfseal_running_marked(void)
+{
+	return marked && running_sealed();
 }
 
 int selfseal_guard(const struct oci_config *cfg, struct error *err)

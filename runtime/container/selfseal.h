@@ -19,6 +19,10 @@
  * never see it) the mark a sealed re-exec carries. */
 void selfseal_init(char **argv);
 
+/* Is this process a sealed re-exec of ours (the mark, and /proc/self/exe a
+ * sealed memfd or on a read-only overlay)? */
+bool selfseal_running_marked(void);
+
 /* Could a process of this container write the runtime binary? Without a user
  * namespace (or with one joined by path) it could; with a new one only when a
  * mapped host uid owns it, a mapped gid may write it, or anyone may. */

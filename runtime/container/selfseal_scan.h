@@ -11,6 +11,10 @@
 /* in the environment of a sealed re-exec only: selfseal_init removes it at
  * once, so hooks and the container never see it */
 #define SELFSEAL_MARK "_TINYRUN_SEALED"
+/* beside it: the real binary's path, which /proc/self/exe no longer gives
+ * once sealed (runtime/container/selfexe.h); taken only with the mark, by a
+ * process that runs sealed, and removed at once too */
+#define SELFSEAL_EXE "_TINYRUN_EXE"
 
 /* Is there a "user" that is a value: the string "user" after a ':' and
  * optional blanks? A config without one declares no user namespace. */

@@ -136,8 +136,10 @@ static bool no_userns_in(const char *file)
 }
 
 /* The detached read-only overlay over the binary's directory (and /dev below
- * it) that main's selfseal makes first; an O_PATH fd of the binary in it. */
-static sl overlay_view(void)
+ * it) that main's selfseal makes first; an O_PATH fd of the binary in it.
+ * PASS gets SELFSEAL_EXE=<the binary's path>: the sealed copy cannot learn
+ * it from /proc/self/exe (runtime/container/selfexe.h). */
+static sl overlay_view(struct buf *pass)
 {
 	struct buf exe, low;
 	sl n, dir, bottom, fs = -1, mnt = -1, fd = -1;
@@ -149,6 +151,10 @@ static sl overlay_view(void)
 	if (n <= 0 || exe.s[0] != '/' || n >= (sl)sizeof(exe.s) - 1)
 		return -1;
 	exe.s[n] = 0;
+	put(pass, SELFSEAL_EXE "=");
+	put(pass, exe.s);
+	if (pass->full)
+		return -1;
 	for (name = exe.s + n; name[-1] != '/'; name--)
 		;
 	name[-1] = 0;   /* exe.s: the directory ("" for /), name: the file */
@@ -271,23 +277,27 @@ void tinyrun_early(long *sp)
 {
 	int argc = (int)sp[0], n = 0;
 	char **argv = (char **)(sp + 1), **envp = argv + argc + 1;
-	struct buf cfg;
+	struct buf cfg, pass;
 	sl fd;
 
 	buf_init(&cfg);
+	buf_init(&pass);
 	for (char **e = envp; *e; e++, n++)
 		if (skip(*e, SELFSEAL_MARK "="))
 			return;
 	if (!config_of(argc, argv, &cfg) || sys6(__NR_geteuid, 0, 0, 0, 0, 0, 0) != 0 || !no_userns_in(cfg.s))
 		return;
-	if ((fd = overlay_view()) < 0)
+	if ((fd = overlay_view(&pass)) < 0)
 		return;
-	char *env[n + 2];
+	char *env[n + 3];
+	int k = 0;
 
-	for (int k = 0; k < n; k++)
-		env[k] = envp[k];
-	env[n] = SELFSEAL_MARK "=1";
-	env[n + 1] = NULL;
+	for (char **e = envp; *e; e++)
+		if (!skip(*e, SELFSEAL_EXE "="))   /* only ours: the first one is taken */
+			env[k++] = *e;
+	env[k++] = SELFSEAL_MARK "=1";
+	env[k++] = pass.s;
+	env[k] = NULL;
 	sys5(__NR_execveat, fd, "", argv, env, AT_EMPTY_PATH);
 	sys3(__NR_close, fd, 0, 0);
 }

@@ -1,7 +1,12 @@
 /* tinyaws conventions (rootfs/tinyaws.c) and the root overlay's checks
- * (oci/config_tinyaws.c, oci/spec_tinyaws.c): pure functions, no root. */
+ * (oci/config_tinyaws.c, oci/spec_tinyaws.c): pure functions, no root; the
+ * app dir's files in a temporary directory. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "oci/config.h"
 #include "oci/tinyaws.h"
@@ -157,6 +162,49 @@ static void test_spec(void)
 	CHECK(oci_spec_tinyaws(&j, &err) == NULL && strstr(err.msg, "seccomp profile"));
 }
 
+/* the app dir's own regular files only: no link, FIFO, directory; a cap */
+static void test_app_files(void)
+{
+	char dir[] = "/tmp/test_rootfs_tinyaws-XXXXXX", path[128], *text;
+	const char *why;
+	int app, fd;
+
+	if (!mkdtemp(dir) || (app = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		CHECK(!"a temporary app dir");
+		return;
+	}
+	fd = openat(app, "tinyaws.build", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && write(fd, "start: x\n", 9) == 9);
+	if (fd >= 0)
+		close(fd);
+	CHECK(rootfs_tinyaws_app_read(app, "tinyaws.build", 64, &text, &why) == 0 && text);
+	CHECK(text && !strcmp(text, "start: x\n"));
+	free(text);
+	CHECK(rootfs_tinyaws_app_read(app, "tinyaws.build", 8, &text, &why) == -EFBIG && !text);
+	CHECK_STR(why, "too large");
+	CHECK(rootfs_tinyaws_app_read(app, "none", 64, &text, &why) == 0 && !text);
+	CHECK(symlinkat("tinyaws.build", app, "link") == 0);
+	CHECK(rootfs_tinyaws_app_open(app, "link", -1, &why) == -EINVAL && strstr(why, "a symbolic link"));
+	CHECK(mkfifoat(app, "fifo", 0600) == 0);
+	CHECK(rootfs_tinyaws_app_open(app, "fifo", -1, &why) == -EINVAL);
+	CHECK_STR(why, "not a regular file (a FIFO)");
+	CHECK(mkdirat(app, "sub", 0700) == 0);
+	CHECK(rootfs_tinyaws_app_open(app, "sub", -1, &why) == -EINVAL);
+	CHECK_STR(why, "not a regular file (a directory)");
+	CHECK(rootfs_tinyaws_app_open(app, "sub/x", -1, &why) == -EINVAL);
+	fd = openat(app, "nul", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && write(fd, "a\0b", 3) == 3);
+	if (fd >= 0)
+		close(fd);
+	CHECK(rootfs_tinyaws_app_read(app, "nul", 64, &text, &why) == -EINVAL && !text);
+	close(app);
+	for (const char *const *n = (const char *const[]){ "tinyaws.build", "link", "fifo", "sub", "nul", NULL }; *n; n++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *n);
+		remove(path);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_build_start();
@@ -165,5 +213,6 @@ int main(void)
 	test_seccomp_order();
 	test_root_checks();
 	test_spec();
+	test_app_files();
 	return unit_report("test_rootfs_tinyaws");
 }

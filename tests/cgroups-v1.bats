@@ -21,6 +21,11 @@ setup() {
 
 teardown() {
 	local d id
+	# a process the test put in a "service" cgroup: by its pid, if it is still that one
+	if [[ -n "${DECOY:-}" ]] && proc_alive "$DECOY" "$DECOY_START"; then
+		kill -9 "$DECOY"
+		proc_wait_gone "$DECOY" || true
+	fi
 	# The containers first, then the parents this suite made (rmdir only:
 	# a container dir still inside makes it fail, and teardown reports it).
 	for d in "$ROOT"/*/; do
@@ -32,7 +37,7 @@ teardown() {
 		[[ -f "$d/freezer.state" ]] && echo THAWED >"$d/freezer.state"
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
-	for d in /sys/fs/cgroup/*"$CGPARENT" /sys/fs/cgroup/*/tinyrun/"rel-$TOKEN"; do
+	for d in /sys/fs/cgroup/*"$CGPARENT" /sys/fs/cgroup/*"$CGPARENT-svc" /sys/fs/cgroup/*/tinyrun/"rel-$TOKEN"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
 	tr_teardown
@@ -422,6 +427,64 @@ freeze_into() {
 	assert_equal "$(cg pids cgroup.procs)" "$pid"
 	assert_equal "$(cg memory cgroup.procs)" "$pid"
 	kill -0 "$pid"
+}
+
+# start_decoy_in DIR: a process of another uid (nobody) moved into the cgroup
+# DIR (made here): a service's, someone else's. $DECOY, $DECOY_START.
+start_decoy_in() {
+	mkdir -p "$1"
+	setpriv --reuid 65534 --regid 65534 --clear-groups sleep 1000 </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	DECOY=$!
+	DECOY_START="$(proc_start_time "$DECOY")"
+	echo "$DECOY" >"$1/cgroup.procs"
+}
+
+# A v1 path is made hierarchy by hierarchy: one already there with a process
+# in it made the whole path the container's (it made the others), and ps,
+# kill --all and delete -f reached that process. Each hierarchy that was
+# there must be empty, as the one cgroup on v2.
+@test "cgroups v1: a path that holds another's process in one hierarchy only is refused, nothing made, that process left alone" {
+	local svc="$CGPARENT-svc"
+	start_decoy_in "/sys/fs/cgroup/pids$svc"
+	update_config '.linux.cgroupsPath = $p' --arg p "$svc"
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "cgroup $svc: pids: container's cgroup is not empty: 1 process(es) found"
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "container's cgroup is not empty: 1 process(es) found"
+	[[ ! -e "$ROOT/$CID" ]]
+	# no dir of the path made in the other hierarchies (or left there)
+	assert_equal "$(find /sys/fs/cgroup -maxdepth 2 -type d -name "${svc#/}")" "/sys/fs/cgroup/pids$svc"
+	proc_alive "$DECOY" "$DECOY_START"
+	assert_equal "$(cat "/sys/fs/cgroup/pids$svc/cgroup.procs")" "$DECOY"
+}
+
+@test "cgroups v1: a path already there and empty in one hierarchy is joined (as on v2, and runc) and goes with the container" {
+	mkdir -p "/sys/fs/cgroup/pids$CGPATH"
+	update_config '.linux.resources.pids = {"limit": 20}'
+	set_args sleep 1000
+	run_detached "$CID"
+	local pid
+	pid="$(ctr_pid)"
+	assert_equal "$(cg pids cgroup.procs)" "$pid"
+	assert_equal "$(cg pids pids.max)" 20
+	assert_equal "$(cg memory cgroup.procs)" "$pid"
+	runtime delete --force "$CID"
+	wait_for_exit "$pid"
+	assert_equal "$(cg_dirs)" ""
+}
+
+# The dirs a failed create removes are those it made: one that was there
+# (empty) stays as it was found.
+@test "cgroups v1: a create that fails after joining a path already there leaves that dir, removes the ones it made" {
+	mkdir -p "/sys/fs/cgroup/pids$CGPATH"
+	set_args /no-such-program
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	[[ ! -e "$ROOT/$CID" ]]
+	assert_equal "$(cg_dirs)" "/sys/fs/cgroup/pids$CGPATH"
+	assert_equal "$(cg pids cgroup.procs)" ""
 }
 
 # runc (ErrV1NoUnified): linux.resources.unified is an invalid configuration

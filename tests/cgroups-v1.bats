@@ -315,6 +315,43 @@ wait_sleeps() {
 	assert_equal "$(cg cpu cpu.rt_runtime_us)" 20000
 }
 
+# cpu_files: the container's cgroup files update's flags write (one line each)
+cpu_files() {
+	local f
+	for f in cpu/cpu.shares cpu/cpu.cfs_quota_us cpu/cpu.cfs_period_us cpu/cpu.rt_period_us \
+		cpu/cpu.rt_runtime_us memory/memory.limit_in_bytes memory/memory.soft_limit_in_bytes pids/pids.max; do
+		echo "$f $(cg "${f%%/*}" "${f#*/}")"
+	done
+}
+
+# Each flag has config.json's range for its field (oci_resources_set_number):
+# --cpu-shares -1 was the maximum weight, --cpu-period -1 a kernel error
+# after the other writes, as runc's ParseUint/ParseInt refuse them.
+@test "cgroups v1: update refuses a value outside config.json's range, names the flag, writes nothing" {
+	update_config '.linux.resources += {"cpu": {"shares": 512, "quota": 20000, "period": 100000}, "pids": {"limit": 50}}'
+	set_args sleep 1000
+	run_detached "$CID"
+	local before args
+	before="$(cpu_files)"
+	run runtime update --cpu-shares -1 --pids-limit 40 "$CID"
+	assert_failure 1
+	assert_output "tinyrun: update: --cpu-shares: -1 is out of range (0 to 18446744073709551615) (see tinyrun update --help)"
+	for args in "--cpu-period -1" "--cpu-rt-period -1" "--cpu-burst -1" "--cpu-shares 18446744073709551616" \
+		"--cpu-quota 9223372036854775808" "--cpu-rt-runtime -9223372036854775809" "--cpu-idle 1.5" \
+		"--pids-limit -2" "--blkio-weight 65536" "--blkio-weight -1" "--memory -2" "--memory-reservation -3" \
+		"--memory-swap -4" "--cpu-shares 0x10" "--cpu-quota 1e3"; do
+		# shellcheck disable=SC2086
+		run runtime update $args --memory 64m "$CID"
+		assert_failure 1
+		[[ "$output" == "tinyrun: update: ${args%% *}: "* ]] || fail "$args: $output"
+	done
+	assert_equal "$(cpu_files)" "$before"
+	# what runc takes stays: a negative quota is no limit
+	runtime update --cpu-quota -1 --cpu-shares 256 "$CID"
+	assert_equal "$(cg cpu cpu.cfs_quota_us)" -1
+	assert_equal "$(cg cpu cpu.shares)" 256
+}
+
 @test "cgroups v1: kill --all reaches every process of the cgroup, delete removes it everywhere" {
 	set_cmd 'sleep 1000 & sleep 1000 & exec sleep 1001'
 	run_detached "$CID"

@@ -437,16 +437,22 @@ freeze_into() {
 	assert_equal "$(cg cpuset cgroup.procs)" "$(ctr_pid)"
 }
 
+# refused_at_create TEXT: create and run --detach of $CID both fail, exit 1, saying TEXT.
+refused_at_create() {
+	local cmd
+	for cmd in create "run --detach"; do
+		# shellcheck disable=SC2086
+		run_nohang timeout 30 "$RUNTIME" --root "$ROOT" $cmd --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output --partial "$1"
+	done
+}
+
 @test "cgroups v1: a frozen pre-existing cgroup is refused before the container starts" {
 	local d=/sys/fs/cgroup/freezer$CGPATH
 	mkdir -p "$d"
 	echo FROZEN >"$d/freezer.state"
-	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
-	assert_failure 1
-	assert_output --partial "container's cgroup unexpectedly frozen"
-	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
-	assert_failure 1
-	assert_output --partial "container's cgroup unexpectedly frozen"
+	refused_at_create "container's cgroup unexpectedly frozen"
 	# nothing started in it, nothing left of the container
 	assert_equal "$(cat "$d/cgroup.procs")" ""
 	[[ ! -e "$ROOT/$CID" ]]
@@ -484,12 +490,7 @@ start_decoy_in() {
 	local svc="$CGPARENT-svc"
 	start_decoy_in "/sys/fs/cgroup/pids$svc"
 	update_config '.linux.cgroupsPath = $p' --arg p "$svc"
-	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
-	assert_failure 1
-	assert_output --partial "cgroup $svc: pids: container's cgroup is not empty: 1 process(es) found"
-	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
-	assert_failure 1
-	assert_output --partial "container's cgroup is not empty: 1 process(es) found"
+	refused_at_create "cgroup $svc: pids: container's cgroup is not empty: 1 process(es) found"
 	[[ ! -e "$ROOT/$CID" ]]
 	# no dir of the path made in the other hierarchies (or left there)
 	assert_equal "$(find /sys/fs/cgroup -maxdepth 2 -type d -name "${svc#/}")" "/sys/fs/cgroup/pids$svc"

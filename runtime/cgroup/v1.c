@@ -553,8 +553,10 @@ int cg1_destroy(struct cgroup *cg, struct error *err)
 	size_t n;
 	int r;
 
-	/* usually empty already: then the rmdirs are all it takes */
-	if ((r = rmdir_all(cg, false, err)) != -EBUSY)
+	/* usually empty already: then the rmdirs are all it takes (not when a
+	 * dir is to stay: no failed rmdir tells whether processes are left) */
+	r = rmdir_all(cg, false, err);
+	if (r != -EBUSY && (r < 0 || !(cg->v1_mask & ~cg->v1_made)))
 		return r;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {

@@ -480,5 +480,11 @@ int oci_process_parse(const char *name, const char *json, size_t len,
 /* Parse a linux.resources object (the `update -r` file). */
 int oci_resources_parse(const char *name, const char *json, size_t len,
 			struct oci_resources *res, void **arena, struct error *err);
+/* Set the number `field` of res ("cpu.shares", "memory.limit": its path
+ * below linux.resources) from `text`, a JSON integer (`update`'s flags),
+ * with the range config.json allows it: err "<name>: -1 is out of range
+ * (0 to ...)", "<name>: invalid value \"x\"". */
+int oci_resources_set_number(struct oci_resources *res, const char *field, const char *text, const char *name,
+			     struct error *err);
 
 #endif

@@ -1,11 +1,138 @@
 /* linux.resources: config-linux.md "Control groups" (also `update -r`). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "parse.h"
 
 /* has_x = present, for the getters' 1/0 result */
 #define HAS(flag, call) ({ int r_ = (call); if (r_ > 0) (flag) = true; r_; })
+
+/* ---- the numbers: one range each, for config.json, `update -r` and
+ * `update`'s flags (oci_resources_set_number) ---- */
+
+struct res_number {
+	const char *section, *key;   /* "cpu", "shares" */
+	bool is_signed;
+	int64_t min;                 /* signed ones */
+	uint64_t max;
+	size_t section_has, has, value, size;   /* in struct oci_resources; size: 8, or 2 (uint16_t) */
+};
+
+#define RES_NUM(sec, k, sgn, lo, hi, sh, h, v)                                                      \
+	{ sec, k, sgn, lo, hi, offsetof(struct oci_resources, sh), offsetof(struct oci_resources, h), \
+	  offsetof(struct oci_resources, v), sizeof(((struct oci_resources *)0)->v) }
+#define MEM_LIMIT(k, h, v) RES_NUM("memory", k, true, -1, INT64_MAX, has_memory, memory.h, memory.v)
+#define CPU_I64(k, h, v) RES_NUM("cpu", k, true, INT64_MIN, INT64_MAX, has_cpu, cpu.h, cpu.v)
+#define CPU_U64(k, h, v) RES_NUM("cpu", k, false, 0, UINT64_MAX, has_cpu, cpu.h, cpu.v)
+
+/* in the order they are read (and errors reported) */
+static const struct res_number numbers[] = {
+	/* -1 is unlimited; other negatives are refused */
+	MEM_LIMIT("limit", has_limit, limit),
+	MEM_LIMIT("reservation", has_reservation, reservation),
+	MEM_LIMIT("swap", has_swap, swap),
+	MEM_LIMIT("kernel", has_kernel, kernel),
+	MEM_LIMIT("kernelTCP", has_kernel_tcp, kernel_tcp),
+	RES_NUM("memory", "swappiness", false, 0, 100, has_memory, memory.has_swappiness, memory.swappiness),
+	/* quota and realtimeRuntime: any negative is "no limit" to the kernel */
+	CPU_U64("shares", has_shares, shares),
+	CPU_I64("quota", has_quota, quota),
+	CPU_U64("burst", has_burst, burst),
+	CPU_U64("period", has_period, period),
+	CPU_I64("realtimeRuntime", has_realtime_runtime, realtime_runtime),
+	CPU_U64("realtimePeriod", has_realtime_period, realtime_period),
+	CPU_I64("idle", has_idle, idle),
+	/* -1 is unlimited, 0 a limit (pids.max 1); other negatives are refused */
+	RES_NUM("pids", "limit", true, -1, INT64_MAX, has_pids, has_pids, pids_limit),
+	RES_NUM("blockIO", "weight", false, 0, UINT16_MAX, has_blkio, blkio.has_weight, blkio.weight),
+	RES_NUM("blockIO", "leafWeight", false, 0, UINT16_MAX, has_blkio, blkio.has_leaf_weight, blkio.leaf_weight),
+};
+
+static void number_store(struct oci_resources *res, const struct res_number *n, uint64_t bits)
+{
+	char *base = (char *)res;
+	uint16_t small = (uint16_t)bits;
+
+	/* int64_t and uint64_t share their representation */
+	memcpy(base + n->value, n->size == sizeof(small) ? (void *)&small : (void *)&bits, n->size);
+	*(bool *)(base + n->has) = true;
+	*(bool *)(base + n->section_has) = true;
+}
+
+/* n's value v (at p), checked against its range and stored. */
+static int number_val(struct pctx *c, const struct jpath *p, const struct json_val *v, const struct res_number *n,
+		      struct oci_resources *res)
+{
+	int64_t i;
+	uint64_t u;
+
+	if (n->is_signed ? parse_val_i64(c, p, v, n->min, (int64_t)n->max, &i) < 0
+			 : parse_val_u64(c, p, v, n->max, &u) < 0)
+		return -EINVAL;
+	number_store(res, n, n->is_signed ? (uint64_t)i : u);
+	return 0;
+}
+
+/* Every number of `section` in obj (at p): 0, or -EINVAL. */
+static int parse_numbers(struct pctx *c, const struct jpath *p, const struct json_val *obj, const char *section,
+			 bool req, struct oci_resources *res)
+{
+	const struct json_val *v;
+
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		const struct res_number *n = &numbers[i];
+
+		if (strcmp(n->section, section))
+			continue;
+		if (!(v = parse_member(obj, n->key))) {
+			if (req)
+				return parse_err(c, JKEY(p, n->key), "required");
+			continue;
+		}
+		if (number_val(c, JKEY(p, n->key), v, n, res) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The burst a CFS period may borrow is part of its quota. */
+static int check_cpu(struct pctx *c, const struct jpath *p, const struct oci_cpu *u)
+{
+	if (u->has_burst && u->has_quota && u->quota > 0 && u->burst > (uint64_t)u->quota)
+		return parse_err(c, JKEY(p, "burst"), "must not be larger than quota");
+	return 0;
+}
+
+int oci_resources_set_number(struct oci_resources *res, const char *field, const char *text, const char *name,
+			     struct error *err)
+{
+	struct pctx c = { .name = name, .err = err };
+	const struct res_number *n = NULL;
+	struct json_val *v;
+	char ebuf[256];
+	int64_t i;
+	int r;
+
+	for (size_t k = 0; k < sizeof(numbers) / sizeof(numbers[0]) && !n; k++) {
+		size_t len = strlen(numbers[k].section);
+
+		if (!strncmp(field, numbers[k].section, len) && field[len] == '.' &&
+		    !strcmp(field + len + 1, numbers[k].key))
+			n = &numbers[k];
+	}
+	if (!n)
+		return error_set(err, EINVAL, "%s: linux.resources has no number %s", name, field);
+	/* a JSON integer, as in the file: no sign but '-', no 0x, no 1e3 */
+	v = json_parse(text, ebuf, sizeof(ebuf));
+	if (!v || json_type(v) != JSON_NUMBER || json_int64(v, &i) == -EINVAL) {
+		json_free(v);
+		return error_set(err, EINVAL, "%s: invalid value \"%s\"", name, text);
+	}
+	r = number_val(&c, NULL, v, n, res);
+	json_free(v);
+	return r;
+}
 
 static int devrule_one(struct pctx *c, const struct jpath *p, const struct json_val *v,
 		       void *elem, void *ud)
@@ -64,15 +191,7 @@ static int parse_memory(struct pctx *c, const struct jpath *p, const struct json
 	if ((r = parse_get_obj(c, p, res, "memory", OPT, &v)) <= 0)
 		return r;
 	out->has_memory = true;
-	if (HAS(m->has_limit, parse_get_i64(c, kp, v, "limit", OPT, -1, INT64_MAX, &m->limit)) < 0 ||
-	    HAS(m->has_reservation, parse_get_i64(c, kp, v, "reservation", OPT, -1, INT64_MAX,
-					    &m->reservation)) < 0 ||
-	    HAS(m->has_swap, parse_get_i64(c, kp, v, "swap", OPT, -1, INT64_MAX, &m->swap)) < 0 ||
-	    HAS(m->has_kernel, parse_get_i64(c, kp, v, "kernel", OPT, -1, INT64_MAX,
-				       &m->kernel)) < 0 ||
-	    HAS(m->has_kernel_tcp, parse_get_i64(c, kp, v, "kernelTCP", OPT, -1, INT64_MAX,
-					   &m->kernel_tcp)) < 0 ||
-	    HAS(m->has_swappiness, parse_get_u64(c, kp, v, "swappiness", OPT, 100, &m->swappiness)) < 0 ||
+	if (parse_numbers(c, kp, v, "memory", false, out) < 0 ||
 	    HAS(m->has_disable_oom_killer, parse_get_bool(c, kp, v, "disableOOMKiller",
 						    &m->disable_oom_killer)) < 0 ||
 	    HAS(m->has_use_hierarchy, parse_get_bool(c, kp, v, "useHierarchy", &m->use_hierarchy)) < 0 ||
@@ -93,21 +212,11 @@ static int parse_cpu(struct pctx *c, const struct jpath *p, const struct json_va
 	if ((r = parse_get_obj(c, p, res, "cpu", OPT, &v)) <= 0)
 		return r;
 	out->has_cpu = true;
-	if (HAS(u->has_shares, parse_get_u64(c, kp, v, "shares", OPT, UINT64_MAX, &u->shares)) < 0 ||
-	    HAS(u->has_quota, parse_get_i64(c, kp, v, "quota", OPT, INT64_MIN, INT64_MAX, &u->quota)) < 0 ||
-	    HAS(u->has_burst, parse_get_u64(c, kp, v, "burst", OPT, UINT64_MAX, &u->burst)) < 0 ||
-	    HAS(u->has_period, parse_get_u64(c, kp, v, "period", OPT, UINT64_MAX, &u->period)) < 0 ||
-	    HAS(u->has_realtime_runtime, parse_get_i64(c, kp, v, "realtimeRuntime", OPT, INT64_MIN,
-						 INT64_MAX, &u->realtime_runtime)) < 0 ||
-	    HAS(u->has_realtime_period, parse_get_u64(c, kp, v, "realtimePeriod", OPT, UINT64_MAX,
-						&u->realtime_period)) < 0 ||
+	if (parse_numbers(c, kp, v, "cpu", false, out) < 0 ||
 	    parse_get_str(c, kp, v, "cpus", OPT, &u->cpus) < 0 ||
-	    parse_get_str(c, kp, v, "mems", OPT, &u->mems) < 0 ||
-	    HAS(u->has_idle, parse_get_i64(c, kp, v, "idle", OPT, INT64_MIN, INT64_MAX, &u->idle)) < 0)
+	    parse_get_str(c, kp, v, "mems", OPT, &u->mems) < 0)
 		return -EINVAL;
-	if (u->has_burst && u->has_quota && u->quota > 0 && u->burst > (uint64_t)u->quota)
-		return parse_err(c, JKEY(kp, "burst"), "must not be larger than quota");
-	return 0;
+	return check_cpu(c, kp, u);
 }
 
 static int weight_device_one(struct pctx *c, const struct jpath *p, const struct json_val *v,
@@ -158,8 +267,7 @@ static int parse_blkio(struct pctx *c, const struct jpath *p, const struct json_
 	if ((r = parse_get_obj(c, p, res, "blockIO", OPT, &v)) <= 0)
 		return r;
 	out->has_blkio = true;
-	if (HAS(b->has_weight, parse_get_u16(c, kp, v, "weight", OPT, &b->weight)) < 0 ||
-	    HAS(b->has_leaf_weight, parse_get_u16(c, kp, v, "leafWeight", OPT, &b->leaf_weight)) < 0 ||
+	if (parse_numbers(c, kp, v, "blockIO", false, out) < 0 ||
 	    parse_get_array_of(c, kp, v, "weightDevice", sizeof(*b->weight_device), &b->weight_device,
 			 &b->n_weight_device, weight_device_one, NULL) < 0 ||
 	    parse_throttle(c, kp, v, "throttleReadBpsDevice", &b->throttle_read_bps,
@@ -243,11 +351,8 @@ int parse_resources(struct pctx *c, const struct jpath *p, const struct json_val
 	    (r = parse_cpu(c, p, v, res)) < 0 ||
 	    (r = parse_get_obj(c, p, v, "pids", OPT, &pids)) < 0)
 		return r;
-	/* -1 (and 0, as runc) is unlimited; other negatives are refused */
-	if (pids && (r = parse_get_i64(c, JKEY(p, "pids"), pids, "limit", REQ, -1, INT64_MAX,
-				 &res->pids_limit)) < 0)
+	if (pids && (r = parse_numbers(c, JKEY(p, "pids"), pids, "pids", REQ, res)) < 0)
 		return r;
-	res->has_pids = pids != NULL;
 	if ((r = parse_blkio(c, p, v, res)) < 0 ||
 	    (r = parse_get_array_of(c, p, v, "hugepageLimits", sizeof(*res->hugepage_limits),
 			      &res->hugepage_limits, &res->n_hugepage_limits, hugepage_one,

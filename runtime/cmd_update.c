@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,15 +40,6 @@ static int parse_size(const char *s, int64_t *out)
 	return 0;
 }
 
-static int parse_int(const char *s, int64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return errno || end == s || *end ? -1 : 0;
-}
-
 enum {
 	O_MEMORY = 1000, O_MEMRES, O_MEMSWAP, O_KMEM, O_KMEMTCP, O_SHARES, O_QUOTA, O_PERIOD,
 	O_RTPERIOD, O_RTRUNTIME, O_CPUS, O_MEMS, O_PIDS, O_BLKIO, O_BURST, O_IDLE,
@@ -82,46 +74,41 @@ static const char *opt_name(int val)
 	return "?";
 }
 
-static int set_flag(struct oci_resources *r, int opt, const char *v)
-{
-	int64_t n;
-	int bad;
+/* The number of linux.resources each flag sets: its range is config.json's
+ * (oci_resources_set_number), so `update` takes what create would. */
+static const struct {
+	int opt;
+	const char *field;
+} flag_fields[] = {
+	{ O_MEMORY, "memory.limit" }, { O_MEMRES, "memory.reservation" }, { O_MEMSWAP, "memory.swap" },
+	{ O_KMEM, "memory.kernel" }, { O_KMEMTCP, "memory.kernelTCP" }, { O_SHARES, "cpu.shares" },
+	{ O_QUOTA, "cpu.quota" }, { O_PERIOD, "cpu.period" }, { O_RTPERIOD, "cpu.realtimePeriod" },
+	{ O_RTRUNTIME, "cpu.realtimeRuntime" }, { O_BURST, "cpu.burst" }, { O_IDLE, "cpu.idle" },
+	{ O_PIDS, "pids.limit" }, { O_BLKIO, "blockIO.weight" },
+};
 
+static int set_flag(struct oci_resources *r, int opt, const char *v, struct error *err)
+{
+	char name[64], bytes[32];
+	int64_t n;
+	size_t i;
+
+	snprintf(name, sizeof(name), "--%s", opt_name(opt));
 	if (opt == O_CPUS || opt == O_MEMS) {
 		r->has_cpu = true;
 		*(opt == O_CPUS ? &r->cpu.cpus : &r->cpu.mems) = (char *)v;
 		return 0;
 	}
-	bad = (opt == O_MEMORY || opt == O_MEMRES || opt == O_MEMSWAP || opt == O_KMEM || opt == O_KMEMTCP)
-		      ? parse_size(v, &n) : parse_int(v, &n);
-	if (bad)
-		return -1;
-	/* as in config.json: -1 is unlimited, other negatives are refused */
-	if ((opt == O_BURST && n < 0) || (n < -1 && (opt == O_MEMORY || opt == O_MEMRES || opt == O_MEMSWAP || opt == O_KMEM ||
-		       opt == O_KMEMTCP || opt == O_PIDS)))
-		return -1;
-	switch (opt) {
-	case O_MEMORY: r->has_memory = r->memory.has_limit = true; r->memory.limit = n; break;
-	case O_MEMRES: r->has_memory = r->memory.has_reservation = true; r->memory.reservation = n; break;
-	case O_MEMSWAP: r->has_memory = r->memory.has_swap = true; r->memory.swap = n; break;
-	case O_KMEM: r->has_memory = r->memory.has_kernel = true; r->memory.kernel = n; break;
-	case O_KMEMTCP: r->has_memory = r->memory.has_kernel_tcp = true; r->memory.kernel_tcp = n; break;
-	case O_SHARES: r->has_cpu = r->cpu.has_shares = true; r->cpu.shares = n; break;
-	case O_QUOTA: r->has_cpu = r->cpu.has_quota = true; r->cpu.quota = n; break;
-	case O_PERIOD: r->has_cpu = r->cpu.has_period = true; r->cpu.period = n; break;
-	case O_RTPERIOD: r->has_cpu = r->cpu.has_realtime_period = true; r->cpu.realtime_period = n; break;
-	case O_RTRUNTIME: r->has_cpu = r->cpu.has_realtime_runtime = true; r->cpu.realtime_runtime = n; break;
-	case O_BURST: r->has_cpu = r->cpu.has_burst = true; r->cpu.burst = n; break;
-	case O_IDLE: r->has_cpu = r->cpu.has_idle = true; r->cpu.idle = n; break;
-	case O_PIDS: r->has_pids = true; r->pids_limit = n; break;
-	case O_BLKIO:
-		if (n < 0 || n > 1000)
-			return -1;
-		r->has_blkio = r->blkio.has_weight = true;
-		r->blkio.weight = n;
-		break;
+	if (opt == O_MEMORY || opt == O_MEMRES || opt == O_MEMSWAP || opt == O_KMEM || opt == O_KMEMTCP) {
+		if (parse_size(v, &n) < 0)
+			return error_set(err, EINVAL, "%s: invalid value \"%s\"", name, v);
+		snprintf(bytes, sizeof(bytes), "%" PRId64, n);
+		v = bytes;
 	}
-	return 0;
+	for (i = 0; i < sizeof(flag_fields) / sizeof(flag_fields[0]); i++)
+		if (flag_fields[i].opt == opt)
+			return oci_resources_set_number(r, flag_fields[i].field, v, name, err);
+	return error_set(err, EINVAL, "%s: not a number of linux.resources", name);
 }
 
 int cmd_update(struct global_opts *g, int argc, char **argv)
@@ -142,8 +129,8 @@ int cmd_update(struct global_opts *g, int argc, char **argv)
 			file = optarg;
 		else if (ch < O_MEMORY)
 			return cli_option_error("update", cmd_update_opts, ch, argv);
-		else if (set_flag(&res, ch, optarg) < 0)
-			return cli_usage_error("update", "--%s: invalid value \"%s\"", opt_name(ch), optarg);
+		else if (set_flag(&res, ch, optarg, &err) < 0)
+			return cli_usage_error("update", "%s", err.msg);
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("update", "expected exactly one container id");

@@ -21,6 +21,11 @@ setup() {
 
 teardown() {
 	local d id
+	# a process the test put in a "service" cgroup: by its pid, if it is still that one
+	if [[ -n "${DECOY:-}" ]] && proc_alive "$DECOY" "$DECOY_START"; then
+		kill -9 "$DECOY"
+		proc_wait_gone "$DECOY" || true
+	fi
 	# The containers first, then the parents this suite made (rmdir only:
 	# a container dir still inside makes it fail, and teardown reports it).
 	for d in "$ROOT"/*/; do
@@ -32,7 +37,7 @@ teardown() {
 		[[ -f "$d/freezer.state" ]] && echo THAWED >"$d/freezer.state"
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
-	for d in /sys/fs/cgroup/*"$CGPARENT" /sys/fs/cgroup/*/tinyrun/"rel-$TOKEN"; do
+	for d in /sys/fs/cgroup/*"$CGPARENT" /sys/fs/cgroup/*"$CGPARENT-svc" /sys/fs/cgroup/*/tinyrun/"rel-$TOKEN"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
 	done
 	tr_teardown
@@ -310,6 +315,43 @@ wait_sleeps() {
 	assert_equal "$(cg cpu cpu.rt_runtime_us)" 20000
 }
 
+# cpu_files: the container's cgroup files update's flags write (one line each)
+cpu_files() {
+	local f
+	for f in cpu/cpu.shares cpu/cpu.cfs_quota_us cpu/cpu.cfs_period_us cpu/cpu.rt_period_us \
+		cpu/cpu.rt_runtime_us memory/memory.limit_in_bytes memory/memory.soft_limit_in_bytes pids/pids.max; do
+		echo "$f $(cg "${f%%/*}" "${f#*/}")"
+	done
+}
+
+# Each flag has config.json's range for its field (oci_resources_set_number):
+# --cpu-shares -1 was the maximum weight, --cpu-period -1 a kernel error
+# after the other writes, as runc's ParseUint/ParseInt refuse them.
+@test "cgroups v1: update refuses a value outside config.json's range, names the flag, writes nothing" {
+	update_config '.linux.resources += {"cpu": {"shares": 512, "quota": 20000, "period": 100000}, "pids": {"limit": 50}}'
+	set_args sleep 1000
+	run_detached "$CID"
+	local before args
+	before="$(cpu_files)"
+	run runtime update --cpu-shares -1 --pids-limit 40 "$CID"
+	assert_failure 1
+	assert_output "tinyrun: update: --cpu-shares: -1 is out of range (0 to 18446744073709551615) (see tinyrun update --help)"
+	for args in "--cpu-period -1" "--cpu-rt-period -1" "--cpu-burst -1" "--cpu-shares 18446744073709551616" \
+		"--cpu-quota 9223372036854775808" "--cpu-rt-runtime -9223372036854775809" "--cpu-idle 1.5" \
+		"--pids-limit -2" "--blkio-weight 65536" "--blkio-weight -1" "--memory -2" "--memory-reservation -3" \
+		"--memory-swap -4" "--cpu-shares 0x10" "--cpu-quota 1e3"; do
+		# shellcheck disable=SC2086
+		run runtime update $args --memory 64m "$CID"
+		assert_failure 1
+		[[ "$output" == "tinyrun: update: ${args%% *}: "* ]] || fail "$args: $output"
+	done
+	assert_equal "$(cpu_files)" "$before"
+	# what runc takes stays: a negative quota is no limit
+	runtime update --cpu-quota -1 --cpu-shares 256 "$CID"
+	assert_equal "$(cg cpu cpu.cfs_quota_us)" -1
+	assert_equal "$(cg cpu cpu.shares)" 256
+}
+
 @test "cgroups v1: kill --all reaches every process of the cgroup, delete removes it everywhere" {
 	set_cmd 'sleep 1000 & sleep 1000 & exec sleep 1001'
 	run_detached "$CID"
@@ -395,16 +437,22 @@ freeze_into() {
 	assert_equal "$(cg cpuset cgroup.procs)" "$(ctr_pid)"
 }
 
+# refused_at_create TEXT: create and run --detach of $CID both fail, exit 1, saying TEXT.
+refused_at_create() {
+	local cmd
+	for cmd in create "run --detach"; do
+		# shellcheck disable=SC2086
+		run_nohang timeout 30 "$RUNTIME" --root "$ROOT" $cmd --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output --partial "$1"
+	done
+}
+
 @test "cgroups v1: a frozen pre-existing cgroup is refused before the container starts" {
 	local d=/sys/fs/cgroup/freezer$CGPATH
 	mkdir -p "$d"
 	echo FROZEN >"$d/freezer.state"
-	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
-	assert_failure 1
-	assert_output --partial "container's cgroup unexpectedly frozen"
-	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
-	assert_failure 1
-	assert_output --partial "container's cgroup unexpectedly frozen"
+	refused_at_create "container's cgroup unexpectedly frozen"
 	# nothing started in it, nothing left of the container
 	assert_equal "$(cat "$d/cgroup.procs")" ""
 	[[ ! -e "$ROOT/$CID" ]]
@@ -422,6 +470,59 @@ freeze_into() {
 	assert_equal "$(cg pids cgroup.procs)" "$pid"
 	assert_equal "$(cg memory cgroup.procs)" "$pid"
 	kill -0 "$pid"
+}
+
+# start_decoy_in DIR: a process of another uid (nobody) moved into the cgroup
+# DIR (made here): a service's, someone else's. $DECOY, $DECOY_START.
+start_decoy_in() {
+	mkdir -p "$1"
+	setpriv --reuid 65534 --regid 65534 --clear-groups sleep 1000 </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	DECOY=$!
+	DECOY_START="$(proc_start_time "$DECOY")"
+	echo "$DECOY" >"$1/cgroup.procs"
+}
+
+# A v1 path is made hierarchy by hierarchy: one already there with a process
+# in it made the whole path the container's (it made the others), and ps,
+# kill --all and delete -f reached that process. Each hierarchy that was
+# there must be empty, as the one cgroup on v2.
+@test "cgroups v1: a path that holds another's process in one hierarchy only is refused, nothing made, that process left alone" {
+	local svc="$CGPARENT-svc"
+	start_decoy_in "/sys/fs/cgroup/pids$svc"
+	update_config '.linux.cgroupsPath = $p' --arg p "$svc"
+	refused_at_create "cgroup $svc: pids: container's cgroup is not empty: 1 process(es) found"
+	[[ ! -e "$ROOT/$CID" ]]
+	# no dir of the path made in the other hierarchies (or left there)
+	assert_equal "$(find /sys/fs/cgroup -maxdepth 2 -type d -name "${svc#/}")" "/sys/fs/cgroup/pids$svc"
+	proc_alive "$DECOY" "$DECOY_START"
+	assert_equal "$(cat "/sys/fs/cgroup/pids$svc/cgroup.procs")" "$DECOY"
+}
+
+@test "cgroups v1: a path already there and empty in one hierarchy is joined (as on v2, and runc) and goes with the container" {
+	mkdir -p "/sys/fs/cgroup/pids$CGPATH"
+	update_config '.linux.resources.pids = {"limit": 20}'
+	set_args sleep 1000
+	run_detached "$CID"
+	local pid
+	pid="$(ctr_pid)"
+	assert_equal "$(cg pids cgroup.procs)" "$pid"
+	assert_equal "$(cg pids pids.max)" 20
+	assert_equal "$(cg memory cgroup.procs)" "$pid"
+	runtime delete --force "$CID"
+	wait_for_exit "$pid"
+	assert_equal "$(cg_dirs)" ""
+}
+
+# The dirs a failed create removes are those it made: one that was there
+# (empty) stays as it was found.
+@test "cgroups v1: a create that fails after joining a path already there leaves that dir, removes the ones it made" {
+	mkdir -p "/sys/fs/cgroup/pids$CGPATH"
+	set_args /no-such-program
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	[[ ! -e "$ROOT/$CID" ]]
+	assert_equal "$(cg_dirs)" "/sys/fs/cgroup/pids$CGPATH"
+	assert_equal "$(cg pids cgroup.procs)" ""
 }
 
 # runc (ErrV1NoUnified): linux.resources.unified is an invalid configuration

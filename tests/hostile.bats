@@ -215,7 +215,7 @@ create_refused() {
 	# the flags too, with the flag named and the value once
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update --pids-limit -5 "$CID"
 	assert_failure 1
-	assert_output --partial 'update: --pids-limit: invalid value "-5"'
+	assert_output --partial 'update: --pids-limit: -5 is out of range (-1 to 9223372036854775807)'
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update --memory -2 "$CID"
 	assert_failure 1
 	assert_output --partial 'update: --memory: invalid value "-2"'

@@ -70,6 +70,9 @@ struct cgroup {
 	bool hybrid;         /* v1 with a cgroup2 at /sys/fs/cgroup/unified */
 	bool unchecked;      /* opened for a status only: v1 does not stat it first */
 	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (v1.c) */
+	uint32_t v1_made;    /* v1: those whose dir is the container's to remove: made by
+	                      * create (one there before had to be empty: it is left when
+	                      * create fails), all of them once re-opened from the state */
 	struct systemd_unit *unit;   /* the transient systemd unit (--systemd-cgroup with
 	                              * systemd as PID 1: the systemd backend), or NULL */
 };

@@ -153,27 +153,32 @@ static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct 
 
 /* runc's checks on a cgroup that is already there: refuse it frozen (the
  * child would hang in it, and `run` with it), or with processes in it
- * (runc 1.2 and later; 1.1 only warned). */
-static int check_fit(const int *fds, bool created, struct error *err)
+ * (runc 1.2 and later; 1.1 only warned). A v1 path is made hierarchy by
+ * hierarchy: each one that was there already (`existing`) must be empty,
+ * or another's processes would be the container's to list, signal and
+ * kill (runc looks at the devices hierarchy only). */
+static int check_fit(const int *fds, uint32_t existing, struct error *err)
 {
-	static const int order[] = { CG1_PIDS, CG1_FREEZER, CG1_DEVICES, CG1_MEMORY };
 	char state[32];
 	pid_t *pids = NULL;
-	size_t i, n = 0, cap = 0;
+	size_t n = 0, cap = 0;
+	int i, r;
 
 	if (fds[CG1_FREEZER] >= 0 && cg_read(fds[CG1_FREEZER], "freezer.state", state, sizeof(state)) > 0 &&
 	    strcmp(state, "THAWED") != 0)
 		return error_set(err, EBUSY, "container's cgroup unexpectedly frozen (freezer.state %s)", state);
-	if (created)
-		return 0;
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (fds[order[i]] >= 0) {
-			cg_read_pids(fds[order[i]], true, &pids, &n, &cap);
-			free(pids);
-			if (n)
-				return error_set(err, EBUSY, "container's cgroup is not empty: %zu process(es) found", n);
-			return 0;
-		}
+	for (i = 0; i < CG1_N; i++) {
+		if (!(existing & (1u << i)) || fds[i] < 0)
+			continue;
+		r = cg_read_pids(fds[i], true, &pids, &n, &cap);
+		free(pids);
+		pids = NULL;
+		if (r < 0 && r != -ENOENT && r != -ENODEV)
+			return error_sys(err, -r, "%s: unable to get cgroup PIDs", cg1_names[i]);
+		if (n)
+			return error_set(err, EBUSY, "%s: container's cgroup is not empty: %zu process(es) found",
+					 cg1_names[i], n);
+	}
 	return 0;
 }
 
@@ -221,15 +226,13 @@ static int hier_open(int h, const char *rel, struct error *err)
 }
 
 /* The real hierarchies (alias targets) create needs open: devices rules,
- * the freezer check, the emptiness check of a cgroup that was there, and
- * those of the resources the config sets. */
-static uint32_t cg1_wanted(const struct oci_config *cfg, bool created)
+ * the freezer check, and those of the resources the config sets (the
+ * emptiness check adds the ones that were there already). */
+static uint32_t cg1_wanted(const struct oci_config *cfg)
 {
 	const struct oci_resources *res = &cfg->linux_.resources;
 	uint32_t names = 1u << CG1_DEVICES | 1u << CG1_FREEZER, want = 0;
 
-	if (!created)
-		names |= 1u << CG1_PIDS | 1u << CG1_MEMORY;
 	if (cfg->has_linux && cfg->linux_.has_resources) {
 		if (res->has_memory)
 			names |= 1u << CG1_MEMORY;
@@ -258,7 +261,8 @@ int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 {
 	const char *rel = cg->path + 1;
 	int roots[CG1_N], first_new[CG1_N], fds[CG1_N], i, r = 0;
-	uint32_t mask = cg1_mounted();
+	uint32_t mask = cg1_mounted(), made = 0, existing;
+	bool unit = cg->created;   /* a systemd unit made it, with the init in it */
 
 	if (!cg->hybrid)
 		mask &= ~(1u << CG1_UNIFIED);
@@ -275,7 +279,7 @@ int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 			break;
 		}
 		if (first_new[i] >= 0)
-			cg->created = true;
+			made |= 1u << i;
 		if (i == alias[CG1_CPUSET]) {
 			if (roots[i] < 0 && (roots[i] = open_root(i)) < 0)
 				r = error_sys(err, errno, "cpuset");
@@ -285,8 +289,12 @@ int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 				break;
 		}
 	}
+	/* per hierarchy: what delete may remove, what must be found empty */
+	cg->created = unit || made;
+	cg->v1_made = unit ? mask : made;
+	existing = mask & ~cg->v1_made;
 	/* open only the hierarchies something is written to or read from */
-	uint32_t want = cg1_wanted(cfg, cg->created) & mask;
+	uint32_t want = (cg1_wanted(cfg) | existing) & mask;
 	for (i = 0; i < CG1_N && r == 0; i++)
 		if ((want & (1u << i)) && (fds[i] = hier_open(i, rel, err)) < 0)
 			r = fds[i];
@@ -294,7 +302,7 @@ int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 		if (alias[i] >= 0 && alias[i] != i)
 			fds[i] = fds[alias[i]];
 	if (r == 0)
-		r = check_fit(fds, cg->created, err);
+		r = check_fit(fds, existing, err);
 	if (r == 0 && cfg->has_linux && cfg->linux_.has_resources)
 		r = cg1_apply(fds, &cfg->linux_.resources, false, err);
 	if (r == 0)
@@ -321,6 +329,7 @@ int cg1_open_existing(struct cgroup *cg, struct error *err)
 	cg->v1_mask = cg1_mounted();
 	if (!cg->hybrid)
 		cg->v1_mask &= ~(1u << CG1_UNIFIED);
+	cg->v1_made = cg->v1_mask;   /* create refused any that was not empty */
 	h = alias[CG1_DEVICES] >= 0 ? alias[CG1_DEVICES] : alias[CG1_PIDS];
 	if (h < 0 || cg->unchecked)
 		return 0;
@@ -473,7 +482,9 @@ int cg1_kill_all(const struct cgroup *cg, int sig, struct error *err)
 	return r;
 }
 
-/* rmdir in every hierarchy, by absolute path; -EBUSY while processes are left. */
+/* rmdir in every hierarchy whose dir is the container's (v1_made: a dir
+ * that was there before a create that fails is left), by absolute path;
+ * -EBUSY while processes are left. */
 static int rmdir_all(const struct cgroup *cg, bool retry, struct error *err)
 {
 	char p[4200];
@@ -481,7 +492,7 @@ static int rmdir_all(const struct cgroup *cg, bool retry, struct error *err)
 	int i, r;
 
 	for (i = 0; i < CG1_N; i++) {
-		if (!(cg->v1_mask & (1u << i)))
+		if (!(cg->v1_mask & cg->v1_made & (1u << i)))
 			continue;
 		snprintf(p, sizeof(p), CG_ROOT "/%s%s", cg1_names[i], cg->path);
 		for (step = 0; (r = cg_rmdir_tree(AT_FDCWD, p)) == -EBUSY && retry && step < 12; step++)
@@ -542,8 +553,10 @@ int cg1_destroy(struct cgroup *cg, struct error *err)
 	size_t n;
 	int r;
 
-	/* usually empty already: then the rmdirs are all it takes */
-	if ((r = rmdir_all(cg, false, err)) != -EBUSY)
+	/* usually empty already: then the rmdirs are all it takes (not when a
+	 * dir is to stay: no failed rmdir tells whether processes are left) */
+	r = rmdir_all(cg, false, err);
+	if (r != -EBUSY && (r < 0 || !(cg->v1_mask & ~cg->v1_made)))
 		return r;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {

@@ -654,6 +654,34 @@ static void test_resources_parse(void)
 	CHECK_STR(err.msg, "resources.json: .memory.limit: expected integer");
 }
 
+/* `update`'s flags: one number at a time, with config.json's range. */
+static void test_resources_set_number(void)
+{
+	struct oci_resources res = { 0 };
+	struct error err = { 0 };
+
+	CHECK(oci_resources_set_number(&res, "cpu.shares", "-1", "--cpu-shares", &err) == -EINVAL);
+	CHECK_STR(err.msg, "--cpu-shares: -1 is out of range (0 to 18446744073709551615)");
+	CHECK(!res.has_cpu && !res.cpu.has_shares);
+	CHECK(oci_resources_set_number(&res, "cpu.period", "1e3", "--cpu-period", &err) == -EINVAL);
+	CHECK_STR(err.msg, "--cpu-period: invalid value \"1e3\"");
+	CHECK(oci_resources_set_number(&res, "pids.limit", "-2", "--pids-limit", &err) == -EINVAL);
+	CHECK(oci_resources_set_number(&res, "blockIO.weight", "65536", "--blkio-weight", &err) == -EINVAL);
+	CHECK(oci_resources_set_number(&res, "cpu.nope", "1", "--x", &err) == -EINVAL);
+	CHECK(!res.has_cpu && !res.has_pids && !res.has_blkio);
+
+	CHECK(oci_resources_set_number(&res, "cpu.quota", "-1", "--cpu-quota", &err) == 0);
+	CHECK(res.has_cpu && res.cpu.has_quota && res.cpu.quota == -1);
+	CHECK(oci_resources_set_number(&res, "cpu.shares", "18446744073709551615", "--cpu-shares", &err) == 0);
+	CHECK(res.cpu.has_shares && res.cpu.shares == UINT64_MAX);
+	CHECK(oci_resources_set_number(&res, "blockIO.weight", "500", "--blkio-weight", &err) == 0);
+	CHECK(res.has_blkio && res.blkio.has_weight && res.blkio.weight == 500 && !res.blkio.has_leaf_weight);
+	CHECK(oci_resources_set_number(&res, "pids.limit", "0", "--pids-limit", &err) == 0);
+	CHECK(res.has_pids && res.pids_limit == 0);
+	CHECK(oci_resources_set_number(&res, "memory.swap", "-1", "--memory-swap", &err) == 0);
+	CHECK(res.has_memory && res.memory.has_swap && res.memory.swap == -1 && !res.memory.has_limit);
+}
+
 /* destinations inside the rootfs' host path become relative to it (runc) */
 static void test_mounts_strip_root(void)
 {
@@ -722,5 +750,6 @@ int main(void)
 	test_process_parse();
 	test_unknown_capabilities();
 	test_resources_parse();
+	test_resources_set_number();
 	return unit_report("test_oci_parse");
 }

@@ -400,6 +400,29 @@ refused_task() {
 	[ "$(cat "$ROOT/$CID/request-key")" != "$(cat "$ROOT/$CID-2/request-key")" ]
 }
 
+@test "sandbox: a request whose key file is missing, short, a symlink or outside the bundle is refused at create, nothing left" {
+	sandbox_bundle "$BUNDLE" --request-key
+	set_args checker ids
+	rm "$BUNDLE/request.key"
+	run_ctr
+	assert_failure 1
+	assert_output --partial "run.tinyrun.sandbox.request-key-file: open request.key in the bundle: No such file or directory"
+	printf 'short-key' >"$BUNDLE/request.key"
+	run_ctr
+	assert_failure 1
+	assert_output --partial "request.key in the bundle: a key is 16 to 4096 bytes"
+	rm "$BUNDLE/request.key" && ln -s /etc/hostname "$BUNDLE/request.key"
+	run_ctr
+	assert_failure 1
+	assert_output --partial "open request.key in the bundle"
+	update_config '.annotations["run.tinyrun.sandbox.request-key-file"] = "../request.key"'
+	run_ctr
+	assert_failure 1
+	assert_output --partial 'config.json: .annotations["run.tinyrun.sandbox.request-key-file"]: expected a file of the bundle'
+	refute_output --partial "ids="
+	[ -z "$(test_state_dirs)" ]
+}
+
 @test "sandbox: spec --sandbox --request-key / --request ID write the annotations; bad uses are refused, nothing written" {
 	local dir="$BATS_TEST_TMPDIR/s"
 	mkdir -p "$dir"

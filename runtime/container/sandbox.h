@@ -15,7 +15,7 @@ struct sandbox_join {
 	int user_fd, net_fd, ipc_fd, mnt_fd;   /* the request's namespaces, or -1 */
 	uint32_t lease;                        /* the request's leased id */
 	char paths[3][32];                     /* "/proc/self/fd/N" for linux.namespaces[].path */
-	bool keyed;                            /* a request's creator with a key: record key */
+	bool keyed;                            /* a request's creator with a key: records its hash */
 	struct request_key key;
 };
 

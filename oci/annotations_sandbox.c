@@ -12,6 +12,7 @@
 #define KEY_ROOTFS "run.tinyrun.rootfs"
 #define KEY_REQUEST "run.tinyrun.sandbox.request"
 #define KEY_SEED "run.tinyrun.workspace.seed"
+#define KEY_KEY_FILE OCI_ANNOTATION_REQUEST_KEY_FILE
 
 static const struct jpath *ann(const char *key, struct jpath *buf)
 {
@@ -69,8 +70,8 @@ static bool workspace_ok(const char *cwd)
 	return true;
 }
 
-/* A directory of the bundle: relative, no empty, "." or ".." component. */
-static bool seed_ok(const char *v)
+/* A path of the bundle: relative, no empty, "." or ".." component. */
+static bool bundle_path_ok(const char *v)
 {
 	if (!*v || *v == '/' || strlen(v) >= 4096)
 		return false;
@@ -113,9 +114,13 @@ static int read_keys(struct pctx *c, struct oci_config *cfg, const char **range)
 				return parse_err(c, ann(k, &p), "not a container id: \"%s\"", v);
 			sb->request = v;
 		} else if (strcmp(k, KEY_SEED) == 0) {
-			if (!seed_ok(v))
+			if (!bundle_path_ok(v))
 				return parse_err(c, ann(k, &p), "expected a directory of the bundle (relative, no \"..\"), got \"%s\"", v);
 			sb->workspace_seed = v;
+		} else if (strcmp(k, KEY_KEY_FILE) == 0) {
+			if (!bundle_path_ok(v))
+				return parse_err(c, ann(k, &p), "expected a file of the bundle (relative, no \"..\"), got \"%s\"", v);
+			sb->request_key_file = v;
 		}
 	}
 	return 0;
@@ -147,6 +152,9 @@ static int check_request(struct pctx *c, const struct oci_config *cfg)
 
 	if (!cfg->sandbox.userns_auto || !cfg->sandbox.minimal_root)
 		return parse_err(c, ann(KEY_REQUEST, &p), "needs \"" KEY_USERNS "\": \"auto\" and \"" KEY_ROOTFS "\": \"minimal\"");
+	if (!cfg->sandbox.request_key_file)
+		return parse_err(c, ann(KEY_REQUEST, &p), "needs \"" KEY_KEY_FILE "\" (the request's key, "
+				 "which its creator set)");
 	if (!l->ns[OCI_NS_NET].present || l->ns[OCI_NS_NET].path || !l->ns[OCI_NS_IPC].present ||
 	    l->ns[OCI_NS_IPC].path || !l->ns[OCI_NS_PID].present || l->ns[OCI_NS_PID].path)
 		return parse_err(c, ann(KEY_REQUEST, &p),
@@ -182,6 +190,8 @@ int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg)
 	}
 	if (sb->request && (r = check_request(c, cfg)) < 0)
 		return r;
+	if (sb->request_key_file && (!sb->userns_auto || !sb->minimal_root))
+		return parse_err(c, ann(KEY_KEY_FILE, &p), "needs \"" KEY_USERNS "\": \"auto\" and \"" KEY_ROOTFS "\": \"minimal\"");
 	if (sb->workspace_seed && !sb->minimal_root)
 		return parse_err(c, ann(KEY_SEED, &p), "needs \"" KEY_ROOTFS "\": \"minimal\" (the workspace it fills)");
 	if (sb->workspace_seed && sb->request)

@@ -391,6 +391,9 @@ struct oci_linux {
 
 #define OCI_SANDBOX_RANGE_FIRST 100000u
 #define OCI_SANDBOX_RANGE_LAST 165535u
+#define OCI_ANNOTATION_REQUEST_KEY_FILE "run.tinyrun.sandbox.request-key-file"
+#define OCI_SANDBOX_KEY_MIN 16     /* bytes of a request's key: at least, */
+#define OCI_SANDBOX_KEY_MAX 4096   /* at most */
 
 struct oci_sandbox {
 	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
@@ -398,6 +401,9 @@ struct oci_sandbox {
 	uint32_t range_last;
 	bool minimal_root;         /* run.tinyrun.rootfs=minimal: rootfs/minimal.c builds / */
 	char *request;             /* run.tinyrun.sandbox.request=<ID>: a task of ID's request */
+	char *request_key_file;    /* run.tinyrun.sandbox.request-key-file=FILE: a file of the bundle
+	                            * (relative, no ".."): the key a request's creator sets, its
+	                            * tasks present */
 	char *workspace_seed;      /* run.tinyrun.workspace.seed=DIR: a directory of the bundle
 	                            * (relative, no "..") copied into a new workspace */
 };

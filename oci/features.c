@@ -162,6 +162,13 @@ int oci_features_json(char **out, size_t *len)
 	json_w_key(w, "org.tinyrun.version");
 	json_w_string(w, TINYRUN_VERSION);
 	json_w_object_end(w);
+	/* prefixes: every key tinyrun honours (SPEC-NOTES "Annotations tinyrun
+	 * honours"), for a CRI to filter from pod annotations */
+	json_w_key(w, "potentiallyUnsafeConfigAnnotations");
+	json_w_array(w);
+	json_w_string(w, "run.oci.");
+	json_w_string(w, "run.tinyrun.");
+	json_w_array_end(w);
 	json_w_object_end(w);
 	if ((r = json_writer_finish(w, &text, &n)) < 0)
 		return r;

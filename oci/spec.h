@@ -33,7 +33,11 @@ struct oci_sandbox_opts {
 	int64_t memory;            /* bytes (swap off) */
 	int64_t cpu_quota, cpu_period;
 	int64_t pids;
+	const char *request;       /* run.tinyrun.sandbox.request: a task of this request */
+	const char *request_key_file; /* run.tinyrun.sandbox.request-key-file: the key's file
+	                            * (the creator's, or the task's copy of it) */
 };
+#define OCI_SANDBOX_KEY_FILE "request.key"   /* `spec --sandbox --request-key`'s file */
 char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,
 			    const struct oci_sandbox_opts *o, char *errbuf, size_t errlen);
 

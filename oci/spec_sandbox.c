@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
 #include "json.h"
 #include "spec_write.h"
 
@@ -118,7 +119,19 @@ static void write_process(struct json_writer *w, const struct json_val *in, cons
 	json_w_object_end(w);
 }
 
-static void write_annotations(struct json_writer *w, const struct json_val *in, const char *seed)
+/* the ones the caller's options choose: dropped from the input */
+static bool chosen(const char *k)
+{
+	static const char *const keys[] = { "run.tinyrun.scratch", "run.tinyrun.workspace.seed",
+					    "run.tinyrun.sandbox.request", OCI_ANNOTATION_REQUEST_KEY_FILE };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(k, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static void write_annotations(struct json_writer *w, const struct json_val *in, const struct oci_sandbox_opts *o)
 {
 	static const char *const ours[][2] = {
 		{ "run.tinyrun.userns", "auto" },
@@ -135,15 +148,19 @@ static void write_annotations(struct json_writer *w, const struct json_val *in, 
 
 		for (size_t j = 0; j < 3; j++)
 			replaced |= strcmp(k, ours[j][0]) == 0;
-		/* the profile has no overlay; its seed is the caller's choice */
-		replaced |= strcmp(k, "run.tinyrun.scratch") == 0 || strcmp(k, "run.tinyrun.workspace.seed") == 0;
+		/* the profile has no overlay; its seed and request are the caller's choice */
+		replaced |= chosen(k);
 		if (!replaced && str_of(json_at(a, i)))
 			oci_spec_key_str(w, k, str_of(json_at(a, i)));
 	}
 	for (size_t j = 0; j < 3; j++)
 		oci_spec_key_str(w, ours[j][0], ours[j][1]);
-	if (seed)
-		oci_spec_key_str(w, "run.tinyrun.workspace.seed", seed);
+	if (o->seed)
+		oci_spec_key_str(w, "run.tinyrun.workspace.seed", o->seed);
+	if (o->request)
+		oci_spec_key_str(w, "run.tinyrun.sandbox.request", o->request);
+	if (o->request_key_file)
+		oci_spec_key_str(w, OCI_ANNOTATION_REQUEST_KEY_FILE, o->request_key_file);
 	json_w_object_end(w);
 }
 
@@ -230,7 +247,7 @@ char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,
 	json_w_key(w, "mounts");   /* none: run.tinyrun.rootfs=minimal builds the root */
 	json_w_array(w);
 	json_w_array_end(w);
-	write_annotations(w, in, o->seed);
+	write_annotations(w, in, o);
 	write_linux(w, seccomp, o);
 	json_w_object_end(w);
 	json_free(seccomp);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -15,15 +16,46 @@ const struct cli_opt cmd_spec_opts[] = {
 	{ "rootless", 0, 'r', NULL, "a user namespace mapping the caller to root, no network namespace" },
 	{ "seccomp", 0, 's', "default|strict", "add one of the shipped seccomp profiles (--sandbox: default unless strict)" },
 	{ "sandbox", 0, 'S', NULL, "the sandbox profile for untrusted code: leased uid, minimal root, no network, limits, seccomp" },
+	{ "request-key", 0, 'K', NULL, "with --sandbox: a request tasks may join: a new random key in DIR/" OCI_SANDBOX_KEY_FILE
+	  " (0600); each task's bundle needs a copy" },
+	{ "request", 0, 'R', "ID", "with --sandbox: a task of request ID (its workspace, /tmp, network, IPC, uid); "
+	  "needs a copy of ID's " OCI_SANDBOX_KEY_FILE " in DIR" },
 	{ 0 },
 };
+
+/* BUNDLE/request.key: a new key, 32 random bytes in hex; 0 or -errno */
+static int write_request_key(const char *bundle, char *path, size_t size)
+{
+	unsigned char key[32];
+	char hex[2 * sizeof(key) + 2];
+	int fd, e;
+
+	snprintf(path, size, "%s/" OCI_SANDBOX_KEY_FILE, bundle);
+	if (getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key))
+		return errno ? -errno : -EIO;
+	for (size_t i = 0; i < sizeof(key); i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	hex[2 * sizeof(key)] = '\n';
+	explicit_bzero(key, sizeof(key));
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	e = write(fd, hex, sizeof(hex) - 1) == (ssize_t)sizeof(hex) - 1 ? 0 : errno ? errno : EIO;
+	explicit_bzero(hex, sizeof(hex));
+	if (close(fd) < 0 && !e)
+		e = errno;
+	if (e)
+		unlink(path);
+	return -e;
+}
 
 int cmd_spec(struct global_opts *g, int argc, char **argv)
 {
 	const char *bundle = ".", *profile = NULL, *profile_json = NULL;
-	bool rootless = false, sandbox = false;
-	char path[4200], *json;
-	int ch, fd;
+	bool rootless = false, sandbox = false, request_key = false;
+	struct oci_sandbox_opts sopts = { 0 };
+	char path[4200], key_path[4200], *json;
+	int ch, fd, r;
 	size_t len;
 
 	(void)g;
@@ -37,6 +69,10 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 			profile = optarg;
 		else if (ch == 'S')
 			sandbox = true;
+		else if (ch == 'K')
+			request_key = true;
+		else if (ch == 'R')
+			sopts.request = optarg;
 		else
 			return cli_option_error("spec", cmd_spec_opts, ch, argv);
 	}
@@ -47,13 +83,19 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 		return cli_usage_error("spec", "--seccomp: unknown profile \"%s\" (default, strict)", profile);
 	if (sandbox && rootless)
 		return cli_usage_error("spec", "--sandbox and --rootless: choose one");
+	if ((request_key || sopts.request) && !sandbox)
+		return cli_usage_error("spec", "--%s needs --sandbox", request_key ? "request-key" : "request");
+	if (request_key && sopts.request)
+		return cli_usage_error("spec", "--request-key (a request's creator) and --request (one of its tasks): choose one");
+	if (request_key || sopts.request)
+		sopts.request_key_file = OCI_SANDBOX_KEY_FILE;
 	if (sandbox && !profile_json)
 		profile_json = oci_seccomp_profile("default");
 	json = oci_spec_generate(rootless, getuid(), getgid(), sandbox ? NULL : profile_json, NULL);
 	if (!json)
 		return cli_failf("spec: out of memory");
 	if (sandbox) {
-		char errbuf[256], *sb = oci_spec_sandbox(json, profile_json, errbuf, sizeof(errbuf));
+		char errbuf[256], *sb = oci_spec_sandbox_with(json, profile_json, &sopts, errbuf, sizeof(errbuf));
 
 		free(json);
 		if (!sb)
@@ -65,6 +107,13 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 		free(json);
 		return errno == EEXIST ? cli_failf("spec: %s exists; remove it first", path)
 				       : cli_failf("spec: %s: %s", path, strerror(errno));
+	}
+	if (request_key && (r = write_request_key(bundle, key_path, sizeof(key_path))) < 0) {
+		close(fd);
+		unlink(path);
+		free(json);
+		return r == -EEXIST ? cli_failf("spec: %s exists; remove it first", key_path)
+				    : cli_failf("spec: %s: %s", key_path, strerror(-r));
 	}
 	len = strlen(json);
 	if (write(fd, json, len) != (ssize_t)len) {

@@ -12,15 +12,23 @@ load helpers
 RANGE_FIRST=1900000000
 RANGE_LAST=1900065535
 
-# sandbox_bundle [DIR]: DIR (default $BUNDLE) with `spec --sandbox`'s config,
-# the test's range and token.
+# sandbox_bundle [DIR [SPEC OPTIONS...]]: DIR (default $BUNDLE) with `spec
+# --sandbox`'s config, the test's range and token.
 sandbox_bundle() {
 	local dir="${1:-$BUNDLE}"
 	[[ -d "$dir/rootfs" ]] || { mkdir -p "$dir" && cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"; }
-	rm -f "$dir/config.json"
+	rm -f "$dir/config.json" "$dir/request.key"
 	"$RUNTIME" spec --sandbox -b "$dir" "${@:2}"
 	BUNDLE="$dir" update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
 		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
+}
+
+# task_bundle DIR ID [KEY]: DIR, a task of request ID (`spec --sandbox
+# --request ID`) holding a copy of KEY (default: $BUNDLE/request.key, the
+# key `spec --sandbox --request-key` made for the request).
+task_bundle() {
+	sandbox_bundle "$1" --request "$2"
+	cp "${3:-$BUNDLE/request.key}" "$1/request.key"
 }
 
 run_ctr() {
@@ -261,12 +269,12 @@ setup() {
 }
 
 @test "sandbox: two tasks of one request share the workspace, /tmp, network and uid, not their pid namespace" {
+	sandbox_bundle "$BUNDLE" --request-key
 	set_args checker write:/workspace/from-first write:/tmp/first-tmp ns:pid ns:net ns:ipc ns:user sleep:3600
 	run_detached "$CID"
 	wait_for_file "$(container_log "$CID")" "ns:user="
 	local task="$BATS_TEST_TMPDIR/task"
-	sandbox_bundle "$task"
-	BUNDLE="$task" update_config '.annotations["run.tinyrun.sandbox.request"] = $id' --arg id "$CID"
+	task_bundle "$task" "$CID"
 	BUNDLE="$task" set_args checker read:/workspace/from-first read:/tmp/first-tmp write:/workspace/from-task \
 		ns:pid ns:net ns:ipc ns:user pid file:/proc/self/uid_map readdir:/proc
 	BUNDLE="$task" run_nohang runtime run --bundle "$task" "$CID-task"
@@ -290,8 +298,8 @@ setup() {
 
 @test "sandbox: a request that is not running or not a sandbox is refused, nothing left" {
 	local task="$BATS_TEST_TMPDIR/task"
-	sandbox_bundle "$task"
-	BUNDLE="$task" update_config '.annotations["run.tinyrun.sandbox.request"] = $id' --arg id "$CID-none"
+	sandbox_bundle "$BUNDLE" --request-key
+	task_bundle "$task" "$CID-none"
 	run_nohang runtime run --bundle "$task" "$CID-task"
 	assert_failure 1
 	assert_output --partial "run.tinyrun.sandbox.request"
@@ -305,6 +313,139 @@ setup() {
 	assert_failure 1
 	assert_output --partial "is not a sandbox"
 	[ ! -e "$ROOT/$CID-task" ]
+}
+
+# refused_task ID WANT: `run` of the task bundle $task as ID fails with WANT
+# (exit 1), and leaves no state dir.
+refused_task() {
+	run_nohang runtime run --bundle "$task" "$1"
+	assert_failure 1
+	assert_output --partial "$2"
+	refute_output --partial "read:/workspace"
+	[ ! -e "$ROOT/$1" ]
+}
+
+@test "sandbox: a task joins only with its request's key: none, a wrong one, another request's are refused, nothing left" {
+	sandbox_bundle "$BUNDLE" --request-key
+	set_args checker write:/workspace/from-first sleep:3600
+	run_detached "$CID"
+	wait_for_file "$(container_log "$CID")" "write:/workspace/from-first=ok"
+	# a second request, with its own key
+	local other="$BATS_TEST_TMPDIR/other" task="$BATS_TEST_TMPDIR/task"
+	sandbox_bundle "$other" --request-key
+	BUNDLE="$other" set_args checker sleep:3600
+	BUNDLE="$other" run_detached "$CID-other" --bundle "$other"
+	task_bundle "$task" "$CID"
+	BUNDLE="$task" set_args checker read:/workspace/from-first
+	# no key: the config is refused before anything is made
+	BUNDLE="$task" update_config 'del(.annotations["run.tinyrun.sandbox.request-key-file"])'
+	refused_task "$CID-task" 'config.json: .annotations["run.tinyrun.sandbox.request"]: needs "run.tinyrun.sandbox.request-key-file"'
+	# the annotation without its file
+	BUNDLE="$task" update_config '.annotations["run.tinyrun.sandbox.request-key-file"] = "request.key"'
+	mv "$task/request.key" "$task/request.key.right"
+	refused_task "$CID-task" "run.tinyrun.sandbox.request-key-file: open request.key in the bundle: No such file or directory"
+	# a wrong key, one byte off
+	sed 's/^./x/' "$task/request.key.right" >"$task/request.key"
+	refused_task "$CID-task" "run.tinyrun.sandbox.request-key-file: request.key is not the key of request \"$CID\""
+	# the other request's key
+	cp "$other/request.key" "$task/request.key"
+	refused_task "$CID-task" "request.key is not the key of request \"$CID\""
+	# a key reached through a symlink (to the right key) is no key of the bundle
+	ln -sf request.key.right "$task/request.key"
+	refused_task "$CID-task" "run.tinyrun.sandbox.request-key-file: open request.key in the bundle"
+	# a request made without a key takes no tasks, whatever key a task brings
+	sandbox_bundle "$other"
+	BUNDLE="$other" set_args checker sleep:3600
+	BUNDLE="$other" run_detached "$CID-keyless" --bundle "$other"
+	BUNDLE="$task" update_config '.annotations["run.tinyrun.sandbox.request"] = $id' --arg id "$CID-keyless"
+	rm "$task/request.key" && cp "$task/request.key.right" "$task/request.key"
+	refused_task "$CID-task" "run.tinyrun.sandbox.request: container \"$CID-keyless\" takes no tasks"
+	# the leases: one per request, none for the refused tasks
+	assert_equal "$(cat "$ROOT"/*/uid-lease | sort -n | tr '\n' ' ')" \
+		"$RANGE_FIRST $((RANGE_FIRST + 1)) $((RANGE_FIRST + 2)) "
+	# the right key: the task sees the request's workspace
+	BUNDLE="$task" update_config '.annotations["run.tinyrun.sandbox.request"] = $id' --arg id "$CID"
+	run_nohang runtime run --bundle "$task" "$CID-task"
+	assert_success
+	assert_line "read:/workspace/from-first=ok 2"
+}
+
+@test "sandbox: a request's key is in no state file, state or list output: its state dir holds a salted hash only" {
+	sandbox_bundle "$BUNDLE" --request-key
+	local key other="$BATS_TEST_TMPDIR/other"
+	key="$(cat "$BUNDLE/request.key")"
+	# spec made a 256-bit key, for the caller's eyes only
+	[[ "$key" =~ ^[0-9a-f]{64}$ ]]
+	assert_equal "$(stat -c %a "$BUNDLE/request.key")" 600
+	assert_equal "$(jq -r '.annotations["run.tinyrun.sandbox.request-key-file"]' "$BUNDLE/config.json")" request.key
+	set_args checker sleep:3600
+	create_container "$CID"
+	# a second request given the same key: another salt, another record
+	sandbox_bundle "$other"
+	BUNDLE="$other" update_config '.annotations["run.tinyrun.sandbox.request-key-file"] = "request.key"'
+	cp "$BUNDLE/request.key" "$other/request.key"
+	BUNDLE="$other" set_args checker sleep:3600
+	BUNDLE="$other" create_container "$CID-2" --bundle "$other"
+	run runtime state "$CID"
+	assert_success
+	refute_output --partial "$key"
+	run runtime list -f json
+	assert_success
+	assert_output --partial "$CID"
+	refute_output --partial "$key"
+	run grep -rlF -e "$key" -e "$(sha256sum <"$BUNDLE/request.key" | cut -d' ' -f1)" "$ROOT"
+	assert_failure 1
+	assert_equal "$(stat -c %a "$ROOT/$CID/request-key")" 600
+	assert_equal "$(grep -cE '^sha256 [0-9a-f]{32} [0-9a-f]{64}$' "$ROOT/$CID/request-key")" 1
+	[ "$(cat "$ROOT/$CID/request-key")" != "$(cat "$ROOT/$CID-2/request-key")" ]
+}
+
+@test "sandbox: a request whose key file is missing, short, a symlink or outside the bundle is refused at create, nothing left" {
+	sandbox_bundle "$BUNDLE" --request-key
+	set_args checker ids
+	rm "$BUNDLE/request.key"
+	run_ctr
+	assert_failure 1
+	assert_output --partial "run.tinyrun.sandbox.request-key-file: open request.key in the bundle: No such file or directory"
+	printf 'short-key' >"$BUNDLE/request.key"
+	run_ctr
+	assert_failure 1
+	assert_output --partial "request.key in the bundle: a key is 16 to 4096 bytes"
+	rm "$BUNDLE/request.key" && ln -s /etc/hostname "$BUNDLE/request.key"
+	run_ctr
+	assert_failure 1
+	assert_output --partial "open request.key in the bundle"
+	update_config '.annotations["run.tinyrun.sandbox.request-key-file"] = "../request.key"'
+	run_ctr
+	assert_failure 1
+	assert_output --partial 'config.json: .annotations["run.tinyrun.sandbox.request-key-file"]: expected a file of the bundle'
+	refute_output --partial "ids="
+	[ -z "$(test_state_dirs)" ]
+}
+
+@test "sandbox: spec --sandbox --request-key / --request ID write the annotations; bad uses are refused, nothing written" {
+	local dir="$BATS_TEST_TMPDIR/s"
+	mkdir -p "$dir"
+	run runtime spec --sandbox --request "$CID" -b "$dir"
+	assert_success
+	assert_equal "$(jq -r '.annotations["run.tinyrun.sandbox.request"], .annotations["run.tinyrun.sandbox.request-key-file"]' \
+		"$dir/config.json" | tr '\n' ' ')" "$CID request.key "
+	[ ! -e "$dir/request.key" ]   # the task's copy is the caller's to put there
+	rm "$dir/config.json"
+	run runtime spec --request "$CID" -b "$dir"
+	assert_failure 1
+	assert_output --partial "--request needs --sandbox"
+	run runtime spec --sandbox --request-key --request "$CID" -b "$dir"
+	assert_failure 1
+	assert_output --partial "choose one"
+	# a key already there is never overwritten, and no config is left behind
+	echo old-key-of-someone >"$dir/request.key"
+	run runtime spec --sandbox --request-key -b "$dir"
+	assert_failure 1
+	assert_output --partial "$dir/request.key exists"
+	[ ! -e "$dir/config.json" ]
+	assert_equal "$(cat "$dir/request.key")" old-key-of-someone
+	[ -z "$(ls "$dir" | grep -v request.key)" ]
 }
 
 @test "sandbox: the annotations are validated with their path, unknown run.tinyrun.* keys are ignored" {
@@ -367,12 +508,12 @@ setup() {
 }
 
 @test "sandbox: a task of a request has its own cgroup and pid namespace, and keeps the lease while it lives" {
+	sandbox_bundle "$BUNDLE" --request-key
 	set_args checker sleep:3600
 	create_container "$CID"
 	local task="$BATS_TEST_TMPDIR/task" p1 p2
-	sandbox_bundle "$task"
-	BUNDLE="$task" update_config '.annotations["run.tinyrun.sandbox.request"] = $id | .process.args = ["checker", "sleep:3600"]' \
-		--arg id "$CID"
+	task_bundle "$task" "$CID"
+	BUNDLE="$task" set_args checker sleep:3600
 	BUNDLE="$task" create_container "$CID-task"
 	p1="$(state_field "$CID" pid)"
 	p2="$(state_field "$CID-task" pid)"

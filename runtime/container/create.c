@@ -796,7 +796,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	out->pidfd = out->sync_fd = out->pty_master = -1;
 	out->cg.v2_dirfd = -1;
 	/* a task of a sandbox request: the request's namespaces (sandbox.h) */
-	if ((r = container_sandbox_join_open(g->root, cfg, &sj, err)) < 0)
+	if ((r = container_sandbox_join_open(g->root, o->bundle, cfg, &sj, err)) < 0)
 		return r;
 	ctx.request_mnt_fd = sj.mnt_fd;
 	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
@@ -826,6 +826,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	ctx.state_dirfd = c->dirfd;
 	if ((o->notify && (r = notify_source(cfg, c, &ctx, err)) < 0) ||
 	    (r = container_sandbox_lease(c, cfg, &sj, err)) < 0 ||
+	    (r = container_sandbox_key_record(c, &sj, err)) < 0 ||
 	    (r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
 	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)

@@ -75,35 +75,57 @@ static int open_all(struct sandbox_join *j, pid_t pid, int pidfd)
 	return 0;
 }
 
-int container_sandbox_join_open(const char *root, struct oci_config *cfg, struct sandbox_join *j,
-				struct error *err)
+/* May a task whose bundle holds `key` join the loaded request c? */
+static int may_join(const struct container *c, const char *id, const char *bundle, const char *key,
+		    uint32_t *lease, struct error *err)
 {
-	const char *id = cfg->sandbox.request;
-	struct container c = { .rootfd = -1, .dirfd = -1 };
+	if (!container_alive(c))
+		return error_set(err, ESRCH, "run.tinyrun.sandbox.request: container \"%s\" is not running", id);
+	if (!is_sandbox(c) || container_lease_read(c->dirfd, lease) < 0)
+		return error_set(err, EINVAL, "run.tinyrun.sandbox.request: container \"%s\" is not a sandbox "
+				 "(run.tinyrun.userns=auto, run.tinyrun.rootfs=minimal)", id);
+	return container_request_key_check(bundle, key, c, err);
+}
+
+/* The namespaces of the loaded request c, through a pidfd of its init. */
+static int open_request_ns(const struct container *c, const char *id, struct sandbox_join *j, struct error *err)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, c->st.pid, 0), r;
 	bool zombie;
-	int pidfd = -1, r;
+
+	if (pidfd < 0)
+		return error_sys(err, errno, "run.tinyrun.sandbox.request: container \"%s\"", id);
+	/* the pidfd names the init we recorded (not a reuse of its pid) */
+	if (container_proc_start_time(c->st.pid, &zombie) != c->st.pid_start_time || zombie)
+		r = error_set(err, ESRCH, "run.tinyrun.sandbox.request: container \"%s\" is not running", id);
+	else if ((r = open_all(j, c->st.pid, pidfd)) < 0)
+		r = error_sys(err, -r, "run.tinyrun.sandbox.request: the namespaces of \"%s\"", id);
+	close(pidfd);
+	return r;
+}
+
+int container_sandbox_join_open(const char *root, const char *bundle, struct oci_config *cfg,
+				struct sandbox_join *j, struct error *err)
+{
+	const char *id = cfg->sandbox.request, *key = cfg->sandbox.request_key_file;
+	struct container c = { .rootfd = -1, .dirfd = -1 };
+	int r;
 
 	*j = (struct sandbox_join){ .user_fd = -1, .net_fd = -1, .ipc_fd = -1, .mnt_fd = -1 };
+	if (!id && key) {   /* a request's first container: its tasks must present this key */
+		if ((r = container_request_key_new(bundle, key, &j->key, err)) < 0)
+			return r;
+		j->keyed = true;
+		return 0;
+	}
 	if (!id)
 		return 0;
 	if ((r = container_load(root, id, false, &c, err)) < 0) {
 		error_prefix(err, "run.tinyrun.sandbox.request");
 		return r;
 	}
-	if (!container_alive(&c))
-		r = error_set(err, ESRCH, "run.tinyrun.sandbox.request: container \"%s\" is not running", id);
-	else if (!is_sandbox(&c) || container_lease_read(c.dirfd, &j->lease) < 0)
-		r = error_set(err, EINVAL, "run.tinyrun.sandbox.request: container \"%s\" is not a sandbox "
-			      "(run.tinyrun.userns=auto, run.tinyrun.rootfs=minimal)", id);
-	else if ((pidfd = syscall(SYS_pidfd_open, c.st.pid, 0)) < 0)
-		r = error_sys(err, errno, "run.tinyrun.sandbox.request: container \"%s\"", id);
-	/* the pidfd names the init we recorded (not a reuse of its pid) */
-	else if (container_proc_start_time(c.st.pid, &zombie) != c.st.pid_start_time || zombie)
-		r = error_set(err, ESRCH, "run.tinyrun.sandbox.request: container \"%s\" is not running", id);
-	else if ((r = open_all(j, c.st.pid, pidfd)) < 0)
-		r = error_sys(err, -r, "run.tinyrun.sandbox.request: the namespaces of \"%s\"", id);
-	if (pidfd >= 0)
-		close(pidfd);
+	if ((r = may_join(&c, id, bundle, key, &j->lease, err)) == 0)
+		r = open_request_ns(&c, id, j, err);
 	container_close(&c);
 	if (r < 0) {
 		container_sandbox_join_close(j);
@@ -151,6 +173,11 @@ int container_sandbox_lease(struct container *c, struct oci_config *cfg, const s
 	cfg->linux_.n_gid_mappings = 1;
 	log_debug("sandbox: leased host uid/gid %u for container uid/gid %u", id, cfg->process.uid);
 	return 0;
+}
+
+int container_sandbox_key_record(struct container *c, const struct sandbox_join *j, struct error *err)
+{
+	return j->keyed ? container_request_key_record(c, &j->key, err) : 0;
 }
 
 int container_sandbox_child_limits(const struct oci_config *cfg, struct error *err)

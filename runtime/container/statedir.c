@@ -469,7 +469,7 @@ void container_dir_remove(struct container *c)
 	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
 					     "no-new-keyring", "exit-status",
 					     "creator", "cgroup", "init",
-					     "uid-lease.tmp",
+					     "uid-lease.tmp", "request-key" /* request_key.h */,
 					     "uid-lease" /* the lease returns with the record: lease.h */ };
 
 	struct error err;

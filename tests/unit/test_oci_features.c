@@ -111,6 +111,8 @@ int main(void)
 	v = path(root, "annotations", "io.github.seccomp.libseccomp.version", NULL);
 	CHECK(v && json_str(v) && strchr(json_str(v), '.'));
 	CHECK(path(root, "annotations", "org.tinyrun.version", NULL) != NULL);
+	v = path(root, "potentiallyUnsafeConfigAnnotations", NULL, NULL);
+	CHECK(v && json_len(v) == 2 && has_string(v, "run.oci.") && has_string(v, "run.tinyrun."));
 	json_free(root);
 	free(out);
 	return unit_report("test_oci_features");

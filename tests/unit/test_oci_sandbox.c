@@ -99,6 +99,13 @@ static void test_refusals(void)
 	refused("run.tinyrun.workspace.seed", "layer//app", "expected a directory of the bundle");
 	refused("run.tinyrun.workspace.seed", "layer/./app", "expected a directory of the bundle");
 	refused("run.tinyrun.workspace.seed", "", "expected a directory of the bundle");
+	/* a task of a request presents the request's key */
+	refused("run.tinyrun.sandbox.request", "job-1",
+		".annotations[\"run.tinyrun.sandbox.request\"]: needs \"run.tinyrun.sandbox.request-key-file\"");
+	refused("run.tinyrun.sandbox.request-key-file", "../request.key",
+		".annotations[\"run.tinyrun.sandbox.request-key-file\"]: expected a file of the bundle");
+	refused("run.tinyrun.sandbox.request-key-file", "/etc/shadow", "expected a file of the bundle");
+	refused("run.tinyrun.sandbox.request-key-file", "", "expected a file of the bundle");
 	CHECK(oci_sandbox_range_parse("10-20", &a, &b) == 0 && a == 10 && b == 20);
 	CHECK(oci_sandbox_range_parse("7-7", &a, &b) == 0 && a == 7 && b == 7);
 	CHECK(oci_sandbox_range_parse("10-", &a, &b) == -EINVAL);
@@ -127,10 +134,37 @@ static void test_with(void)
 	free(def);
 }
 
+/* spec --sandbox --request-key / --request ID: the caller's annotations
+ * replace whatever request the input named */
+static void test_request(void)
+{
+	const char *in = "{\"annotations\": {\"run.tinyrun.sandbox.request\": \"stale\", \"keep\": \"me\"}}";
+	struct oci_sandbox_opts creator = { .request_key_file = OCI_SANDBOX_KEY_FILE },
+				task = { .request = "job-1", .request_key_file = OCI_SANDBOX_KEY_FILE };
+	char errbuf[256], *json;
+	struct oci_config cfg;
+	struct error err;
+
+	json = oci_spec_sandbox_with(in, oci_seccomp_profile("default"), &task, errbuf, sizeof(errbuf));
+	CHECK(json != NULL && oci_config_parse("config.json", json, strlen(json), OCI_PARSE_ALL, &cfg, &err) == 0);
+	CHECK_STR(cfg.sandbox.request, "job-1");
+	CHECK_STR(cfg.sandbox.request_key_file, "request.key");
+	CHECK(cfg.n_annotations == 6);   /* keep, userns, rootfs, init, request, its key */
+	oci_config_free(&cfg);
+	free(json);
+	json = oci_spec_sandbox_with(in, oci_seccomp_profile("default"), &creator, errbuf, sizeof(errbuf));
+	CHECK(json != NULL && oci_config_parse("config.json", json, strlen(json), OCI_PARSE_ALL, &cfg, &err) == 0);
+	CHECK(cfg.sandbox.request == NULL);
+	CHECK_STR(cfg.sandbox.request_key_file, "request.key");
+	oci_config_free(&cfg);
+	free(json);
+}
+
 int main(void)
 {
 	test_profile();
 	test_refusals();
 	test_with();
+	test_request();
 	return unit_report("test_oci_sandbox");
 }

@@ -36,8 +36,6 @@
 #include "runtime/container/scratch.h"
 #include "runtime/container/sandbox.h"
 #include "runtime/container/sync.h"
-#include "runtime/container/process.h"
-#include "runtime/container/vmclone.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/pidfd.h"
 #include "runtime/linux/terminal.h"
@@ -126,32 +124,6 @@ int container_state_json(const struct container *c, const char *status, char **o
 	return oci_state_to_json(&c->st, status, true, out, len, err);
 }
 
-static void child_entry(void *ctx)
-{
-	container_child_main(ctx);
-}
-
-/* The child in our address space (vmclone.h), on a copy of the context of
- * its own (it writes some fields). Before its turn (child.c await_turn) no
- * code of ours runs in it but syscalls: the runtime has no signal handler
- * (wait.c reads a signalfd), so a signal there ends it or is ignored. Where
- * clone3 or the trampoline is missing (ENOSYS) share_vm is cleared: the
- * caller clones as before. */
-static pid_t clone_shared(struct child_ctx *ctx, struct clone_args *ca)
-{
-	static struct child_ctx copy;
-	pid_t pid;
-
-	copy = *ctx;
-	pid = vmclone_spawn(ca, child_entry, &copy);
-	if (pid < 0 && errno == ENOSYS) {
-		ctx->share_vm = false;
-		ca->flags &= ~(uint64_t)CLONE_VM;
-		ca->stack = ca->stack_size = 0;
-	}
-	return pid;
-}
-
 static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_cgroup)
 {
 	struct clone_args ca = {
@@ -164,12 +136,6 @@ static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_c
 	if (into_cgroup) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = ctx->join.clone_dirfd;
-	}
-	if (ctx->share_vm) {
-		pid = clone_shared(ctx, &ca);
-		out->shared_vm = pid > 0;
-		if (ctx->share_vm)
-			return pid;
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid < 0 && errno == ENOSYS && !into_cgroup) {
@@ -476,8 +442,7 @@ static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cf
 	ctx->mount_fds = NULL;
 	rootfs_dev_nodes_close(ctx->dev_fds, cfg->linux_.n_devices);
 	ctx->dev_fds = NULL;
-	/* a child in our memory loads it after SYNC_START: it goes with us */
-	if (ctx->has_seccomp && !ctx->share_vm)
+	if (ctx->has_seccomp)
 		seccomp_prog_free(&ctx->seccomp);
 }
 
@@ -592,41 +557,6 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 	return 0;
 }
 
-/* May the child share our address space (vmclone.h)? Where the two take
- * strict turns: after clone it waits for SYNC_GO, sent as we block on the
- * sync socket; each message left is one side's last word before it blocks
- * for the other's (SYNC_CREATED, SYNC_START, SYNC_SAVED; SYNC_ERROR before
- * its _exit). `run` outlives the child's execve with all it reads (the
- * config, the seccomp program: release_child_ctx keeps it); `create` exits
- * first, without freeing it (cmd_create), and its child waits for that exit
- * (our end of the socket stays open until then: child.c await_creator_exit).
- * So not with what makes one side run while the other does, or passes fds
- * midway: user namespace maps, the hooks of create (prestart, createRuntime,
- * createContainer, startContainer; poststart and poststop run once the child
- * has exec'd), a terminal, a seccomp listener,
- * idmapped mounts, the slow path's joins and fork, a systemd unit, the
- * NOTIFY_SOCKET relay (a process of ours that would keep the socket), a
- * sandbox request; and only in a new pid namespace, where no other process
- * of the container can see the child while it shares our memory.
- * TINYRUN_SHARED_VM=0 turns it off, to compare. */
-static bool child_may_share_vm(const struct create_opts *o, const struct oci_config *cfg,
-			       const struct child_ctx *ctx)
-{
-	const struct oci_linux *l = &cfg->linux_;
-	const char *knob = getenv("TINYRUN_SHARED_VM");
-
-	if ((knob && !strcmp(knob, "0")) || !vmclone_supported())
-		return false;
-	if (ctx->userns || ctx->join_any || ctx->unshare_ns || ctx->must_fork || ctx->join.wait_parent)
-		return false;
-	if (!l->ns[OCI_NS_PID].present || l->ns[OCI_NS_PID].path)
-		return false;
-	if (ctx->hook_sync || cfg->process.terminal || o->notify || cfg->sandbox.request)
-		return false;
-	/* (notify is set for a listenerPath too: seccomp.c) */
-	return !(ctx->has_seccomp && ctx->seccomp.notify) && !rootfs_any_idmap(cfg);
-}
-
 /* Clone the child, then what the parent does for it before it can go on. */
 static int spawn(const struct create_opts *o, const struct oci_config *cfg, struct child_ctx *ctx,
 		 struct created *out, int sv[2], struct error *err)
@@ -655,8 +585,6 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
-	ctx->share_vm = child_may_share_vm(o, cfg, ctx);
-	out->own_oom_score = ctx->share_vm && cfg->process.has_oom_score_adj ? process_own_oom_score() : INT_MIN;
 	out->pid = do_clone(ctx, out, err);
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));
@@ -701,24 +629,11 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	bool zombie;
 	int r;
 
-	/* a child in our memory waits for its turn (child_may_share_vm); a
-	 * failed send means it is gone, which parent_loop reports */
-	if (out->shared_vm)
-		sync_send(sync_fd, SYNC_GO, 0, NULL, 0, -1);
-	r = parent_loop(c, cfg, o, out, sync_fd, err);
-	/* our turn again: the child forgot the --log file for both of us */
-	if (out->shared_vm)
-		log_take_back_file();
-	if (r < 0)
+	if ((r = parent_loop(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
 	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
-	/* run, the init in our memory: nothing may find it (exec, a pid namespace
-	 * joined by path) before its execve; the state is saved after it, and
-	 * the lock held until then (container_shared_init_done) */
-	bool later = o->run_mode && out->shared_vm;
-
-	if (!later && (r = container_save_state(c, err)) < 0)
+	if ((r = container_save_state(c, err)) < 0)
 		return r;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)
 		return r;
@@ -732,22 +647,8 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	if (!o->run_mode && sync_send(sync_fd, SYNC_SAVED, 0, NULL, 0, -1) < 0)
 		return error_set(err, ECHILD, "container init exited before it was created");
 	/* created: other commands may act on it now (run keeps the fd) */
-	if (!later)
-		flock(c->dirfd, LOCK_UN);
-	return 0;
-}
-
-int container_shared_init_done(struct container *c, const struct created *cr, struct error *err)
-{
-	int r;
-
-	if (!cr->shared_vm)
-		return 0;
-	log_take_back_file();
-	process_restore_oom_score(cr->own_oom_score);
-	r = container_save_state(c, err);
 	flock(c->dirfd, LOCK_UN);
-	return r;
+	return 0;
 }
 
 /* --debug: the set-up the child will do, one line per step, in its order */
@@ -830,10 +731,9 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
 	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)
 		goto fail;
-	/* create: a child in our memory waits for this end's EOF, our exit */
 	if (o->run_mode)
 		out->sync_fd = sv[0];
-	else if (!out->shared_vm)
+	else
 		close(sv[0]);
 	goto out;
 fail:

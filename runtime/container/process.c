@@ -1,7 +1,6 @@
 #include "runtime/container/process.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -341,25 +340,6 @@ int process_set_oom_score(const struct oci_process *p, struct error *err)
 	n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
 	r = procfs_write(-1, "self/oom_score_adj", buf, n);
 	return r < 0 ? error_sys(err, -r, "process.oomScoreAdj %d", p->oom_score_adj) : 0;
-}
-
-int process_own_oom_score(void)
-{
-	char buf[16];
-	ssize_t n = procfs_read(-1, "self/oom_score_adj", buf, sizeof(buf));
-
-	return n > 0 ? atoi(buf) : INT_MIN;
-}
-
-void process_restore_oom_score(int value)
-{
-	char buf[16];
-	int n;
-
-	if (value == INT_MIN)
-		return;
-	n = snprintf(buf, sizeof(buf), "%d", value);
-	procfs_write(-1, "self/oom_score_adj", buf, n);
 }
 
 /* execve resets caught signals; ignored ones and the mask are inherited. The

@@ -22,7 +22,6 @@ enum sync_type {
 	SYNC_SAVED,          /* parent -> child (create): state.json saved, the child may outlive us */
 	SYNC_IDMAP,          /* child -> parent, value: mounts[] index, fd: its tree to idmap */
 	SYNC_IDMAP_DONE,     /* parent -> child */
-	SYNC_GO,             /* parent -> child sharing our memory (vmclone.h): our turn is over */
 };
 
 struct sync_msg {

@@ -409,6 +409,16 @@ static int script_interpreter(const char *path, char *interp, size_t size)
 	return 0;
 }
 
+void process_runtime_binary(dev_t *dev, ino_t *ino)
+{
+	struct stat self;
+
+	if (stat("/proc/self/exe", &self) == 0) {
+		*dev = self.st_dev;
+		*ino = self.st_ino;
+	}
+}
+
 int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
 			      struct error *err)
 {

@@ -50,6 +50,9 @@ void process_join_keyring(const char *id);
  * file. */
 int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
 			      struct error *err);
+/* The parent's half of that check: *dev and *ino of /proc/self/exe (left as
+ * they are when it cannot be stat'd). */
+void process_runtime_binary(dev_t *dev, ino_t *ino);
 /* Highest capability the running kernel knows, asked of the kernel
  * (PR_CAPBSET_READ), never of a file an image could fake; cached. */
 int process_cap_last_cap(void);

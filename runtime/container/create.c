@@ -1,4 +1,5 @@
-/* Parent side of container creation: plan, clone, answer the child, save state. */
+/* Parent side of container creation: plan, state dir, clone, save state; the
+ * answers to the child between clone and SYNC_CREATED are parent.c's. */
 #include "runtime/container/create.h"
 
 #include <errno.h>

@@ -467,6 +467,10 @@ int oci_read_input(const char *path, const char *name, char **buf, size_t *len,
 int oci_config_parse(const char *name, const char *json, size_t len,
 		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);
 void oci_config_free(struct oci_config *cfg);
+/* What `create` and `run` need beyond a valid config: a process, a root, a
+ * mount namespace, both id mappings for a new user namespace, a new pid
+ * namespace for run.tinyrun.init. "config.json: .process: ..." errors. */
+int oci_config_check_create(const struct oci_config *cfg, struct error *err);
 /* mounts[].destination naming a path lexically inside the rootfs (its
  * absolute path, "/tmp/b/rootfs/mnt") is taken relative to the rootfs
  * ("/mnt"), as runc does (pathrs.LexicallyStripRoot). -ENOMEM or 0. */

@@ -116,3 +116,25 @@ int parse_validate(struct pctx *c, const struct oci_config *cfg)
 		return r;
 	return 0;
 }
+
+/* What only creating a container needs: the config may lack them for the
+ * other commands (delete reads its hooks, exec its process defaults). */
+int oci_config_check_create(const struct oci_config *cfg, struct error *err)
+{
+	const struct oci_linux *l = &cfg->linux_;
+
+	if (!cfg->has_process)
+		return error_set(err, EINVAL, "config.json: .process: required to create a container");
+	if (!cfg->root_path)
+		return error_set(err, EINVAL, "config.json: .root: required to create a container");
+	if (!l->ns[OCI_NS_MOUNT].present)
+		return error_set(err, EINVAL, "config.json: .linux.namespaces: a mount namespace is required");
+	/* only one of the two (neither: check_userns) */
+	if (has_ns(cfg, OCI_NS_USER) && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings) &&
+	    !cfg->sandbox.userns_auto)
+		return error_set(err, EINVAL, "config.json: .linux.uidMappings: a new user namespace needs uid and gid mappings");
+	if (cfg->init && !(l->ns[OCI_NS_PID].present && !l->ns[OCI_NS_PID].path))
+		return error_set(err, EINVAL, "config.json: .annotations[\"run.tinyrun.init\"]: needs a new pid namespace "
+				 "(.linux.namespaces: {\"type\": \"pid\"})");
+	return 0;
+}

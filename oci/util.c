@@ -2,8 +2,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len)
@@ -203,4 +205,23 @@ const char *util_path_in_root(const char *root, const char *path)
 	if (strncmp(path, root, n) != 0)
 		return NULL;
 	return path[n] == '\0' ? "/" : path[n] == '/' ? path + n : NULL;
+}
+
+void util_rfc3339(const struct timespec *ts, char *buf, size_t size)
+{
+	long long days = ts->tv_sec / 86400, sec = ts->tv_sec % 86400, z, era, doe, yoe, doy, mp, y;
+	unsigned d, m;
+
+	/* civil date from days since 1970-01-01 (H. Hinnant's algorithm) */
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y = yoe + era * 400 + (m <= 2);
+	snprintf(buf, size, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%09ldZ", y, m, d,
+		 sec / 3600, sec / 60 % 60, sec % 60, ts->tv_nsec);
 }

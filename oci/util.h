@@ -68,4 +68,12 @@ struct util_buf {
 /* Append n bytes; 0 or -ENOMEM (also once oom is set). */
 int util_buf_put(struct util_buf *b, const void *data, size_t n);
 
+/* ---- time ----------------------------------------------------------------- */
+
+struct timespec;
+/* ts as UTC RFC 3339 with nanoseconds ("2026-12-04T22:31:07.527283918Z"),
+ * computed by hand: glibc's gmtime_r reads /etc/localtime, which the start
+ * path does not need. 31 bytes with the NUL; a shorter buffer truncates. */
+void util_rfc3339(const struct timespec *ts, char *buf, size_t size);
+
 #endif

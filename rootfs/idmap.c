@@ -170,14 +170,6 @@ static int idmap_tree(const struct oci_config *cfg, const struct oci_mount *m, i
 	return tree;
 }
 
-bool rootfs_any_idmap(const struct oci_config *cfg)
-{
-	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if (rootfs_wants_idmap(&cfg->mounts[i]))
-			return true;
-	return false;
-}
-
 bool rootfs_idmap_deferred(const struct oci_mount *m, const char *rootfs)
 {
 	char in[PATH_MAX];

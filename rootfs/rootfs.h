@@ -70,8 +70,6 @@ void rootfs_dev_nodes_close(int *fds, size_t n_devices);
  * rootfs: it names what earlier entries mount there, so its tree is made
  * by the child at its turn and mapped by the runtime (runc does the same). */
 bool rootfs_idmap_deferred(const struct oci_mount *m, const char *rootfs);
-/* Some mounts[] entry is idmapped (idmap/ridmap or mappings of its own). */
-bool rootfs_any_idmap(const struct oci_config *cfg);
 /* The runtime's half: MOUNT_ATTR_IDMAP with mounts[i]'s mapping on `tree`. */
 int rootfs_idmap_apply(const struct oci_config *cfg, size_t i, int tree, struct error *err);
 

@@ -141,13 +141,6 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	r = cmd_create_notify(g, &o, &b.cfg, &err);
 	if (r == 0)
 		r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
-	/* an init in our memory (create.h: shared_vm) reads the config, these
-	 * options and the cgroup path until its execve, and runs once we are
-	 * gone: leave them as they are */
-	if (r == 0 && cr.shared_vm) {
-		fflush(NULL);
-		_exit(0);
-	}
 	bundle_free(&b);
 	if (r < 0)
 		return cli_fail(&err);

@@ -69,7 +69,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	bool detach = rf->detach, keep = rf->keep;
 	struct sync_msg m;
 	char msg[1024];
-	int status, sig, raw = -1, saved, r, done, nfd = notify_listen(c->dirfd);
+	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
 	struct error err;
 
 	if (!detach)
@@ -77,16 +77,9 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
 		log_warn("container \"%s\": init is gone", c->id);
 	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
-	r = sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL);
-	close(cr->sync_fd);
-	done = container_shared_init_done(c, cr, &err);
-	if (r == SYNC_ERROR)
+	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
 		log_error("%s", msg);
-	if (done < 0) {
-		log_error("%s", err.msg);
-		container_teardown(c, &cr->cg, cr->pid);
-		return 1;
-	}
+	close(cr->sync_fd);
 	lifecycle_poststart(c, cfg);
 	if (detach) {
 		if (nfd >= 0) {

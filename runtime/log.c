@@ -10,8 +10,6 @@
 #include "oci/state.h"
 
 static int log_fd = -1;
-/* the --log file's fd as opened; log_fd is -1 in a process that closed it */
-static int log_file_fd = -1;
 static enum log_format log_fmt = LOG_TEXT;
 static bool log_dbg;
 /* a --log file was given (still true after log_forget_file) */
@@ -23,7 +21,7 @@ int log_init(const char *path, enum log_format format, bool debug)
 	log_dbg = debug;
 	if (!path || !*path)
 		return 0;
-	log_fd = log_file_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	log_to_file = log_fd >= 0;
 	return log_fd < 0 ? -1 : 0;
 }
@@ -31,11 +29,6 @@ int log_init(const char *path, enum log_format format, bool debug)
 void log_forget_file(void)
 {
 	log_fd = -1;
-}
-
-void log_take_back_file(void)
-{
-	log_fd = log_file_fd;
 }
 
 bool log_debug_enabled(void)

@@ -14,10 +14,6 @@ int log_init(const char *path, enum log_format format, bool debug);
 /* The container's process before exec: stop writing to the --log file (its fd
  * is closed with every other host fd; the number may be reused). */
 void log_forget_file(void);
-/* The runtime whose container process shares its memory (and so this
- * module's state: runtime/container/vmclone.h) when its turn comes back; that
- * process forgets the file again at each turn of its own. */
-void log_take_back_file(void);
 bool log_debug_enabled(void);
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -197,144 +197,92 @@ run_fg() {
 	assert_output --partial 'inet 127.0.0.1/8'
 	assert_line served
 }
-
-# clone_flags_of CMD [VAR=VALUE...]: the flags of the init's clone3 when
-# `CMD` (run or create) makes $CID under strace (the runtime's own calls).
-clone_flags_of() {
-	local cmd=$1 log="$BATS_TEST_TMPDIR/clone.log"
-	shift
-	rm -f "$log"
-	env "$@" strace -qq -e trace=clone3 -o "$log" \
-		"$RUNTIME" --root "$ROOT" "$cmd" --bundle "$BUNDLE" "$CID" >/dev/null 2>&1 </dev/null || true
-	[ "$cmd" = run ] || "$RUNTIME" --root "$ROOT" delete --force "$CID" >/dev/null 2>&1
-	grep -o 'flags=[A-Z_|]*' "$log" | head -1
+# held_at_clone CMD [FLAGS...]: start `CMD FLAGS... --pidfd-socket` of $CID
+# under a subreaper, held in its connect to that socket (connect-hold) with
+# the container's init cloned and waiting for it (not yet exec'd). Sets
+# RT_PID (the runtime), INIT_PID (its child), HOLD_PID and CMD_PID (the
+# background jobs). release_held lets it go on and waits for it.
+held_at_clone() {
+	local sock="$BATS_TEST_TMPDIR/hold.sock" pidf="$BATS_TEST_TMPDIR/rt.pid" i
+	rm -f "$sock" "$pidf"
+	"$TEST_LIB_BIN/connect-hold" "$sock" </dev/null >"$BATS_TEST_TMPDIR/hold.log" 2>&1 3>&- 4>&- &
+	HOLD_PID=$!
+	for ((i = 0; i < 200; i++)); do [[ -S "$sock" ]] && break; sleep 0.05; done
+	[[ -S "$sock" ]] || fail "connect-hold did not listen"
+	"$TEST_LIB_BIN/subreaper" sh -c 'echo $$ >"$0"; exec "$@"' "$pidf" \
+		"$RUNTIME" --root "$ROOT" "$@" --pidfd-socket "$sock" --bundle "$BUNDLE" "$CID" \
+		</dev/null >"$(container_log "$CID")" 2>&1 3>&- 4>&- &
+	CMD_PID=$!
+	RT_PID="" INIT_PID=""
+	for ((i = 0; i < 200; i++)); do
+		[[ -z "$RT_PID" && -s "$pidf" ]] && RT_PID=$(cat "$pidf")
+		[[ -n "$RT_PID" ]] && INIT_PID=$(cat /proc/"$RT_PID"/task/*/children 2>/dev/null | tr -d ' ')
+		[[ -n "$INIT_PID" ]] && return 0
+		sleep 0.05
+	done
+	fail "no container init under the runtime ($RT_PID): $(cat "$(container_log "$CID")")"
 }
-clone_flags_of_run() { clone_flags_of run "$@"; }
 
-# assert_shares_vm: the config under test takes the shared path (or the
-# test beside it would pass without it)
-assert_shares_vm() {
-	run clone_flags_of_run
-	assert_output --partial CLONE_VM
+release_held() {
+	kill -USR1 "$HOLD_PID"
+	wait "$HOLD_PID" || fail "connect-hold: $(cat "$BATS_TEST_TMPDIR/hold.log")"
+	wait "$CMD_PID" || fail "the runtime failed: $(cat "$(container_log "$CID")")"
+	record_container_pid "$CID"
 }
 
-@test "run: the init shares the runtime's memory until its execve (CLONE_VM) only where the two take turns" {
+# The init used to share the runtime's memory until its execve (clone3
+# CLONE_VM, removed): the runtime's environment, log state and oom_score_adj
+# were the init's. From its clone on it has an address space of its own.
+@test "run and create: the container's init never shares the runtime's memory (kcmp KCMP_VM, before its execve)" {
 	is_runc && skip "tinyrun's process model"
-	set_args true
-	run clone_flags_of_run
-	assert_output --partial CLONE_VM
-	assert_output --partial CLONE_NEWPID
+	local cmd self argv mm
+	build_static "$TESTS_DIR/lib/connect-hold.c"
+	build_static "$TESTS_DIR/lib/kcmp-vm.c"
 	set_args sleep 100
-	run clone_flags_of create
-	assert_output --partial CLONE_VM
-	set_args true
-	# the comparison knob, a prestart hook (runs while the child waits), a
-	# terminal, no new pid namespace: a copy of the address space, as before
-	run clone_flags_of_run TINYRUN_SHARED_VM=0
-	refute_output --partial CLONE_VM
-	cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/plain.json"
-	update_config '.hooks.prestart = [{path: "/bin/true"}]'
-	run clone_flags_of_run
-	refute_output --partial CLONE_VM
-	# poststart and poststop hooks run once the init has exec'd: still shared
-	cp "$BATS_TEST_TMPDIR/plain.json" "$BUNDLE/config.json"
-	update_config '.hooks.poststart = [{path: "/bin/true"}] | .hooks.poststop = [{path: "/bin/true"}]'
-	run clone_flags_of_run
-	assert_output --partial CLONE_VM
-	cp "$BATS_TEST_TMPDIR/plain.json" "$BUNDLE/config.json"
-	update_config '.linux.namespaces |= map(select(.type != "pid"))'
-	run clone_flags_of_run
-	refute_output --partial CLONE_VM
-	[ -z "$(test_state_dirs)" ]
-}
-
-@test "run and create in shared memory set the process up as a copied one does: filter, capabilities, limits, no new privileges" {
-	is_runc && skip "tinyrun's process model"
-	update_config '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}
-		| .process.noNewPrivileges = true | .process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": 512, "soft": 256}]'
-	set_cmd 'grep -E "^(Seccomp|NoNewPrivs|Cap(Prm|Eff|Bnd|Amb)):" /proc/self/status; ulimit -n; mkdir /tmp/x 2>&1 || echo mkdir-refused'
-	local shared copied
-	assert_shares_vm
-	run_nohang runtime run --bundle "$BUNDLE" "$CID"
-	assert_success
-	shared=$output
-	TINYRUN_SHARED_VM=0 run_nohang runtime run --bundle "$BUNDLE" "$CID"
-	assert_success
-	copied=$output
-	assert_equal "$shared" "$copied"
-	# create, then start once create has exited (its init runs in what was its memory)
-	create_container "$CID"
-	runtime start "$CID"
-	wait_for_state "$CID" stopped
-	runtime delete "$CID"
-	run cat "$(container_log "$CID")"
-	assert_output "$copied"
-	assert_line --regexp '^Seccomp:[[:space:]]+2$'
-	assert_line --regexp '^NoNewPrivs:[[:space:]]+1$'
-	assert_line 256
-	assert_line mkdir-refused
-}
-
-@test "run in shared memory: set-up and exec failures are reported as before, nothing is left" {
-	is_runc && skip "tinyrun's process model"
-	local knob shared_status shared_out
-	update_config '.mounts += [{"destination": "/proc/sys", "type": "bind", "source": "/nonexistent-source", "options": ["bind"]}]'
-	assert_shares_vm
-	for knob in 1 0; do
-		TINYRUN_SHARED_VM=$knob run_nohang runtime run --bundle "$BUNDLE" "$CID"
-		assert_failure 1
-		assert_output --partial "/nonexistent-source"
-		[ -z "$(test_state_dirs)" ]
-	done
-	update_config 'del(.mounts[-1])'
-	set_args /no/such/program
-	for knob in 1 0; do
-		TINYRUN_SHARED_VM=$knob run_nohang runtime run --bundle "$BUNDLE" "$CID"
-		if [ "$knob" = 1 ]; then
-			shared_status=$status shared_out=$output
-		else
-			assert_equal "$status" "$shared_status"
-			assert_equal "$output" "$shared_out"
-		fi
-		assert_output --partial /no/such/program
-		[ -z "$(test_state_dirs)" ]
+	for cmd in "run --detach" create; do
+		# shellcheck disable=SC2086 # the command and its flag
+		held_at_clone $cmd
+		# the kernel answers about these processes (one is one address space with itself)
+		self=$("$TEST_LIB_BIN/kcmp-vm" "$RT_PID" "$RT_PID")
+		# the init is still tinyrun, not yet sleep: held before its execve
+		argv=$(tr '\0' ' ' <"/proc/$INIT_PID/cmdline")
+		mm=$("$TEST_LIB_BIN/kcmp-vm" "$RT_PID" "$INIT_PID") || mm="kcmp failed"
+		release_held
+		assert_equal "$self" shared
+		[[ "$argv" != *sleep* ]] || fail "the init had exec'd: $argv"
+		assert_equal "$mm" apart
+		assert_equal "$(state_field "$CID" pid)" "$INIT_PID"
+		runtime delete --force "$CID"
 	done
 }
 
-@test "run in shared memory: the runtime keeps its own oom_score_adj while the container has its own" {
+@test "run: the foreground runtime keeps its own oom_score_adj while the container has its own" {
 	is_runc && skip "tinyrun's process model"
 	local own run_pid rc=0
 	own=$(cat /proc/self/oom_score_adj)
 	update_config '.process.oomScoreAdj = 500'
-	set_args true
-	assert_shares_vm
 	bind_out_dir
 	set_cmd 'cat /proc/self/oom_score_adj >/out/ctr; while :; do sleep 1; done'
 	"$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID" </dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 3>&- 4>&- &
 	run_pid=$!
 	wait_for_file "$OUT/ctr" 500
-	# the kernel keeps the value per address space: the init's write reached
-	# the runtime until it was put back after the execve
 	assert_equal "$(cat "/proc/$run_pid/oom_score_adj")" "$own"
 	runtime kill "$CID" KILL
 	wait "$run_pid" || rc=$?
 	assert_equal "$rc" 137
 }
 
-@test "run and create in shared memory: the runtime's errors still reach its --log file (the init forgets it for itself only)" {
+@test "run and create: the runtime's errors reach its --log file (the init forgets it for itself only)" {
 	is_runc && skip "tinyrun's process model"
-	local cmd knob log="$BATS_TEST_TMPDIR/log.json"
+	local cmd log="$BATS_TEST_TMPDIR/log.json"
 	set_args /nonexistent
-	assert_shares_vm
 	for cmd in run create; do
-		for knob in 1 0; do
-			rm -f "$log"
-			TINYRUN_SHARED_VM=$knob run_nohang "$RUNTIME" --root "$ROOT" --log "$log" --log-format json \
-				"$cmd" --bundle "$BUNDLE" "$CID"
-			assert_failure 1
-			run jq -r 'select(.level == "error") | .msg' "$log"
-			assert_output --partial /nonexistent
-			[ -z "$(test_state_dirs)" ]
-		done
+		rm -f "$log"
+		run_nohang "$RUNTIME" --root "$ROOT" --log "$log" --log-format json \
+			"$cmd" --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		run jq -r 'select(.level == "error") | .msg' "$log"
+		assert_output --partial /nonexistent
+		[ -z "$(test_state_dirs)" ]
 	done
 }

@@ -193,6 +193,7 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 
 	if (ctx->o->run_mode)
 		return expect(ctx->sync_fd, SYNC_START, NULL, 0, err);
+	created_signals_end_it();
 	fd = open_fifo(ctx);
 	if (fd < 0)
 		return error_sys(err, -fd, "open exec fifo through the container's /proc/thread-self/fd");
@@ -363,31 +364,6 @@ static void creator_watch(struct child_ctx *ctx)
 	}
 }
 
-/* In the creator's memory (create.c: child_may_share_vm) the child runs only
- * in its turns. The first: once the creator is blocked on the sync socket
- * (SYNC_GO); until then nothing here but syscalls (create.c clone_shared).
- * EOF: the creator is gone. */
-static void await_turn(struct child_ctx *ctx)
-{
-	struct sync_msg m;
-
-	close(ctx->parent_sync_fd);
-	ctx->parent_sync_fd = -1;
-	if (sync_recv(ctx->sync_fd, &m, NULL, 0, NULL) != SYNC_GO)
-		_exit(1);
-}
-
-/* create, in the creator's memory: after SYNC_SAVED it runs to its exit,
- * which closes its end of the socket (kept open until then); our turn comes
- * when it is gone, with what we read (the config) left in place (cmd_create). */
-static void await_creator_exit(const struct child_ctx *ctx)
-{
-	struct sync_msg m;
-
-	while (sync_recv(ctx->sync_fd, &m, NULL, 0, NULL) > 0)
-		;
-}
-
 void container_child_main(struct child_ctx *ctx)
 {
 	static char state[SYNC_PAYLOAD_MAX], start_state[SYNC_PAYLOAD_MAX], exe[PATH_MAX];
@@ -396,8 +372,6 @@ void container_child_main(struct child_ctx *ctx)
 	struct setup s;
 	bool created = false;
 
-	if (ctx->share_vm)
-		await_turn(ctx);
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
 	process_reset_signals();
 	creator_watch(ctx);
@@ -423,17 +397,8 @@ void container_child_main(struct child_ctx *ctx)
 	/* create: the state is saved (or the creator is gone: EOF, we end) */
 	if (!ctx->o->run_mode && expect(ctx->sync_fd, SYNC_SAVED, NULL, 0, &err) < 0)
 		_exit(1);
-	/* (its handlers only _exit: safe while the creator still runs) */
-	if (!ctx->o->run_mode)
-		created_signals_end_it();
-	if (!ctx->o->run_mode && ctx->share_vm)
-		await_creator_exit(ctx);
 	if (wait_for_start(ctx, &err) < 0)
 		goto fail;
-	/* a turn of ours again in the runtime's memory: it took the --log file
-	 * back meanwhile (log.h), which our fd table no longer has */
-	if (ctx->share_vm)
-		log_forget_file();
 	/* as runc: startContainer hooks run under the container's filter */
 	if (setup_start(&s, &err) < 0)
 		goto fail;

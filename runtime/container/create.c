@@ -1,4 +1,5 @@
-/* Parent side of container creation: plan, clone, answer the child, save state. */
+/* Parent side of container creation: plan, state dir, clone, save state; the
+ * answers to the child between clone and SYNC_CREATED are parent.c's. */
 #include "runtime/container/create.h"
 
 #include <errno.h>
@@ -23,56 +24,38 @@
 #include <selinux/selinux.h>
 
 #include "runtime/linux/attrs.h"
+#include "runtime/container/create_log.h"
 #include "runtime/container/gc.h"
 #include "runtime/container/hooks.h"
 #include "runtime/container/init-image.h"
 #include "rootfs/rootfs.h"
 #include "runtime/log.h"
-#include "oci/tables.h"
+#include "oci/util.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/linux/rdt.h"
 #include "runtime/container/notify.h"
+#include "runtime/container/parent.h"
+#include "runtime/container/process.h"
 #include "runtime/container/scratch.h"
 #include "runtime/container/sandbox.h"
 #include "runtime/container/sync.h"
-#include "runtime/container/process.h"
-#include "runtime/container/vmclone.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/pidfd.h"
-#include "runtime/linux/terminal.h"
 
+/* The config checks of create (oci_config_check_create) and those that
+ * take the options or the host into account. */
 static int plan_check(const struct oci_config *cfg, const struct create_opts *o, struct error *err)
 {
-	const struct oci_linux *l = &cfg->linux_;
-	/* as runc: a uts namespace entry, new or joined by path (then the
-	 * names are set in that namespace) */
-	bool uts = l->ns[OCI_NS_UTS].present;
-	bool userns = l->ns[OCI_NS_USER].present;
+	int r;
 
-	if (!cfg->has_process)
-		return error_set(err, EINVAL, "config.json: .process: required to create a container");
-	if (!cfg->root_path)
-		return error_set(err, EINVAL, "config.json: .root: required to create a container");
-	if (!l->ns[OCI_NS_MOUNT].present)
-		return error_set(err, EINVAL, "config.json: .linux.namespaces: a mount namespace is required");
-	if (cfg->hostname && !uts)
-		return error_set(err, EINVAL, "config.json: .hostname: needs a uts namespace");
-	if (cfg->domainname && !uts)
-		return error_set(err, EINVAL, "config.json: .domainname: needs a uts namespace");
-	if ((l->n_uid_mappings || l->n_gid_mappings) && !userns)
-		return error_set(err, EINVAL, "config.json: .linux.uidMappings: given without a user namespace");
-	if (userns && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings) &&
-	    !cfg->sandbox.userns_auto)
-		return error_set(err, EINVAL, "config.json: .linux.uidMappings: a new user namespace needs uid and gid mappings");
+	if ((r = oci_config_check_create(cfg, err)) < 0)
+		return r;
 	if (cfg->process.terminal && !o->console_socket && !o->run_mode)
 		return error_set(err, EINVAL, "process.terminal is true: --console-socket is required when the runtime detaches");
 	if (!cfg->process.terminal && o->console_socket)
 		return error_set(err, EINVAL, "--console-socket given but process.terminal is false");
-	if (cfg->init && !(l->ns[OCI_NS_PID].present && !l->ns[OCI_NS_PID].path))
-		return error_set(err, EINVAL, "config.json: .annotations[\"run.tinyrun.init\"]: needs a new pid namespace "
-				 "(.linux.namespaces: {\"type\": \"pid\"})");
-	return sysctl_check(l, err);
+	return sysctl_check(&cfg->linux_, err);
 }
 
 /* The rootfs' real path; mounts[].destination naming paths inside it are
@@ -95,61 +78,10 @@ static int resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out,
 	return 0;
 }
 
-/* UTC, RFC 3339 with nanoseconds. By hand: glibc's gmtime_r reads
- * /etc/localtime, which the start path does not need. */
-static void now_rfc3339(char *buf, size_t size)
-{
-	struct timespec ts;
-	long long days, sec, z, era, doe, yoe, doy, mp, y;
-	unsigned d, m;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	days = ts.tv_sec / 86400;
-	sec = ts.tv_sec % 86400;
-	/* civil date from days since 1970-01-01 (H. Hinnant's algorithm) */
-	z = days + 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	d = doy - (153 * mp + 2) / 5 + 1;
-	m = mp < 10 ? mp + 3 : mp - 9;
-	y = yoe + era * 400 + (m <= 2);
-	snprintf(buf, size, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%09ldZ", y, m, d,
-		 sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec);
-}
-
 int container_state_json(const struct container *c, const char *status, char **out, size_t *len,
 			 struct error *err)
 {
 	return oci_state_to_json(&c->st, status, true, out, len, err);
-}
-
-static void child_entry(void *ctx)
-{
-	container_child_main(ctx);
-}
-
-/* The child in our address space (vmclone.h), on a copy of the context of
- * its own (it writes some fields). Before its turn (child.c await_turn) no
- * code of ours runs in it but syscalls: the runtime has no signal handler
- * (wait.c reads a signalfd), so a signal there ends it or is ignored. Where
- * clone3 or the trampoline is missing (ENOSYS) share_vm is cleared: the
- * caller clones as before. */
-static pid_t clone_shared(struct child_ctx *ctx, struct clone_args *ca)
-{
-	static struct child_ctx copy;
-	pid_t pid;
-
-	copy = *ctx;
-	pid = vmclone_spawn(ca, child_entry, &copy);
-	if (pid < 0 && errno == ENOSYS) {
-		ctx->share_vm = false;
-		ca->flags &= ~(uint64_t)CLONE_VM;
-		ca->stack = ca->stack_size = 0;
-	}
-	return pid;
 }
 
 static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_cgroup)
@@ -164,12 +96,6 @@ static pid_t clone_child(struct child_ctx *ctx, struct created *out, bool into_c
 	if (into_cgroup) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = ctx->join.clone_dirfd;
-	}
-	if (ctx->share_vm) {
-		pid = clone_shared(ctx, &ca);
-		out->shared_vm = pid > 0;
-		if (ctx->share_vm)
-			return pid;
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid < 0 && errno == ENOSYS && !into_cgroup) {
@@ -201,133 +127,6 @@ static pid_t do_clone(struct child_ctx *ctx, struct created *out, struct error *
 	}
 	pid = clone_child(ctx, out, false);
 	return pid < 0 ? error_sys(err, errno, "clone") : pid;
-}
-
-/* The pid as the container sees it: the last NSpid of /proc/<pid>/status. */
-static pid_t ns_pid(pid_t pid)
-{
-	char path[64], buf[2048], *line, *end, *last;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pid;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	line = strstr(buf, "\nNSpid:");
-	if (!line)
-		return pid;
-	line += strlen("\nNSpid:");
-	if ((end = strchr(line, '\n')))
-		*end = 0;
-	last = strrchr(line, '\t');
-	return last ? (pid_t)atoi(last + 1) : pid;
-}
-
-static int send_state(struct container *c, const char *status, int sync_fd, enum sync_type type,
-		      struct error *err)
-{
-	char *json;
-	size_t len;
-	int r = container_state_json(c, status, &json, &len, err);
-
-	if (r < 0)
-		return r;
-	if (len >= SYNC_PAYLOAD_MAX)
-		r = error_set(err, E2BIG, "state JSON too large for hooks");
-	else if (sync_send(sync_fd, type, 0, json, len, -1) < 0)
-		r = error_set(err, EPIPE, "container init exited during hooks");
-	free(json);
-	return r;
-}
-
-/* prestart + createRuntime here (host pid); createContainer and
- * startContainer in the container get its own view of the pid (runc does). */
-static int run_create_hooks(struct container *c, const struct oci_config *cfg, int sync_fd, struct error *err)
-{
-	pid_t host_pid = c->st.pid;
-	char *json;
-	size_t len;
-	int r;
-
-	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
-		return r;
-	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, NULL, json, len, err);
-	if (r == 0)
-		r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_RUNTIME, NULL, json, len, err);
-	free(json);
-	if (r < 0)
-		return r;
-	c->st.pid = ns_pid(host_pid);
-	r = send_state(c, "creating", sync_fd, SYNC_HOOKS_DONE, err);
-	if (r == 0 && cfg->hooks.n[OCI_HOOK_START_CONTAINER])
-		r = send_state(c, "created", sync_fd, SYNC_START_STATE, err);
-	c->st.pid = host_pid;
-	return r;
-}
-
-/* Answer the child until it reports `created` (or fails). */
-static int parent_loop(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
-		       struct created *out, int sync_fd, struct error *err)
-{
-	char payload[SYNC_PAYLOAD_MAX];
-	struct sync_msg m;
-	int r, fd;
-
-	for (;;) {
-		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
-		switch (r) {
-		case SYNC_NS_READY:
-			if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
-				return r;
-			sync_send(sync_fd, SYNC_MAPS_DONE, 0, NULL, 0, -1);
-			break;
-		case SYNC_PID:
-			waitpid(out->pid, NULL, 0);   /* the intermediate process */
-			out->pid = m.value;
-			c->st.pid = m.value;
-			if ((r = container_record_pid(c->dirfd, "init", out->pid, err)) < 0)
-				return r;
-			if ((r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
-				return r;
-			if (out->pidfd >= 0)
-				close(out->pidfd);
-			out->pidfd = -1;
-			break;
-		case SYNC_HOOKS:
-			c->st.pid = out->pid;
-			if ((r = run_create_hooks(c, cfg, sync_fd, err)) < 0)
-				return r;
-			break;
-		case SYNC_PTY:
-			if ((r = sync_answer_pty(o->console_socket, fd, &out->pty_master, err)) < 0)
-				return r;
-			break;
-		case SYNC_IDMAP:
-			r = fd < 0 ? error_set(err, EPROTO, "internal: idmap request without a tree")
-				   : rootfs_idmap_apply(cfg, (size_t)m.value, fd, err);
-			if (fd >= 0)
-				close(fd);
-			if (r < 0)
-				return r;
-			sync_send(sync_fd, SYNC_IDMAP_DONE, 0, NULL, 0, -1);
-			break;
-		case SYNC_SECCOMP_FD:
-			c->st.pid = out->pid;
-			if ((r = sync_answer_seccomp_fd(c, &cfg->linux_.seccomp, "creating", out->pid, fd, err)) < 0)
-				return r;
-			break;
-		case SYNC_CREATED:
-			return 0;
-		case SYNC_ERROR:
-			return error_set(err, ECANCELED, "%s", payload);
-		default:
-			return error_set(err, ECHILD, "container init exited before it was created");
-		}
-	}
 }
 
 void container_teardown(struct container *c, struct cgroup *cg, pid_t pid)
@@ -407,13 +206,8 @@ static int prepare_child_ctx(const struct create_opts *o,
 {
 	int r;
 
-	struct stat self;
-
 	plan_namespaces(ctx, cfg);
-	if (stat("/proc/self/exe", &self) == 0) {
-		ctx->self_dev = self.st_dev;
-		ctx->self_ino = self.st_ino;
-	}
+	process_runtime_binary(&ctx->self_dev, &ctx->self_ino);
 	ctx->hook_sync = any_create_hooks(&cfg->hooks);
 	/* the container's hooks write to the host's files too */
 	if (ctx->hook_sync && (r = hooks_output_open(&cfg->hooks, err)) < 0)
@@ -476,8 +270,7 @@ static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cf
 	ctx->mount_fds = NULL;
 	rootfs_dev_nodes_close(ctx->dev_fds, cfg->linux_.n_devices);
 	ctx->dev_fds = NULL;
-	/* a child in our memory loads it after SYNC_START: it goes with us */
-	if (ctx->has_seccomp && !ctx->share_vm)
+	if (ctx->has_seccomp)
 		seccomp_prog_free(&ctx->seccomp);
 }
 
@@ -562,9 +355,11 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 		      struct child_ctx *ctx, bool *rdt_created, struct error *err)
 {
 	static char created_at[64];
+	struct timespec now;
 	int r;
 
-	now_rfc3339(created_at, sizeof(created_at));
+	clock_gettime(CLOCK_REALTIME, &now);
+	util_rfc3339(&now, created_at, sizeof(created_at));
 	c->st = (struct container_state){
 		.oci_version = cfg->oci_version, .id = (char *)o->id, .bundle = (char *)o->bundle,
 		.rootfs = (char *)ctx->rootfs, .created = created_at, .owner = "",
@@ -590,41 +385,6 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 	    (ctx->fifo_fd = openat(c->dirfd, "exec.fifo", O_PATH | O_CLOEXEC)) < 0)
 		return error_sys(err, errno, "%s/exec.fifo", c->dir);
 	return 0;
-}
-
-/* May the child share our address space (vmclone.h)? Where the two take
- * strict turns: after clone it waits for SYNC_GO, sent as we block on the
- * sync socket; each message left is one side's last word before it blocks
- * for the other's (SYNC_CREATED, SYNC_START, SYNC_SAVED; SYNC_ERROR before
- * its _exit). `run` outlives the child's execve with all it reads (the
- * config, the seccomp program: release_child_ctx keeps it); `create` exits
- * first, without freeing it (cmd_create), and its child waits for that exit
- * (our end of the socket stays open until then: child.c await_creator_exit).
- * So not with what makes one side run while the other does, or passes fds
- * midway: user namespace maps, the hooks of create (prestart, createRuntime,
- * createContainer, startContainer; poststart and poststop run once the child
- * has exec'd), a terminal, a seccomp listener,
- * idmapped mounts, the slow path's joins and fork, a systemd unit, the
- * NOTIFY_SOCKET relay (a process of ours that would keep the socket), a
- * sandbox request; and only in a new pid namespace, where no other process
- * of the container can see the child while it shares our memory.
- * TINYRUN_SHARED_VM=0 turns it off, to compare. */
-static bool child_may_share_vm(const struct create_opts *o, const struct oci_config *cfg,
-			       const struct child_ctx *ctx)
-{
-	const struct oci_linux *l = &cfg->linux_;
-	const char *knob = getenv("TINYRUN_SHARED_VM");
-
-	if ((knob && !strcmp(knob, "0")) || !vmclone_supported())
-		return false;
-	if (ctx->userns || ctx->join_any || ctx->unshare_ns || ctx->must_fork || ctx->join.wait_parent)
-		return false;
-	if (!l->ns[OCI_NS_PID].present || l->ns[OCI_NS_PID].path)
-		return false;
-	if (ctx->hook_sync || cfg->process.terminal || o->notify || cfg->sandbox.request)
-		return false;
-	/* (notify is set for a listenerPath too: seccomp.c) */
-	return !(ctx->has_seccomp && ctx->seccomp.notify) && !rootfs_any_idmap(cfg);
 }
 
 /* Clone the child, then what the parent does for it before it can go on. */
@@ -655,8 +415,6 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
-	ctx->share_vm = child_may_share_vm(o, cfg, ctx);
-	out->own_oom_score = ctx->share_vm && cfg->process.has_oom_score_adj ? process_own_oom_score() : INT_MIN;
 	out->pid = do_clone(ctx, out, err);
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));
@@ -701,24 +459,11 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	bool zombie;
 	int r;
 
-	/* a child in our memory waits for its turn (child_may_share_vm); a
-	 * failed send means it is gone, which parent_loop reports */
-	if (out->shared_vm)
-		sync_send(sync_fd, SYNC_GO, 0, NULL, 0, -1);
-	r = parent_loop(c, cfg, o, out, sync_fd, err);
-	/* our turn again: the child forgot the --log file for both of us */
-	if (out->shared_vm)
-		log_take_back_file();
-	if (r < 0)
+	if ((r = parent_answer_child(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
 	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
-	/* run, the init in our memory: nothing may find it (exec, a pid namespace
-	 * joined by path) before its execve; the state is saved after it, and
-	 * the lock held until then (container_shared_init_done) */
-	bool later = o->run_mode && out->shared_vm;
-
-	if (!later && (r = container_save_state(c, err)) < 0)
+	if ((r = container_save_state(c, err)) < 0)
 		return r;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)
 		return r;
@@ -732,51 +477,8 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	if (!o->run_mode && sync_send(sync_fd, SYNC_SAVED, 0, NULL, 0, -1) < 0)
 		return error_set(err, ECHILD, "container init exited before it was created");
 	/* created: other commands may act on it now (run keeps the fd) */
-	if (!later)
-		flock(c->dirfd, LOCK_UN);
-	return 0;
-}
-
-int container_shared_init_done(struct container *c, const struct created *cr, struct error *err)
-{
-	int r;
-
-	if (!cr->shared_vm)
-		return 0;
-	log_take_back_file();
-	process_restore_oom_score(cr->own_oom_score);
-	r = container_save_state(c, err);
 	flock(c->dirfd, LOCK_UN);
-	return r;
-}
-
-/* --debug: the set-up the child will do, one line per step, in its order */
-static void debug_plan(const struct oci_config *cfg, const struct create_opts *o, const char *rootfs)
-{
-	char ns[128] = "";
-	size_t n = 0;
-
-	if (!log_debug_enabled())
-		return;
-	log_debug("config: %s (process %s, %zu mounts)", o->config_path ? o->config_path : "config.json",
-		  cfg->process.n_args ? cfg->process.args[0] : "-", cfg->n_mounts);
-	for (size_t i = 0; i < oci_n_namespaces; i++)
-		if (cfg->linux_.ns[oci_namespaces[i].value].present)
-			n += snprintf(ns + n, n < sizeof(ns) ? sizeof(ns) - n : 0, "%s%s", n ? " " : "",
-				      oci_namespaces[i].name);
-	log_debug("namespaces: %s", n ? ns : "none (the host's)");
-	log_debug("rootfs: %s%s", rootfs, cfg->root_readonly ? " (read-only)" : "");
-	for (size_t i = 0; i < cfg->n_mounts; i++)
-		log_debug("mount: %s (%s from %s)", cfg->mounts[i].destination,
-			  cfg->mounts[i].type ? cfg->mounts[i].type : "bind",
-			  cfg->mounts[i].source ? cfg->mounts[i].source : "none");
-	log_debug(o->no_pivot ? "root: MS_MOVE + chroot into %s (--no-pivot)" : "root: pivot_root into %s", rootfs);
-	if (cfg->linux_.has_seccomp)
-		log_debug("seccomp: %zu syscall rules, loaded just before exec", cfg->linux_.seccomp.n_syscalls);
-	for (int k = 0; k < OCI_HOOK_KINDS; k++)
-		if (cfg->hooks.n[k])
-			log_debug("hooks: %zu %s", cfg->hooks.n[k], hooks_kind_name(k));
-	log_debug("exec: %s, once started", cfg->process.n_args ? cfg->process.args[0] : "-");
+	return 0;
 }
 
 int container_create(const struct global_opts *g, const struct create_opts *o,
@@ -803,16 +505,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		container_sandbox_join_close(&sj);
 		return r;
 	}
-	debug_plan(cfg, o, rootfs);
-	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
-		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
-	for (size_t i = 0; i < cfg->linux_.resources.n_devices; i++) {
-		const struct oci_device_rule *d = &cfg->linux_.resources.devices[i];
-
-		if (d->access_given)
-			log_warn("linux.resources.devices[%zu].access: \"%s\" is \"%s\" (letters other than r, w, m "
-				 "ignored, as runc)", i, d->access_given, d->access);
-	}
+	create_log_plan(cfg, o, rootfs);
+	create_log_ignored(cfg);
 	if ((r = prepare_child_ctx(o, cfg, &ctx, err)) < 0)
 		goto out;
 	r = container_dir_create(g->root, o->id, c, err);
@@ -831,10 +525,9 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
 	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)
 		goto fail;
-	/* create: a child in our memory waits for this end's EOF, our exit */
 	if (o->run_mode)
 		out->sync_fd = sv[0];
-	else if (!out->shared_vm)
+	else
 		close(sv[0]);
 	goto out;
 fail:

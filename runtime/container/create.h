@@ -64,8 +64,6 @@ struct child_ctx {
 	int status_fd;               /* run.tinyrun.init: <state dir>/exit-status for it, or -1 */
 	int creator_pidfd;           /* pidfd of the creating tinyrun: the child dies with it */
 	pid_t creator_pid;
-	bool share_vm;               /* the child runs in our address space (vmclone.h) until exec,
-	                              * on its own copy of this struct, by turns (create.c) */
 };
 
 /* What create leaves for run/start. */
@@ -74,8 +72,6 @@ struct created {
 	int pidfd;                   /* -1 when the init is not our child (slow path) */
 	int sync_fd;                 /* parent end, still open in run mode */
 	int pty_master;              /* run without --console-socket, terminal: true */
-	bool shared_vm;              /* the init shares our memory until its execve (vmclone.h) */
-	int own_oom_score;           /* shared_vm: our oom_score_adj before the init set it, or INT_MIN */
 	struct cgroup cg;
 };
 
@@ -84,13 +80,6 @@ struct created {
 int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct oci_config *cfg, const char *config_json, size_t config_len,
 		     struct container *c, struct created *out, struct error *err);
-
-/* run, once the init that shared our memory (created.shared_vm) has exec'd
- * or failed (the sync socket's EOF or SYNC_ERROR): our turn for good. The
- * --log file back (log.h), our oom_score_adj back (one per address space),
- * the state saved and the state dir unlocked (finish held both back). 0 when
- * nothing was shared. */
-int container_shared_init_done(struct container *c, const struct created *cr, struct error *err);
 
 /* Child side: never returns. */
 __attribute__((noreturn)) void container_child_main(struct child_ctx *ctx);

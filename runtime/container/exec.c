@@ -209,13 +209,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	pid_t pid;
 
 	x.ns_flags = ns_exec_join_flags(&cfg->linux_);
-	{
-		struct stat self;
-		if (stat("/proc/self/exe", &self) == 0) {
-			x.self_dev = self.st_dev;
-			x.self_ino = self.st_ino;
-		}
-	}
+	process_runtime_binary(&x.self_dev, &x.self_ino);
 	if (cfg->linux_.has_seccomp) {
 		if ((r = seccomp_compile(&cfg->linux_.seccomp, o->seccomp_cache, log_debug_msg, &x.seccomp, err)) < 0)
 			return r;

@@ -1,7 +1,6 @@
 #include "runtime/container/process.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -343,25 +342,6 @@ int process_set_oom_score(const struct oci_process *p, struct error *err)
 	return r < 0 ? error_sys(err, -r, "process.oomScoreAdj %d", p->oom_score_adj) : 0;
 }
 
-int process_own_oom_score(void)
-{
-	char buf[16];
-	ssize_t n = procfs_read(-1, "self/oom_score_adj", buf, sizeof(buf));
-
-	return n > 0 ? atoi(buf) : INT_MIN;
-}
-
-void process_restore_oom_score(int value)
-{
-	char buf[16];
-	int n;
-
-	if (value == INT_MIN)
-		return;
-	n = snprintf(buf, sizeof(buf), "%d", value);
-	procfs_write(-1, "self/oom_score_adj", buf, n);
-}
-
 /* execve resets caught signals; ignored ones and the mask are inherited. The
  * caller's (nohup, a shell's `&`) and the runtime's own (SIGPIPE, the mask of
  * a foreground run/exec) must not reach the container's process. */
@@ -427,6 +407,16 @@ static int script_interpreter(const char *path, char *interp, size_t size)
 	*end = 0;
 	snprintf(interp, size, "%s", p);
 	return 0;
+}
+
+void process_runtime_binary(dev_t *dev, ino_t *ino)
+{
+	struct stat self;
+
+	if (stat("/proc/self/exe", &self) == 0) {
+		*dev = self.st_dev;
+		*ino = self.st_ino;
+	}
 }
 
 int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,

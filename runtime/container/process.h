@@ -39,12 +39,6 @@ int process_set_no_new_privs(const struct oci_process *p, struct error *err);
 /* The child itself, first thing (the host's /proc still in view, and before
  * it makes itself non-dumpable): its oom_score_adj from process.oomScoreAdj. */
 int process_set_oom_score(const struct oci_process *p, struct error *err);
-/* The kernel keeps oom_score_adj per address space: an init that shares the
- * runtime's (vmclone.h) sets the runtime's too. The runtime's own value
- * (INT_MIN: unreadable), and that value written back once the init has
- * exec'd (cmd_run.c). */
-int process_own_oom_score(void);
-void process_restore_oom_score(int value);
 /* The child, while the host's /proc is in view: default dispositions for
  * every signal (those the caller or the runtime ignored) and an empty mask. */
 void process_reset_signals(void);
@@ -56,6 +50,9 @@ void process_join_keyring(const char *id);
  * file. */
 int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t self_dev, ino_t self_ino,
 			      struct error *err);
+/* The parent's half of that check: *dev and *ino of /proc/self/exe (left as
+ * they are when it cannot be stat'd). */
+void process_runtime_binary(dev_t *dev, ino_t *ino);
 /* Highest capability the running kernel knows, asked of the kernel
  * (PR_CAPBSET_READ), never of a file an image could fake; cached. */
 int process_cap_last_cap(void);

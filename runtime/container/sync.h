@@ -1,6 +1,7 @@
 /* Parent <-> container child messages over a SOCK_SEQPACKET socketpair:
  * a fixed header, an optional payload (error text, state JSON) and an
- * optional fd (the pty master). */
+ * optional fd (the pty master). Who sends which when, and what each side
+ * does in between: HACKING.md, "The sync protocol, message by message". */
 #ifndef TINYRUN_SYNC_H
 #define TINYRUN_SYNC_H
 
@@ -22,7 +23,6 @@ enum sync_type {
 	SYNC_SAVED,          /* parent -> child (create): state.json saved, the child may outlive us */
 	SYNC_IDMAP,          /* child -> parent, value: mounts[] index, fd: its tree to idmap */
 	SYNC_IDMAP_DONE,     /* parent -> child */
-	SYNC_GO,             /* parent -> child sharing our memory (vmclone.h): our turn is over */
 };
 
 struct sync_msg {
@@ -32,7 +32,7 @@ struct sync_msg {
 
 /* The one size of a message's payload buffer, its NUL included: the largest
  * payload is the state JSON for the createContainer/startContainer hooks
- * (create.c refuses a bigger state before sending it). */
+ * (parent.c refuses a bigger state before sending it). */
 #define SYNC_PAYLOAD_MAX 65536
 
 /* Send one message: header, `len` bytes of payload (none when payload is

@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -81,4 +84,18 @@ ssize_t procfs_read(int dir, const char *rel, char *buf, size_t size)
 	close(fd);
 	buf[n > 0 ? n : 0] = 0;
 	return n;
+}
+
+pid_t procfs_ns_pid(pid_t pid)
+{
+	char rel[32], buf[2048], *line, *end, *last;
+
+	snprintf(rel, sizeof(rel), "%d/status", (int)pid);
+	if (procfs_read(-1, rel, buf, sizeof(buf)) <= 0 || !(line = strstr(buf, "\nNSpid:")))
+		return pid;
+	line += strlen("\nNSpid:");
+	if ((end = strchr(line, '\n')))
+		*end = 0;
+	last = strrchr(line, '\t');
+	return last ? (pid_t)atoi(last + 1) : pid;
 }

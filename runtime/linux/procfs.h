@@ -22,4 +22,8 @@ int procfs_openat(int dir, const char *rel, int flags);
 int procfs_write(int dir, const char *rel, const void *buf, size_t len);
 ssize_t procfs_read(int dir, const char *rel, char *buf, size_t size);
 
+/* The pid of `pid` as its own (innermost) pid namespace sees it: the last
+ * NSpid of /proc/<pid>/status; `pid` itself when that cannot be read. */
+pid_t procfs_ns_pid(pid_t pid);
+
 #endif

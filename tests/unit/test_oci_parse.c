@@ -730,6 +730,45 @@ static void test_io_priority_idle(void)
 	CHECK_STR(err.msg, "config.json: .process.ioPriority.priority: required");
 }
 
+/* oci_config_check_create: valid configs that create still refuses, each
+ * with the field it names; the smallest that passes */
+static void test_check_create(void)
+{
+	static const struct { const char *json, *msg; } cases[] = {
+		{ "{\"ociVersion\": \"1.2.0\", \"root\": {\"path\": \"r\"}}", ".process: required" },
+		{ "{\"ociVersion\": \"1.2.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}}", ".root: required" },
+		{ "{\"ociVersion\": \"1.2.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, \"root\": {\"path\": \"r\"}}",
+		  "a mount namespace is required" },
+		{ "{\"ociVersion\": \"1.2.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, \"root\": {\"path\": \"r\"},"
+		  " \"linux\": {\"namespaces\": [{\"type\": \"mount\"}, {\"type\": \"user\"}],"
+		  " \"uidMappings\": [{\"containerID\": 0, \"hostID\": 1000, \"size\": 1}]}}",
+		  "a new user namespace needs uid and gid mappings" },
+		{ "{\"ociVersion\": \"1.2.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, \"root\": {\"path\": \"r\"},"
+		  " \"annotations\": {\"run.tinyrun.init\": \"true\"}, \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+		  "run.tinyrun.init\"]: needs a new pid namespace" },
+		{ "{\"ociVersion\": \"1.2.0\", \"process\": {\"args\": [\"sh\"], \"cwd\": \"/\"}, \"root\": {\"path\": \"r\"},"
+		  " \"annotations\": {\"run.tinyrun.init\": \"true\"},"
+		  " \"linux\": {\"namespaces\": [{\"type\": \"mount\"}, {\"type\": \"pid\"}]}}", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct oci_config cfg;
+		struct error err = { 0 };
+
+		CHECK(parse_str(cases[i].json, OCI_PARSE_ALL, &cfg, &err) == 0);
+		if (err.msg[0])
+			continue;
+		if (!cases[i].msg) {
+			CHECK(oci_config_check_create(&cfg, &err) == 0);
+		} else {
+			CHECK(oci_config_check_create(&cfg, &err) == -EINVAL);
+			CHECK(strstr(err.msg, cases[i].msg) != NULL);
+			CHECK(strncmp(err.msg, "config.json: .", 14) == 0);
+		}
+		oci_config_free(&cfg);
+	}
+}
+
 int main(void)
 {
 	test_full();
@@ -751,5 +790,6 @@ int main(void)
 	test_unknown_capabilities();
 	test_resources_parse();
 	test_resources_set_number();
+	test_check_create();
 	return unit_report("test_oci_parse");
 }

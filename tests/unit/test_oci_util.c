@@ -1,8 +1,10 @@
-/* oci/util.h: the one whole-file reader, FNV-1a and the growable buffer. */
+/* oci/util.h: the one whole-file reader, FNV-1a, the growable buffer and the
+ * RFC 3339 time. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "oci/util.h"
@@ -146,6 +148,33 @@ static void test_mark_repeats(void)
 	CHECK(!r[0]);
 }
 
+/* util_rfc3339: as gmtime_r says, across leap days, centuries and 2038 */
+static void test_rfc3339(void)
+{
+	static const time_t at[] = { 0, 59, 86399, 951782400, 951868799, 978307200, 1709164800,
+				     1735689599, 2147483647, 4107542400, 4107455999, 253402300799 };
+	char got[64], want[64];
+	struct tm tm;
+
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		struct timespec ts = { .tv_sec = at[i], .tv_nsec = 7 };
+
+		gmtime_r(&at[i], &tm);
+		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S.000000007Z", &tm);
+		util_rfc3339(&ts, got, sizeof(got));
+		CHECK_STR(got, want);
+	}
+	/* every day of a leap year (2024), at 01:01:01 */
+	for (time_t t = 1704067200; t < 1735689600; t += 86400) {
+		struct timespec ts = { .tv_sec = t + 3661 };
+
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S.000000000Z", &tm);
+		util_rfc3339(&ts, got, sizeof(got));
+		CHECK_STR(got, want);
+	}
+}
+
 int main(void)
 {
 	test_fnv();
@@ -153,5 +182,6 @@ int main(void)
 	test_read_at();
 	test_buf();
 	test_mark_repeats();
+	test_rfc3339();
 	return unit_report("test_oci_util");
 }

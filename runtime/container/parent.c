@@ -1,0 +1,117 @@
+/* The runtime's answers to the container's first process while it is made
+ * (parent.h), one message at a time. */
+#include "runtime/container/parent.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "rootfs/rootfs.h"
+#include "runtime/container/hooks.h"
+#include "runtime/container/sync.h"
+#include "runtime/linux/namespaces.h"
+#include "runtime/linux/netdev.h"
+#include "runtime/linux/procfs.h"
+
+static int send_state(struct container *c, const char *status, int sync_fd, enum sync_type type,
+		      struct error *err)
+{
+	char *json;
+	size_t len;
+	int r = container_state_json(c, status, &json, &len, err);
+
+	if (r < 0)
+		return r;
+	if (len >= SYNC_PAYLOAD_MAX)
+		r = error_set(err, E2BIG, "state JSON too large for hooks");
+	else if (sync_send(sync_fd, type, 0, json, len, -1) < 0)
+		r = error_set(err, EPIPE, "container init exited during hooks");
+	free(json);
+	return r;
+}
+
+/* prestart + createRuntime here (host pid); createContainer and
+ * startContainer in the container get its own view of the pid (runc does). */
+static int run_create_hooks(struct container *c, const struct oci_config *cfg, int sync_fd, struct error *err)
+{
+	pid_t host_pid = c->st.pid;
+	char *json;
+	size_t len;
+	int r;
+
+	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
+		return r;
+	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, NULL, json, len, err);
+	if (r == 0)
+		r = hooks_run(&cfg->hooks, OCI_HOOK_CREATE_RUNTIME, NULL, json, len, err);
+	free(json);
+	if (r < 0)
+		return r;
+	c->st.pid = procfs_ns_pid(host_pid);
+	r = send_state(c, "creating", sync_fd, SYNC_HOOKS_DONE, err);
+	if (r == 0 && cfg->hooks.n[OCI_HOOK_START_CONTAINER])
+		r = send_state(c, "created", sync_fd, SYNC_START_STATE, err);
+	c->st.pid = host_pid;
+	return r;
+}
+
+int parent_answer_child(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
+			struct created *out, int sync_fd, struct error *err)
+{
+	char payload[SYNC_PAYLOAD_MAX];
+	struct sync_msg m;
+	int r, fd;
+
+	for (;;) {
+		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
+		switch (r) {
+		case SYNC_NS_READY:
+			if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+				return r;
+			sync_send(sync_fd, SYNC_MAPS_DONE, 0, NULL, 0, -1);
+			break;
+		case SYNC_PID:
+			waitpid(out->pid, NULL, 0);   /* the intermediate process */
+			out->pid = m.value;
+			c->st.pid = m.value;
+			if ((r = container_record_pid(c->dirfd, "init", out->pid, err)) < 0)
+				return r;
+			if ((r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
+				return r;
+			if (out->pidfd >= 0)
+				close(out->pidfd);
+			out->pidfd = -1;
+			break;
+		case SYNC_HOOKS:
+			c->st.pid = out->pid;
+			if ((r = run_create_hooks(c, cfg, sync_fd, err)) < 0)
+				return r;
+			break;
+		case SYNC_PTY:
+			if ((r = sync_answer_pty(o->console_socket, fd, &out->pty_master, err)) < 0)
+				return r;
+			break;
+		case SYNC_IDMAP:
+			r = fd < 0 ? error_set(err, EPROTO, "internal: idmap request without a tree")
+				   : rootfs_idmap_apply(cfg, (size_t)m.value, fd, err);
+			if (fd >= 0)
+				close(fd);
+			if (r < 0)
+				return r;
+			sync_send(sync_fd, SYNC_IDMAP_DONE, 0, NULL, 0, -1);
+			break;
+		case SYNC_SECCOMP_FD:
+			c->st.pid = out->pid;
+			if ((r = sync_answer_seccomp_fd(c, &cfg->linux_.seccomp, "creating", out->pid, fd, err)) < 0)
+				return r;
+			break;
+		case SYNC_CREATED:
+			return 0;
+		case SYNC_ERROR:
+			return error_set(err, ECANCELED, "%s", payload);
+		default:
+			return error_set(err, ECHILD, "container init exited before it was created");
+		}
+	}
+}

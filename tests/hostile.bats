@@ -221,3 +221,83 @@ create_refused() {
 	assert_output --partial 'update: --memory: invalid value "-2"'
 	assert_no_leftovers
 }
+
+# ---- the image's files the child reads ------------------------------------
+# Every file the container's child (and exec's) reads by a path the image
+# names is opened O_NONBLOCK and read only when it is a regular file: a FIFO
+# in the image never holds run, create or exec.
+
+# image_fifo PATH: PATH in the bundle's rootfs becomes a FIFO (the rootfs is
+# hard links to the shared base: the old file is unlinked, never written).
+image_fifo() {
+	rm -f "$BUNDLE/rootfs$1"
+	mkfifo -m 0755 "$BUNDLE/rootfs$1"
+}
+
+# image_script PATH INTERPRETER: an executable "#!INTERPRETER" script.
+image_script() {
+	printf '#!%s\necho the script ran\n' "$2" >"$BUNDLE/rootfs$1"
+	chmod 0755 "$BUNDLE/rootfs$1"
+}
+
+@test "hostile image: a #! interpreter that is a FIFO: run and create fail at once, naming it" {
+	image_fifo /evil
+	image_script /bin/evil-script /evil
+	set_args /bin/evil-script
+	create_refused "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO)"
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO)"
+	refute_output --partial "the script ran"
+	assert_no_leftovers
+}
+
+@test "hostile image: a #! interpreter two scripts down that is a FIFO, found through PATH" {
+	image_fifo /evil
+	image_script /bin/evil-inner /evil
+	image_script /bin/evil-outer /bin/evil-inner
+	set_args evil-outer
+	create_refused "process.args[0]: /bin/evil-outer: interpreter /evil: not a regular file (a FIFO)"
+}
+
+@test "hostile image: a program that is an executable FIFO: create fails at once, naming it" {
+	image_fifo /bin/evil-fifo
+	set_args /bin/evil-fifo
+	create_refused "process.args[0]: /bin/evil-fifo: not a regular file (a FIFO)"
+}
+
+@test "hostile image: exec of a script whose #! interpreter is a FIFO fails at once; the container lives on" {
+	run_detached "$CID"
+	image_fifo /evil
+	image_script /bin/evil-script /evil
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" /bin/evil-script
+	assert_failure 255   # runc's exit status of an exec that failed itself
+	assert_output "tinyrun: exec failed: process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO)"
+	refute_output --partial "the script ran"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" echo still here
+	assert_success
+	assert_output "still here"
+}
+
+# HOME is the user's home in the image's /etc/passwd (process_env_final).
+@test "hostile image: /etc/passwd that is a FIFO with no writer: HOME is /, no hang" {
+	image_fifo /etc/passwd
+	update_config '.process.env = ["PATH=/bin"]'
+	set_args sh -c 'echo "home=$HOME"'
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output "home=/"
+}
+
+@test "hostile image: /etc/passwd that is a FIFO with data in it: not read, HOME is /" {
+	image_fifo /etc/passwd
+	# the test holds both ends (O_RDWR does not wait): the FIFO has a line
+	exec 5<>"$BUNDLE/rootfs/etc/passwd"
+	printf 'root:x:0:0:root:/from-the-fifo:/bin/sh\n' >&5
+	update_config '.process.env = ["PATH=/bin"]'
+	set_args sh -c 'echo "home=$HOME"'
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	exec 5>&-
+	assert_success
+	assert_output "home=/"
+}

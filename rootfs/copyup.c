@@ -41,10 +41,17 @@ static int copy_data(int in, int out, off_t size)
 
 static int copy_file(int from, int to, const char *name, const struct stat *st)
 {
+	struct stat now;
 	int in, out, r;
 
-	if ((in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	/* the image's: O_NONBLOCK and regular still (a FIFO put in its place
+	 * since the fstatat must not hold the child) */
+	if ((in = openat(from, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
 		return -errno;
+	if (fstat(in, &now) < 0 || !S_ISREG(now.st_mode)) {
+		close(in);
+		return -EACCES;
+	}
 	out = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st->st_mode & 07777);
 	r = out < 0 ? -errno : copy_data(in, out, st->st_size);
 	if (out >= 0)

@@ -301,3 +301,37 @@ image_script() {
 	assert_success
 	assert_output "home=/"
 }
+
+# tmpcopyup copies the image's files into the new tmpfs: a file that turns
+# into a FIFO between the copy's fstatat and its open (the test swaps a file
+# and a FIFO with RENAME_EXCHANGE as fast as it can) is refused, never
+# waited on: each create ends, at once.
+@test "hostile image: tmpcopyup of a file swapped with a FIFO: create never hangs" {
+	mkdir -p "$BUNDLE/rootfs/cu"
+	echo data >"$BUNDLE/rootfs/cu/f"
+	mkfifo "$BUNDLE/rootfs/cu/p"
+	update_config '.mounts += [{"destination": "/cu", "type": "tmpfs", "source": "tmpfs", "options": ["tmpcopyup"]}]'
+	python3 - "$BUNDLE/rootfs/cu" <<'PY' 3>&- 4>&- &
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+d = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+while os.path.exists(sys.argv[1] + "/f"):
+    libc.renameat2(d, b"f", d, b"p", 2)   # RENAME_EXCHANGE
+PY
+	local swapper=$! i refused=0
+	for ((i = 0; i < 300 && !refused; i++)); do
+		run_nohang timeout -k 2 10 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+		[[ $status -ne 124 && $status -ne 137 ]] || break
+		if [[ $status -eq 0 ]]; then
+			runtime_timeout 10 delete --force "$CID" >/dev/null 2>&1 || true
+		else
+			assert_output "tinyrun: mount tmpfs on /cu: tmpcopyup: Permission denied"
+			refused=1
+		fi
+	done
+	kill "$swapper"
+	wait "$swapper" || true
+	[[ $status -ne 124 && $status -ne 137 ]] || fail "create hung (try $i): ${output:0:300}"
+	((refused)) || skip "the swap never fell between the copy's fstatat and its open in $i tries"
+	assert_no_leftovers
+}

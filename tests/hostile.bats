@@ -335,3 +335,23 @@ PY
 	((refused)) || skip "the swap never fell between the copy's fstatat and its open in $i tries"
 	assert_no_leftovers
 }
+
+# The sandbox profile's minimal root copies the image's /etc/ld.so.cache
+# (rootfs/minimal.c): a FIFO there is neither waited on nor read.
+@test "hostile image: the sandbox's /etc/ld.so.cache a FIFO, empty or with data: not copied, no hang" {
+	rm -f "$BUNDLE/config.json"
+	"$RUNTIME" spec --sandbox -b "$BUNDLE"
+	update_config '.annotations["run.tinyrun.userns.range"] = "1900000000-1900065535" | .process.env += [$t]' \
+		--arg t "TINYRUN_TEST_TOKEN=$TOKEN"
+	set_args checker readdir:/etc
+	image_fifo /etc/ld.so.cache
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output "readdir:/etc=group,passwd"
+	exec 5<>"$BUNDLE/rootfs/etc/ld.so.cache"
+	printf 'from the fifo' >&5
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	exec 5>&-
+	assert_success
+	assert_output "readdir:/etc=group,passwd"
+}

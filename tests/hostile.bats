@@ -244,10 +244,10 @@ image_script() {
 	image_fifo /evil
 	image_script /bin/evil-script /evil
 	set_args /bin/evil-script
-	create_refused "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO)"
+	create_refused "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO): permission denied"
 	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
 	assert_failure 1
-	assert_output --partial "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO)"
+	assert_output --partial "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO): permission denied"
 	refute_output --partial "the script ran"
 	assert_no_leftovers
 }
@@ -257,13 +257,13 @@ image_script() {
 	image_script /bin/evil-inner /evil
 	image_script /bin/evil-outer /bin/evil-inner
 	set_args evil-outer
-	create_refused "process.args[0]: /bin/evil-outer: interpreter /evil: not a regular file (a FIFO)"
+	create_refused "process.args[0]: /bin/evil-outer: interpreter /evil: not a regular file (a FIFO): permission denied"
 }
 
 @test "hostile image: a program that is an executable FIFO: create fails at once, naming it" {
 	image_fifo /bin/evil-fifo
 	set_args /bin/evil-fifo
-	create_refused "process.args[0]: /bin/evil-fifo: not a regular file (a FIFO)"
+	create_refused "process.args[0]: /bin/evil-fifo: not a regular file (a FIFO): permission denied"
 }
 
 @test "hostile image: exec of a script whose #! interpreter is a FIFO fails at once; the container lives on" {
@@ -272,7 +272,7 @@ image_script() {
 	image_script /bin/evil-script /evil
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" /bin/evil-script
 	assert_failure 255   # runc's exit status of an exec that failed itself
-	assert_output "tinyrun: exec failed: process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO)"
+	assert_output "tinyrun: exec failed: process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO): permission denied"
 	refute_output --partial "the script ran"
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" echo still here
 	assert_success

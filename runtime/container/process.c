@@ -422,12 +422,15 @@ static int open_image_file(const char *path, struct stat *st)
 	return fd < 0 ? -errno : fd;
 }
 
+/* ": permission denied" (runc's execve error, lower-case): podman, docker
+ * and containerd make that exit 126 */
 static int not_regular(const char *exe, const char *path, mode_t mode, int depth, struct error *err)
 {
 	if (depth == 0)
-		return error_set(err, EACCES, "process.args[0]: %s: not a regular file (%s)", exe, util_file_kind(mode));
-	return error_set(err, EACCES, "process.args[0]: %s: interpreter %s: not a regular file (%s)", exe, path,
-			 util_file_kind(mode));
+		return error_sys_lc(err, EACCES, "process.args[0]: %s: not a regular file (%s)", exe,
+				    util_file_kind(mode));
+	return error_sys_lc(err, EACCES, "process.args[0]: %s: interpreter %s: not a regular file (%s)", exe, path,
+			    util_file_kind(mode));
 }
 
 /* The interpreter of the "#!" script `path` (`depth` interpreters down from

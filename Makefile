@@ -137,7 +137,8 @@ unit: $(UNIT_BINS)
 # Fuzz targets tests/fuzz/fuzz_*.c over oci/ + seccomp/. make check replays
 # tests/fuzz/corpus/<target>/ with gcc + ASan/UBSan (build/fuzz-replay/);
 # make fuzz builds libFuzzer binaries with clang (build/fuzz/) and runs each
-# for FUZZ_SECONDS on a copy of that corpus.
+# for FUZZ_SECONDS on a copy of that corpus. Both with FUZZ_SAN: undefined
+# behaviour aborts (-fno-sanitize-recover=all) instead of printing and passing.
 DEB_FUZZ     := clang
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_LIB     := $(wildcard oci/*.c seccomp/*.c)
@@ -152,7 +153,7 @@ build/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard *
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.h $(FUZZ_LIB) $(wildcard */*.h */*/*.h)
 	@mkdir -p $(dir $@)
-	clang $(CFLAGS) -Wno-unused-command-line-argument -DFUZZ_LIBFUZZER -fsanitize=fuzzer,address,undefined \
+	clang $(CFLAGS) -Wno-unused-command-line-argument -DFUZZ_LIBFUZZER -fsanitize=fuzzer $(FUZZ_SAN) \
 	  -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 fuzz:

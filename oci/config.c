@@ -150,18 +150,6 @@ static int config_from_text(const char *name, const char *text, size_t len,
 	return 0;
 }
 
-static const char *file_kind(mode_t m)
-{
-	switch (m & S_IFMT) {
-	case S_IFDIR:  return "a directory";
-	case S_IFIFO:  return "a FIFO";
-	case S_IFCHR:  return "a character device";
-	case S_IFBLK:  return "a block device";
-	case S_IFSOCK: return "a socket";
-	default:       return "not a regular file";
-	}
-}
-
 /* The whole of fd in one buffer, NUL-terminated, at most OCI_JSON_MAX_SIZE
  * bytes; usually a single read(). */
 static int read_all(int fd, const struct stat *st, const char *name, char **out, size_t *len,
@@ -210,7 +198,7 @@ static int read_file(const char *path, const char *name, bool pipes, char **buf,
 	}
 	if (!is_stdin && !S_ISREG(st.st_mode) && !(pipes && is_pipe(fd, &st))) {
 		close(fd);
-		return error_set(err, EINVAL, "%s: not a regular file (%s)", name, file_kind(st.st_mode));
+		return error_set(err, EINVAL, "%s: not a regular file (%s)", name, util_file_kind(st.st_mode));
 	}
 	if (!is_stdin && !S_ISREG(st.st_mode))   /* a pipe: read it to its end, as stdin */
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,6 +71,18 @@ int util_read_at(int dirfd, const char *path, int flags, size_t hint, size_t max
 	r = util_read_fd(fd, hint, max, out, len);
 	close(fd);
 	return r;
+}
+
+const char *util_file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:  return "a directory";
+	case S_IFIFO:  return "a FIFO";
+	case S_IFCHR:  return "a character device";
+	case S_IFBLK:  return "a block device";
+	case S_IFSOCK: return "a socket";
+	default:       return "not a regular file";
+	}
 }
 
 uint64_t util_fnv1a64(const void *data, size_t n, uint64_t basis)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* ---- whole files ---------------------------------------------------------- */
 
@@ -23,6 +24,9 @@ int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len);
  * for kernel files (cgroupfs, /proc) and our own. -errno of openat too. */
 int util_read_at(int dirfd, const char *path, int flags, size_t hint, size_t max,
 		 char **out, size_t *len);
+/* What a file that is not regular is, for "<name>: not a regular file (%s)":
+ * "a FIFO", "a directory", "a character device" ... */
+const char *util_file_kind(mode_t mode);
 
 /* ---- FNV-1a 64 ------------------------------------------------------------ */
 

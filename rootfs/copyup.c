@@ -44,13 +44,13 @@ static int copy_file(int from, int to, const char *name, const struct stat *st)
 	struct stat now;
 	int in, out, r;
 
-	/* O_NONBLOCK and the second look: a name swapped for a FIFO (or anything
-	 * else) after the caller's fstatat never blocks the copy, nor is read */
-	if ((in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+	/* the image's: O_NONBLOCK, and regular still and the same inode the walk
+	 * saw (a FIFO put in its place since the fstatat must not hold the child) */
+	if ((in = openat(from, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)) < 0)
 		return -errno;
 	if (fstat(in, &now) < 0 || !S_ISREG(now.st_mode) || now.st_ino != st->st_ino || now.st_dev != st->st_dev) {
 		close(in);
-		return -ESTALE;
+		return -EACCES;
 	}
 	out = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st->st_mode & 07777);
 	r = out < 0 ? -errno : copy_data(in, out, st->st_size);

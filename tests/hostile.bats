@@ -221,3 +221,137 @@ create_refused() {
 	assert_output --partial 'update: --memory: invalid value "-2"'
 	assert_no_leftovers
 }
+
+# ---- the image's files the child reads ------------------------------------
+# Every file the container's child (and exec's) reads by a path the image
+# names is opened O_NONBLOCK and read only when it is a regular file: a FIFO
+# in the image never holds run, create or exec.
+
+# image_fifo PATH: PATH in the bundle's rootfs becomes a FIFO (the rootfs is
+# hard links to the shared base: the old file is unlinked, never written).
+image_fifo() {
+	rm -f "$BUNDLE/rootfs$1"
+	mkfifo -m 0755 "$BUNDLE/rootfs$1"
+}
+
+# image_script PATH INTERPRETER: an executable "#!INTERPRETER" script.
+image_script() {
+	printf '#!%s\necho the script ran\n' "$2" >"$BUNDLE/rootfs$1"
+	chmod 0755 "$BUNDLE/rootfs$1"
+}
+
+@test "hostile image: a #! interpreter that is a FIFO: run and create fail at once, naming it" {
+	image_fifo /evil
+	image_script /bin/evil-script /evil
+	set_args /bin/evil-script
+	create_refused "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO): permission denied"
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO): permission denied"
+	refute_output --partial "the script ran"
+	assert_no_leftovers
+}
+
+@test "hostile image: a #! interpreter two scripts down that is a FIFO, found through PATH" {
+	image_fifo /evil
+	image_script /bin/evil-inner /evil
+	image_script /bin/evil-outer /bin/evil-inner
+	set_args evil-outer
+	create_refused "process.args[0]: /bin/evil-outer: interpreter /evil: not a regular file (a FIFO): permission denied"
+}
+
+@test "hostile image: a program that is an executable FIFO: create fails at once, naming it" {
+	image_fifo /bin/evil-fifo
+	set_args /bin/evil-fifo
+	create_refused "process.args[0]: /bin/evil-fifo: not a regular file (a FIFO): permission denied"
+}
+
+@test "hostile image: exec of a script whose #! interpreter is a FIFO fails at once; the container lives on" {
+	run_detached "$CID"
+	image_fifo /evil
+	image_script /bin/evil-script /evil
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" /bin/evil-script
+	assert_failure 255   # runc's exit status of an exec that failed itself
+	assert_output "tinyrun: exec failed: process.args[0]: /bin/evil-script: interpreter /evil: not a regular file (a FIFO): permission denied"
+	refute_output --partial "the script ran"
+	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" echo still here
+	assert_success
+	assert_output "still here"
+}
+
+# HOME is the user's home in the image's /etc/passwd (process_env_final).
+@test "hostile image: /etc/passwd that is a FIFO with no writer: HOME is /, no hang" {
+	image_fifo /etc/passwd
+	update_config '.process.env = ["PATH=/bin"]'
+	set_args sh -c 'echo "home=$HOME"'
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output "home=/"
+}
+
+@test "hostile image: /etc/passwd that is a FIFO with data in it: not read, HOME is /" {
+	image_fifo /etc/passwd
+	# the test holds both ends (O_RDWR does not wait): the FIFO has a line
+	exec 5<>"$BUNDLE/rootfs/etc/passwd"
+	printf 'root:x:0:0:root:/from-the-fifo:/bin/sh\n' >&5
+	update_config '.process.env = ["PATH=/bin"]'
+	set_args sh -c 'echo "home=$HOME"'
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	exec 5>&-
+	assert_success
+	assert_output "home=/"
+}
+
+# tmpcopyup copies the image's files into the new tmpfs: a file that turns
+# into a FIFO between the copy's fstatat and its open (the test swaps a file
+# and a FIFO with RENAME_EXCHANGE as fast as it can) is refused, never
+# waited on: each create ends, at once.
+@test "hostile image: tmpcopyup of a file swapped with a FIFO: create never hangs" {
+	mkdir -p "$BUNDLE/rootfs/cu"
+	echo data >"$BUNDLE/rootfs/cu/f"
+	mkfifo "$BUNDLE/rootfs/cu/p"
+	update_config '.mounts += [{"destination": "/cu", "type": "tmpfs", "source": "tmpfs", "options": ["tmpcopyup"]}]'
+	python3 - "$BUNDLE/rootfs/cu" <<'PY' 3>&- 4>&- &
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+d = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+while os.path.exists(sys.argv[1] + "/f"):
+    libc.renameat2(d, b"f", d, b"p", 2)   # RENAME_EXCHANGE
+PY
+	local swapper=$! i refused=0
+	for ((i = 0; i < 300 && !refused; i++)); do
+		run_nohang timeout -k 2 10 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+		[[ $status -ne 124 && $status -ne 137 ]] || break
+		if [[ $status -eq 0 ]]; then
+			runtime_timeout 10 delete --force "$CID" >/dev/null 2>&1 || true
+		else
+			assert_output "tinyrun: mount tmpfs on /cu: tmpcopyup: Permission denied"
+			refused=1
+		fi
+	done
+	kill "$swapper"
+	wait "$swapper" || true
+	[[ $status -ne 124 && $status -ne 137 ]] || fail "create hung (try $i): ${output:0:300}"
+	((refused)) || skip "the swap never fell between the copy's fstatat and its open in $i tries"
+	assert_no_leftovers
+}
+
+# The sandbox profile's minimal root copies the image's /etc/ld.so.cache
+# (rootfs/minimal.c): a FIFO there is neither waited on nor read.
+@test "hostile image: the sandbox's /etc/ld.so.cache a FIFO, empty or with data: not copied, no hang" {
+	rm -f "$BUNDLE/config.json"
+	"$RUNTIME" spec --sandbox -b "$BUNDLE"
+	update_config '.annotations["run.tinyrun.userns.range"] = "1900000000-1900065535" | .process.env += [$t]' \
+		--arg t "TINYRUN_TEST_TOKEN=$TOKEN"
+	set_args checker readdir:/etc
+	image_fifo /etc/ld.so.cache
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_output "readdir:/etc=group,passwd"
+	exec 5<>"$BUNDLE/rootfs/etc/ld.so.cache"
+	printf 'from the fifo' >&5
+	run_nohang timeout -k 2 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	exec 5>&-
+	assert_success
+	assert_output "readdir:/etc=group,passwd"
+}

@@ -127,6 +127,13 @@ build_helpers() {
 	(BATS_RUN_TMPDIR="$TINYRUN_TEST_CACHE" && load() { :; } && source tests/helpers.bash && build_test_lib)
 }
 
+# A sanitizer's report in a replay's output: a failure even when the run
+# went on and exited 0 (a UBSan check built to recover, a leak report).
+sanitizer_re='runtime error:|ERROR: AddressSanitizer|ERROR: LeakSanitizer'
+sanitizer_report() {
+	grep -qE "$sanitizer_re" <<<"$1"
+}
+
 # The fuzz targets' committed corpus (tests/fuzz/corpus/<target>/) through
 # build/fuzz-replay/<target> (ASan/UBSan): one file a check.
 run_fuzz_replay() {
@@ -136,10 +143,11 @@ run_fuzz_replay() {
 		out="$(timeout -k 5 300 "build/fuzz-replay/$name" "$dir" 2>&1 </dev/null)"
 		rc=$?
 		printf '%s\n' "$out" >"$logdir/fuzz-replay-$name.log"
-		if ((rc == 0)) && [[ "$out" =~ ([0-9]+)\ passed,\ 0\ failed ]]; then
+		if ((rc == 0)) && [[ "$out" =~ ([0-9]+)\ passed,\ 0\ failed ]] && ! sanitizer_report "$out"; then
 			p=$((p + BASH_REMATCH[1]))
 		else
-			note "FAIL fuzz-replay $name (exit $rc):" && tail -n 20 <<<"$out"
+			note "FAIL fuzz-replay $name (exit $rc):" && grep -E -m 3 "$sanitizer_re" <<<"$out"
+			tail -n 20 <<<"$out"
 			f=$((f + 1))
 		fi
 	done

@@ -19,6 +19,8 @@
 
 #include "runtime/log.h"
 #include "runtime/linux/procfs.h"
+#include "oci/passwd.h"
+#include "oci/shebang.h"
 #include "oci/tables.h"
 #include "oci/util.h"
 
@@ -385,27 +387,56 @@ void process_join_keyring(const char *id)
 		syscall(SYS_keyctl, KEYCTL_SETPERM, key, 0x3f1b0000);
 }
 
-/* The interpreter of a "#!" script, or "" when `path` is not one. */
-static int script_interpreter(const char *path, char *interp, size_t size)
+/* A file of the image the child reads: opened O_NONBLOCK (a FIFO or a
+ * device must not hold the child: an open or a read that blocks would hang
+ * run/create), its mode in *st; the caller reads it only when it is a
+ * regular file. -errno when it cannot be opened. */
+static int open_image_file(const char *path, struct stat *st)
 {
-	char buf[256];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd >= 0 && fstat(fd, st) < 0) {
+		close(fd);
+		return -EIO;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* ": permission denied" (runc's execve error, lower-case): podman, docker
+ * and containerd make that exit 126 */
+static int not_regular(const char *exe, const char *path, mode_t mode, int depth, struct error *err)
+{
+	if (depth == 0)
+		return error_sys_lc(err, EACCES, "process.args[0]: %s: not a regular file (%s)", exe,
+				    util_file_kind(mode));
+	return error_sys_lc(err, EACCES, "process.args[0]: %s: interpreter %s: not a regular file (%s)", exe, path,
+			    util_file_kind(mode));
+}
+
+/* The interpreter of the "#!" script `path` (`depth` interpreters down from
+ * `exe`; `st`: its stat, so that no FIFO or device is even opened), "" when
+ * it is not one or cannot be read (execute-only: execve says the rest).
+ * Fails when it is not a regular file: execve would refuse it anyway. */
+static int script_interpreter(const char *exe, const char *path, const struct stat *st, int depth,
+			      char *interp, size_t size, struct error *err)
+{
+	char buf[OCI_SHEBANG_MAX];
+	struct stat now;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
 	interp[0] = 0;
-	if (fd < 0)
+	if (!S_ISREG(st->st_mode))
+		return not_regular(exe, path, st->st_mode, depth, err);
+	if ((fd = open_image_file(path, &now)) < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
+	if (!S_ISREG(now.st_mode)) {   /* replaced since the stat */
+		close(fd);
+		return not_regular(exe, path, now.st_mode, depth, err);
+	}
+	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	if (n < 3 || buf[0] != '#' || buf[1] != '!')
-		return 0;
-	buf[n] = 0;
-	char *p = buf + 2, *end;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	end = p + strcspn(p, " \t\n");
-	*end = 0;
-	snprintf(interp, size, "%s", p);
+	oci_shebang_interpreter(buf, n > 0 ? (size_t)n : 0, interp, size);
 	return 0;
 }
 
@@ -424,70 +455,48 @@ int process_check_not_runtime(const char *exe, const struct stat *exe_st, dev_t 
 {
 	char path[PATH_MAX], interp[PATH_MAX];
 	struct stat sb = *exe_st;
+	int r;
 
 	snprintf(path, sizeof(path), "%s", exe);
 	for (int depth = 0; depth < 6 && path[0]; depth++) {   /* the kernel nests #! 5 deep */
-		if ((depth == 0 || stat(path, &sb) == 0) && sb.st_dev == self_dev && sb.st_ino == self_ino)
+		if (depth > 0 && stat(path, &sb) < 0)
+			return 0;   /* execve says what is missing */
+		if (sb.st_dev == self_dev && sb.st_ino == self_ino)
 			return error_set(err, EPERM, "exec \"%s\": refusing to run the runtime's own binary in the container", exe);
-		script_interpreter(path, interp, sizeof(interp));
+		if ((r = script_interpreter(exe, path, &sb, depth, interp, sizeof(interp), err)) < 0)
+			return r;
 		snprintf(path, sizeof(path), "%s", interp);
 	}
 	return 0;
 }
 
-/* One passwd line: its home when its uid is `uid`. */
-static bool passwd_line_home(char *line, uid_t uid, char *home, size_t size)
-{
-	char *fld[7], *p = line;
-	int i;
-
-	for (i = 0; i < 7; i++) {   /* name:pw:uid:gid:gecos:dir:shell */
-		fld[i] = p;
-		if (!(p = strchr(p, ':')))
-			break;
-		*p++ = '\0';
-	}
-	if (i < 5 || !fld[2][0] || strtoul(fld[2], NULL, 10) != uid || !fld[5][0])
-		return false;
-	snprintf(home, size, "%s", fld[5]);
-	return true;
-}
-
 /* The home of `uid` in the container's /etc/passwd (read as root, before
- * the uid change), "/" when there is none: runc's default for HOME. */
+ * the uid change), "/" when there is none or it is not a regular file (a
+ * FIFO or a device is ignored, never waited on): runc's default for HOME.
+ * At most 1 MiB of it is read. */
 static void passwd_home(uid_t uid, char *home, size_t size)
 {
-	int fd = open("/etc/passwd", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct oci_passwd_scan scan;
+	struct stat st;
 	char buf[4096];
-	size_t have = 0, total = 0;
-	ssize_t n;
+	size_t total = 0;
+	ssize_t n = 0;
+	int fd = open_image_file("/etc/passwd", &st);
 
-	snprintf(home, size, "/");
+	oci_passwd_scan_init(&scan, uid, home, size);
 	if (fd < 0)
 		return;
-	/* a FIFO gives EAGAIN at once (O_NONBLOCK); /dev/zero stops at 1 MiB */
-	while (total < (1 << 20) && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
-		char *line = buf, *nl;
-
-		have += n;
-		total += n;
-		buf[have] = '\0';
-		while ((nl = strchr(line, '\n'))) {
-			*nl = '\0';
-			if (passwd_line_home(line, uid, home, size))
-				goto out;
-			line = nl + 1;
-		}
-		have -= line - buf;
-		if (have == sizeof(buf) - 1)
-			have = 0;              /* a line longer than the buffer: dropped */
-		memmove(buf, line, have);
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
 	}
-	if (total < (1 << 20) && n == 0 && have) {
-		buf[have] = '\0';
-		passwd_line_home(buf, uid, home, size);
+	while (total < (1 << 20) && (n = read(fd, buf, sizeof(buf))) > 0) {
+		total += (size_t)n;
+		if (oci_passwd_scan_feed(&scan, buf, (size_t)n))
+			break;
 	}
-out:
+	if (n == 0)
+		oci_passwd_scan_end(&scan);
 	close(fd);
 }
 

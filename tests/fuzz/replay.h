@@ -2,7 +2,8 @@
  * main() replays every file named on the command line, or every file in a
  * named directory, through LLVMFuzzerTestOneInput and prints
  * "<target>: N passed, M failed". A crash or sanitizer report aborts the
- * run, which the caller counts as a failure. */
+ * run (FUZZ_SAN: -fno-sanitize-recover=all), which the caller counts as a
+ * failure; tests/run-all.sh also fails a run whose output holds a report. */
 #ifndef TINYRUN_FUZZ_REPLAY_H
 #define TINYRUN_FUZZ_REPLAY_H
 

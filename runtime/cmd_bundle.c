@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "oci/callerenv.h"
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
@@ -170,7 +171,7 @@ static int resolve_image(const char *arg, char *out)
 {
 	char given[PATH_MAX];
 	struct stat st;
-	int r = rootfs_tinyaws_image_path(arg, getenv("TINYAWS_IMAGES_DIR"), given, sizeof(given));
+	int r = rootfs_tinyaws_image_path(arg, callerenv_get("TINYAWS_IMAGES_DIR"), given, sizeof(given));
 
 	if (r < 0)
 		return fail("image \"%s\": not a path nor an image id", arg), -1;
@@ -206,7 +207,7 @@ static int pick_seccomp(const struct tinyaws_opts *t, char **json)
 		exe[n] = '\0';
 		dir = dirname(exe);
 	}
-	path = rootfs_tinyaws_seccomp_pick(t->seccomp, getenv("TINYAWS_SECCOMP_PROFILE"), dir, exists_file, buf,
+	path = rootfs_tinyaws_seccomp_pick(t->seccomp, callerenv_get("TINYAWS_SECCOMP_PROFILE"), dir, exists_file, buf,
 					   sizeof(buf), &source);
 	if (!path) {
 		fprintf(stderr, "tinyrun: bundle tinyaws: seccomp: %s\n", source);
@@ -433,7 +434,7 @@ int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
 /* TINYAWS_SANDBOX=0: every layer off, as in tinyaws */
 void cmd_bundle_sandbox_env(struct tinyaws_opts *t)
 {
-	const char *s = getenv("TINYAWS_SANDBOX");
+	const char *s = callerenv_get("TINYAWS_SANDBOX");
 
 	if (s && !strcmp(s, "0")) {
 		t->no_overlay = t->no_limits = t->no_seccomp = t->no_namespaces = true;
@@ -444,7 +445,7 @@ void cmd_bundle_sandbox_env(struct tinyaws_opts *t)
 int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle)
 {
 	struct tinyaws_opts t = { .image = image, .app = app };
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = callerenv_get("TMPDIR");
 
 	if ((size_t)snprintf(dir, PATH_MAX, "%s/tinyrun-tinyaws-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= PATH_MAX ||
 	    !mkdtemp(dir))

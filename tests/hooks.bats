@@ -371,3 +371,85 @@ hooks_log() {
 	done
 	assert_no_leftovers
 }
+
+# The image's environment must never reach a host hook: a hook without "env"
+# gets exactly the environment the caller gave tinyrun (captured at its start),
+# whatever the container's process.env says and whichever process runs the
+# hook (run in the foreground, run -d, start, delete). Each of these values of
+# process.env would run the image's code as root on the host if it reached a
+# bash hook: a function that shadows mkdir, BASH_ENV, LD_PRELOAD, a PATH into
+# the rootfs.
+hostile_image_env() {
+	MARKS="$BATS_TEST_TMPDIR/marks"
+	mkdir -p "$MARKS" "$BUNDLE/rootfs/image/bin" "$BUNDLE/rootfs/image/lib"
+	printf '#!/bin/sh\ntouch %s/OWNED-path\n' "$MARKS" >"$BUNDLE/rootfs/image/bin/mkdir"
+	printf 'touch %s/OWNED-bash-env\n' "$MARKS" >"$BUNDLE/rootfs/image/bash-env"
+	chmod +x "$BUNDLE/rootfs/image/bin/mkdir"
+	printf '#include <stdio.h>\n__attribute__((constructor)) static void owned(void) { fclose(fopen("%s/OWNED-preload", "w")); }\n' \
+		"$MARKS" >"$BATS_TEST_TMPDIR/preload.c"
+	gcc -shared -fPIC -o "$BUNDLE/rootfs/image/lib/preload.so" "$BATS_TEST_TMPDIR/preload.c"
+	update_config '.process.env += [
+		("BASH_FUNC_mkdir%%=() { touch " + $marks + "/OWNED-func; }"),
+		("BASH_ENV=" + $rootfs + "/image/bash-env"),
+		("LD_PRELOAD=" + $rootfs + "/image/lib/preload.so"),
+		("PATH=" + $rootfs + "/image/bin:/usr/bin:/bin")]' \
+		--arg marks "$MARKS" --arg rootfs "$BUNDLE/rootfs"
+	# each hook: a bash script that calls mkdir and dumps its environment
+	printf '#!/bin/bash\ncat /proc/$$/environ >"$1.environ"\n/usr/bin/env -0 >"$1.env0"\nmkdir -p "$1.dir"\n' \
+		>"$BATS_TEST_TMPDIR/hook.sh"
+	chmod +x "$BATS_TEST_TMPDIR/hook.sh"
+	update_config '.hooks.poststart = [{path: $hook, args: [$hook, ($out + "/poststart")]}]
+		| .hooks.poststop = [{path: $hook, args: [$hook, ($out + "/poststop")]}]' \
+		--arg hook "$BATS_TEST_TMPDIR/hook.sh" --arg out "$OUT"
+	CALLER_ENV=(A=1 PATH=/usr/sbin:/usr/bin:/sbin:/bin "TINYRUN_TEST_TOKEN=$TOKEN")
+}
+
+# assert_hooks_got_caller_env: both hooks ran with exactly CALLER_ENV and no
+# code of the image ran on the host.
+assert_hooks_got_caller_env() {
+	local h want
+	want="$(printf '%s\n' "${CALLER_ENV[@]}" | sort)"
+	for h in poststart poststop; do
+		wait_for_file "$OUT/$h.environ"
+		assert_equal "$(tr '\0' '\n' <"$OUT/$h.environ" | sort)" "$want"
+		run grep -z -c -e '^BASH_FUNC' -e '^LD_PRELOAD=' -e '^BASH_ENV=' -e /image/ "$OUT/$h.env0"
+		assert_output 0
+		wait_for_file "$OUT/$h.dir"
+	done
+	run ls -A "$MARKS"
+	assert_output ""
+}
+
+@test "host hooks get the caller's environment, never the image's: run in the foreground" {
+	hostile_image_env
+	set_args true
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_hooks_got_caller_env
+}
+
+@test "host hooks get the caller's environment, never the image's: run -d, then delete" {
+	hostile_image_env
+	run_nohang_to "$(container_log "$CID")" "$TEST_LIB_BIN/subreaper" \
+		env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
+	wait_for_file "$OUT/poststart.dir"
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" delete --force "$CID"
+	assert_success
+	assert_hooks_got_caller_env
+}
+
+@test "host hooks get the caller's environment, never the image's: create, start, delete" {
+	hostile_image_env
+	run_nohang_to "$(container_log "$CID")" "$TEST_LIB_BIN/subreaper" \
+		env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" start "$CID"
+	assert_success
+	wait_for_file "$OUT/poststart.dir"
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" delete --force "$CID"
+	assert_success
+	assert_hooks_got_caller_env
+}

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oci/callerenv.h"
 #include "runtime/log.h"
 
 static const char *const kind_names[OCI_HOOK_KINDS] = {
@@ -69,8 +70,10 @@ static void close_from_3(void)
 		close((int)fd);
 }
 
-/* A host hook without "env" gets the runtime's environment (runc, crun:
- * hooks look up PATH); "env": [] means an empty one. A hook in the container
+/* A host hook without "env" gets the runtime's caller's environment (runc,
+ * crun: hooks look up PATH), as captured at our start (oci/callerenv.h),
+ * never `environ`: the image's process.env must never reach a program that
+ * runs as root on the host; "env": [] means an empty one. A hook in the container
  * without "env" gets the container process's (process.env, as runc's init
  * hands its own on), never the caller's: its secrets must not reach the
  * image. Every hook gets only stdin (the state), stdout and stderr. */
@@ -79,7 +82,6 @@ static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in
 {
 	static char *const no_env[] = { NULL };
 	char *const argv0[] = { h->path, NULL };
-	extern char **environ;
 
 	if (dup2(in_fd, STDIN_FILENO) < 0)
 		_exit(127);
@@ -90,7 +92,7 @@ static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in
 		dup2(err_fd, STDERR_FILENO);
 	close_from_3();
 	if (!in_container(kind))
-		process_env = environ;
+		process_env = callerenv_list();
 	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : process_env ? process_env : no_env);
 	dprintf(STDERR_FILENO, "tinyrun: hook %s: %s\n", h->path, strerror(errno));
 	_exit(127);

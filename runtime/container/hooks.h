@@ -10,7 +10,7 @@
 
 /* Run every hook of `kind` in order; stop at the first failure. A hook in
  * the container without "env" gets `process_env` (NULL: an empty one); a
- * host hook the runtime's environment. */
+ * host hook the caller's environment (oci/callerenv.h). */
 int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind, char *const *process_env,
 	      const char *state_json, size_t len, struct error *err);
 const char *hooks_kind_name(enum oci_hook_kind kind);

@@ -453,3 +453,72 @@ assert_hooks_got_caller_env() {
 	assert_success
 	assert_hooks_got_caller_env
 }
+
+# run.oci.hooks.stdout/.stderr: the hooks that run in the container
+# (createContainer, startContainer: an image's program) write into a pipe
+# that a process of the runtime copies into the host file; they never hold
+# the file, so they can neither read it, nor truncate it, nor reopen it
+# through /proc/self/fd. Each tries all three.
+@test "run.oci.hooks.stdout/.stderr: the container's hooks get a pipe, never the host file: no read, truncate or reopen" {
+	is_runc && skip "crun's annotations"
+	local hout="$BATS_TEST_TMPDIR/hooks.out" herr="$BATS_TEST_TMPDIR/hooks.err" k f
+	printf 'host-secret-%s\n' "$TOKEN" >"$hout"
+	printf 'host-secret-%s\n' "$TOKEN" >"$herr"
+	chmod 600 "$hout" "$herr"
+	# as the hook got them: fd 1 and 2 of its shell, by /proc/PID/fd and directly
+	# (the reads first: a read of the pipe must not take the hook's own output)
+	local try='timeout 1 cat </proc/self/fd/1 >$D/$K-read1 2>&1; timeout 1 cat </proc/self/fd/2 >$D/$K-read2 2>&1
+		cat <&1 >$D/$K-fd1 2>&1; cat <&2 >$D/$K-fd2 2>&1
+		true >/proc/self/fd/1; true >/proc/self/fd/2
+		echo out-$K; echo err-$K >&2; true'
+	update_config '.hooks.createContainer = [{path: "/bin/sh", args: ["sh", "-c", ("K=createContainer D=" + $out + "; " + $script)]}]
+		| .hooks.startContainer = [{path: "/bin/sh", args: ["sh", "-c", ("K=startContainer D=/out; " + $script)]}]
+		| .hooks.prestart = [{path: "/bin/sh", args: ["sh", "-c", "echo out-prestart; echo err-prestart >&2"]}]
+		| .annotations["run.oci.hooks.stdout"] = $o | .annotations["run.oci.hooks.stderr"] = $e' \
+		--arg out "$OUT" --arg script "$try" --arg o "$hout" --arg e "$herr"
+	set_args true
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_no_leftovers   # (the relay too: it ends once the hooks and the init are done)
+	for k in createContainer startContainer; do
+		for f in read1 read2 fd1 fd2; do
+			[[ -e "$OUT/$k-$f" ]] || fail "$k: no $f"
+			! grep -q host-secret "$OUT/$k-$f" || fail "$k read the host file: $OUT/$k-$f: $(cat "$OUT/$k-$f")"
+		done
+	done
+	for f in "$hout" "$herr"; do
+		assert_equal "$(head -n1 "$f")" "host-secret-$TOKEN"   # not truncated
+	done
+	# and the output still arrives, in order
+	assert_equal "$(tr '\n' ' ' <"$hout")" "host-secret-$TOKEN out-prestart out-createContainer out-startContainer "
+	assert_equal "$(tr '\n' ' ' <"$herr")" "host-secret-$TOKEN err-prestart err-createContainer err-startContainer "
+}
+
+@test "run.oci.hooks.stdout/.stderr: a symlink at the path is refused, naming the annotation; its target untouched" {
+	is_runc && skip "crun's annotations"
+	local k
+	for k in stdout stderr; do
+		rm -f "$BATS_TEST_TMPDIR/target" "$BATS_TEST_TMPDIR/hooks.$k"
+		ln -s "$BATS_TEST_TMPDIR/target" "$BATS_TEST_TMPDIR/hooks.$k"
+		update_config 'del(.annotations) | .annotations["run.oci.hooks." + $k] = $p
+			| .hooks.createRuntime = [{path: "/bin/sh", args: ["sh", "-c", "echo hook-ran"]}]' \
+			--arg k "$k" --arg p "$BATS_TEST_TMPDIR/hooks.$k"
+		run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output --partial "run.oci.hooks.$k: $BATS_TEST_TMPDIR/hooks.$k: a symlink"
+		[[ ! -e "$BATS_TEST_TMPDIR/target" ]] || fail "the symlink was followed"
+		assert_no_leftovers
+	done
+}
+
+@test "run.oci.hooks.stdout: a FIFO at the path is refused without waiting for a reader" {
+	is_runc && skip "crun's annotations"
+	mkfifo "$BATS_TEST_TMPDIR/hooks.out"
+	update_config '.annotations["run.oci.hooks.stdout"] = $p
+		| .hooks.createRuntime = [{path: "/bin/sh", args: ["sh", "-c", "echo hook-ran"]}]' \
+		--arg p "$BATS_TEST_TMPDIR/hooks.out"
+	run_nohang timeout 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "run.oci.hooks.stdout: $BATS_TEST_TMPDIR/hooks.out: not a regular file"
+	assert_no_leftovers
+}

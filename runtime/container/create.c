@@ -253,6 +253,7 @@ static int run_create_hooks(struct container *c, const struct oci_config *cfg, i
 	size_t len;
 	int r;
 
+	hooks_output_release();   /* the child has its own */
 	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
 		return r;
 	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, NULL, json, len, err);
@@ -415,8 +416,8 @@ static int prepare_child_ctx(const struct create_opts *o,
 		ctx->self_ino = self.st_ino;
 	}
 	ctx->hook_sync = any_create_hooks(&cfg->hooks);
-	/* the container's hooks write to the host's files too */
-	if (ctx->hook_sync && (r = hooks_output_open(&cfg->hooks, err)) < 0)
+	/* the container's hooks write into the relay's pipes (hooks.h) */
+	if (ctx->hook_sync && (r = hooks_output_start(&cfg->hooks, err)) < 0)
 		return r;
 	ctx->rootless = geteuid() != 0;
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {

@@ -522,3 +522,32 @@ assert_hooks_got_caller_env() {
 	assert_output --partial "run.oci.hooks.stdout: $BATS_TEST_TMPDIR/hooks.out: not a regular file"
 	assert_no_leftovers
 }
+
+@test "run.oci.hooks.stdout: create, start: the container's hooks' output arrives in order; a container deleted unstarted leaves no relay" {
+	is_runc && skip "crun's annotations"
+	local hout="$BATS_TEST_TMPDIR/hooks.out" k
+	for k in createRuntime createContainer startContainer poststart; do
+		update_config '.hooks[$k] = [{path: "/bin/sh", args: ["sh", "-c", ("echo out-" + $k)]}]' --arg k "$k"
+	done
+	update_config '.annotations["run.oci.hooks.stdout"] = $o' --arg o "$hout"
+	create_container "$CID"
+	assert_equal "$(tr '\n' ' ' <"$hout")" "out-createRuntime out-createContainer "
+	# the startContainer hooks' relay waits with the init; delete ends both
+	local pid relay=""
+	for pid in $(test_pids); do
+		[[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == tinyrun-relay ]] && relay="$pid"
+	done
+	[[ -n "$relay" ]] || fail "no relay waits for the startContainer hooks"
+	run runtime delete --force "$CID"
+	assert_success
+	assert_no_leftovers
+
+	: >"$hout"
+	create_container "$CID"
+	run runtime start "$CID"
+	assert_success
+	wait_for_file "$hout" out-poststart
+	assert_equal "$(tr '\n' ' ' <"$hout")" "out-createRuntime out-createContainer out-startContainer out-poststart "
+	run runtime delete --force "$CID"
+	assert_no_leftovers
+}

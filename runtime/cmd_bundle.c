@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "oci/callerenv.h"
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
@@ -155,7 +156,7 @@ static int resolve_image(const char *arg, char *out)
 {
 	char given[PATH_MAX];
 	struct stat st;
-	int r = rootfs_tinyaws_image_path(arg, getenv("TINYAWS_IMAGES_DIR"), given, sizeof(given));
+	int r = rootfs_tinyaws_image_path(arg, callerenv_get("TINYAWS_IMAGES_DIR"), given, sizeof(given));
 
 	if (r < 0)
 		return fail("image \"%s\": not a path nor an image id", arg), -1;
@@ -179,7 +180,7 @@ static bool exists_file(const char *path)
 static int pick_seccomp(const struct tinyaws_opts *t, char **json)
 {
 	char exe[PATH_MAX], buf[PATH_MAX + 32], *dir = NULL;
-	const char *source, *path, *env = getenv("TINYAWS_SECCOMP_PROFILE");
+	const char *source, *path, *env = callerenv_get("TINYAWS_SECCOMP_PROFILE");
 	struct error err;
 	size_t len;
 
@@ -427,7 +428,7 @@ int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
 /* TINYAWS_SANDBOX=0: every layer off, as in tinyaws */
 void cmd_bundle_sandbox_env(struct tinyaws_opts *t)
 {
-	const char *s = getenv("TINYAWS_SANDBOX");
+	const char *s = callerenv_get("TINYAWS_SANDBOX");
 
 	if (s && !strcmp(s, "0")) {
 		t->no_overlay = t->no_limits = t->no_seccomp = t->no_namespaces = true;
@@ -438,7 +439,7 @@ void cmd_bundle_sandbox_env(struct tinyaws_opts *t)
 int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle)
 {
 	struct tinyaws_opts t = { .image = image, .app = app };
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = callerenv_get("TMPDIR");
 
 	if ((size_t)snprintf(dir, PATH_MAX, "%s/tinyrun-tinyaws-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= PATH_MAX ||
 	    !mkdtemp(dir))

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "oci/callerenv.h"
 #include "runtime/container/bundle.h"
 #include "cli.h"
 #include "runtime/container/selfseal.h"
@@ -83,7 +84,7 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
 
 void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg)
 {
-	const char *fds = getenv("LISTEN_FDS"), *pid = getenv("LISTEN_PID");
+	const char *fds = callerenv_get("LISTEN_FDS"), *pid = callerenv_get("LISTEN_PID");
 	struct oci_process *p = &cfg->process;
 	char *vars[2], *end;
 	long n;

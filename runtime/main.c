@@ -9,6 +9,8 @@
 
 #include "build/gen/version.h"
 
+#include "oci/callerenv.h"
+
 #include "runtime/cgroup/cgroup.h"
 #include "cli.h"
 #include "log.h"
@@ -116,8 +118,15 @@ int main(int argc, char **argv)
 {
 	struct global_opts g = { .root = "/run/tinyrun" };
 	const char *log_format = "text";
+	extern char **environ;
 	int ci;
 
+	/* before anything else: the environment we were given, kept private
+	 * (oci/callerenv.h): every lookup of ours reads that copy from here on */
+	if (callerenv_capture(environ) < 0) {
+		fprintf(stderr, "tinyrun: out of memory\n");
+		return 1;
+	}
 	selfseal_init(argv);
 	if ((ci = parse_globals(argc, argv, &g, &log_format)) < 0) {
 		usage(stderr);

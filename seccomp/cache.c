@@ -9,6 +9,7 @@
  * key, instructions, skipped syscall names ('\n'-separated), and a trailing
  * FNV-1a 64 over all of it (a torn or corrupted file is a miss). */
 #include "seccomp.h"
+#include "oci/callerenv.h"
 #include "oci/util.h"
 
 #include <elf.h>
@@ -327,7 +328,7 @@ out:
 
 const char *seccomp_cache_dir(char *buf, size_t size, void (*debug)(const char *msg))
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR"), *why = NULL;
+	const char *xdg = callerenv_get("XDG_RUNTIME_DIR"), *why = NULL;
 	char msg[4200];
 	struct stat st;
 	int fd;

@@ -274,3 +274,21 @@ scope_dirs() {
 	assert_output 0
 	"$REAL_RUNTIME" --root "$ROOT" delete --force "$CID"
 }
+
+# libsystemd reads the bus address from `environ` itself: that must be the
+# caller's environment (main keeps `environ` at an untouched copy of it,
+# oci/callerenv.h), whatever the image's process.env says.
+@test "systemd cgroup: libsystemd gets the caller's DBUS_SYSTEM_BUS_ADDRESS, never the image's" {
+	update_config '.process.env += ["DBUS_SYSTEM_BUS_ADDRESS=unix:path=/image/bus"]'
+	DBUS_SYSTEM_BUS_ADDRESS="unix:path=$BATS_TEST_TMPDIR/no-bus" \
+		run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_equal "$status" 1
+	assert_output --partial "--systemd-cgroup: connecting to the system bus"
+	[[ ! -e "$ROOT/$CID" ]]
+	assert_equal "$(calls StartTransientUnit)" ""
+	# the same bus by another name: the caller's address is the one used
+	DBUS_SYSTEM_BUS_ADDRESS="unix:path=/proc/$NS_PID/root/run/dbus/system_bus_socket" create_container "$CID"
+	assert_equal "$(calls StartTransientUnit | jq -r .name)" "$UNIT"
+	runtime delete --force "$CID"
+	assert_equal "$(scope_dirs)" ""
+}

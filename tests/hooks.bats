@@ -371,3 +371,183 @@ hooks_log() {
 	done
 	assert_no_leftovers
 }
+
+# The image's environment must never reach a host hook: a hook without "env"
+# gets exactly the environment the caller gave tinyrun (captured at its start),
+# whatever the container's process.env says and whichever process runs the
+# hook (run in the foreground, run -d, start, delete). Each of these values of
+# process.env would run the image's code as root on the host if it reached a
+# bash hook: a function that shadows mkdir, BASH_ENV, LD_PRELOAD, a PATH into
+# the rootfs.
+hostile_image_env() {
+	MARKS="$BATS_TEST_TMPDIR/marks"
+	mkdir -p "$MARKS" "$BUNDLE/rootfs/image/bin" "$BUNDLE/rootfs/image/lib"
+	printf '#!/bin/sh\ntouch %s/OWNED-path\n' "$MARKS" >"$BUNDLE/rootfs/image/bin/mkdir"
+	printf 'touch %s/OWNED-bash-env\n' "$MARKS" >"$BUNDLE/rootfs/image/bash-env"
+	chmod +x "$BUNDLE/rootfs/image/bin/mkdir"
+	printf '#include <stdio.h>\n__attribute__((constructor)) static void owned(void) { fclose(fopen("%s/OWNED-preload", "w")); }\n' \
+		"$MARKS" >"$BATS_TEST_TMPDIR/preload.c"
+	gcc -shared -fPIC -o "$BUNDLE/rootfs/image/lib/preload.so" "$BATS_TEST_TMPDIR/preload.c"
+	update_config '.process.env += [
+		("BASH_FUNC_mkdir%%=() { touch " + $marks + "/OWNED-func; }"),
+		("BASH_ENV=" + $rootfs + "/image/bash-env"),
+		("LD_PRELOAD=" + $rootfs + "/image/lib/preload.so"),
+		("PATH=" + $rootfs + "/image/bin:/usr/bin:/bin")]' \
+		--arg marks "$MARKS" --arg rootfs "$BUNDLE/rootfs"
+	# each hook: a bash script that calls mkdir and dumps its environment
+	printf '#!/bin/bash\ncat /proc/$$/environ >"$1.environ"\n/usr/bin/env -0 >"$1.env0"\nmkdir -p "$1.dir"\n' \
+		>"$BATS_TEST_TMPDIR/hook.sh"
+	chmod +x "$BATS_TEST_TMPDIR/hook.sh"
+	update_config '.hooks.poststart = [{path: $hook, args: [$hook, ($out + "/poststart")]}]
+		| .hooks.poststop = [{path: $hook, args: [$hook, ($out + "/poststop")]}]' \
+		--arg hook "$BATS_TEST_TMPDIR/hook.sh" --arg out "$OUT"
+	CALLER_ENV=(A=1 PATH=/usr/sbin:/usr/bin:/sbin:/bin "TINYRUN_TEST_TOKEN=$TOKEN")
+}
+
+# assert_hooks_got_caller_env: both hooks ran with exactly CALLER_ENV and no
+# code of the image ran on the host.
+assert_hooks_got_caller_env() {
+	local h want
+	want="$(printf '%s\n' "${CALLER_ENV[@]}" | sort)"
+	for h in poststart poststop; do
+		wait_for_file "$OUT/$h.environ"
+		assert_equal "$(tr '\0' '\n' <"$OUT/$h.environ" | sort)" "$want"
+		run grep -z -c -e '^BASH_FUNC' -e '^LD_PRELOAD=' -e '^BASH_ENV=' -e /image/ "$OUT/$h.env0"
+		assert_output 0
+		wait_for_file "$OUT/$h.dir"
+	done
+	run ls -A "$MARKS"
+	assert_output ""
+}
+
+@test "host hooks get the caller's environment, never the image's: run in the foreground" {
+	hostile_image_env
+	set_args true
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_hooks_got_caller_env
+}
+
+@test "host hooks get the caller's environment, never the image's: run -d, then delete" {
+	hostile_image_env
+	run_nohang_to "$(container_log "$CID")" "$TEST_LIB_BIN/subreaper" \
+		env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
+	wait_for_file "$OUT/poststart.dir"
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" delete --force "$CID"
+	assert_success
+	assert_hooks_got_caller_env
+}
+
+@test "host hooks get the caller's environment, never the image's: create, start, delete" {
+	hostile_image_env
+	run_nohang_to "$(container_log "$CID")" "$TEST_LIB_BIN/subreaper" \
+		env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_success
+	record_container_pid "$CID"
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" start "$CID"
+	assert_success
+	wait_for_file "$OUT/poststart.dir"
+	run_nohang env -i "${CALLER_ENV[@]}" "$RUNTIME" --root "$ROOT" delete --force "$CID"
+	assert_success
+	assert_hooks_got_caller_env
+}
+
+# run.oci.hooks.stdout/.stderr: the hooks that run in the container
+# (createContainer, startContainer: an image's program) write into a pipe
+# that a process of the runtime copies into the host file; they never hold
+# the file, so they can neither read it, nor truncate it, nor reopen it
+# through /proc/self/fd. Each tries all three.
+@test "run.oci.hooks.stdout/.stderr: the container's hooks get a pipe, never the host file: no read, truncate or reopen" {
+	is_runc && skip "crun's annotations"
+	local hout="$BATS_TEST_TMPDIR/hooks.out" herr="$BATS_TEST_TMPDIR/hooks.err" k f
+	printf 'host-secret-%s\n' "$TOKEN" >"$hout"
+	printf 'host-secret-%s\n' "$TOKEN" >"$herr"
+	chmod 600 "$hout" "$herr"
+	# as the hook got them: fd 1 and 2 of its shell, by /proc/PID/fd and directly
+	# (the reads first: a read of the pipe must not take the hook's own output)
+	local try='timeout 1 cat </proc/self/fd/1 >$D/$K-read1 2>&1; timeout 1 cat </proc/self/fd/2 >$D/$K-read2 2>&1
+		cat <&1 >$D/$K-fd1 2>&1; cat <&2 >$D/$K-fd2 2>&1
+		true >/proc/self/fd/1; true >/proc/self/fd/2
+		echo out-$K; echo err-$K >&2; true'
+	update_config '.hooks.createContainer = [{path: "/bin/sh", args: ["sh", "-c", ("K=createContainer D=" + $out + "; " + $script)]}]
+		| .hooks.startContainer = [{path: "/bin/sh", args: ["sh", "-c", ("K=startContainer D=/out; " + $script)]}]
+		| .hooks.prestart = [{path: "/bin/sh", args: ["sh", "-c", "echo out-prestart; echo err-prestart >&2"]}]
+		| .annotations["run.oci.hooks.stdout"] = $o | .annotations["run.oci.hooks.stderr"] = $e' \
+		--arg out "$OUT" --arg script "$try" --arg o "$hout" --arg e "$herr"
+	set_args true
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_no_leftovers   # (the relay too: it ends once the hooks and the init are done)
+	for k in createContainer startContainer; do
+		for f in read1 read2 fd1 fd2; do
+			[[ -e "$OUT/$k-$f" ]] || fail "$k: no $f"
+			! grep -q host-secret "$OUT/$k-$f" || fail "$k read the host file: $OUT/$k-$f: $(cat "$OUT/$k-$f")"
+		done
+	done
+	for f in "$hout" "$herr"; do
+		assert_equal "$(head -n1 "$f")" "host-secret-$TOKEN"   # not truncated
+	done
+	# and the output still arrives, in order
+	assert_equal "$(tr '\n' ' ' <"$hout")" "host-secret-$TOKEN out-prestart out-createContainer out-startContainer "
+	assert_equal "$(tr '\n' ' ' <"$herr")" "host-secret-$TOKEN err-prestart err-createContainer err-startContainer "
+}
+
+@test "run.oci.hooks.stdout/.stderr: a symlink at the path is refused, naming the annotation; its target untouched" {
+	is_runc && skip "crun's annotations"
+	local k
+	for k in stdout stderr; do
+		rm -f "$BATS_TEST_TMPDIR/target" "$BATS_TEST_TMPDIR/hooks.$k"
+		ln -s "$BATS_TEST_TMPDIR/target" "$BATS_TEST_TMPDIR/hooks.$k"
+		update_config 'del(.annotations) | .annotations["run.oci.hooks." + $k] = $p
+			| .hooks.createRuntime = [{path: "/bin/sh", args: ["sh", "-c", "echo hook-ran"]}]' \
+			--arg k "$k" --arg p "$BATS_TEST_TMPDIR/hooks.$k"
+		run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output --partial "run.oci.hooks.$k: $BATS_TEST_TMPDIR/hooks.$k: a symlink"
+		[[ ! -e "$BATS_TEST_TMPDIR/target" ]] || fail "the symlink was followed"
+		assert_no_leftovers
+	done
+}
+
+@test "run.oci.hooks.stdout: a FIFO at the path is refused without waiting for a reader" {
+	is_runc && skip "crun's annotations"
+	mkfifo "$BATS_TEST_TMPDIR/hooks.out"
+	update_config '.annotations["run.oci.hooks.stdout"] = $p
+		| .hooks.createRuntime = [{path: "/bin/sh", args: ["sh", "-c", "echo hook-ran"]}]' \
+		--arg p "$BATS_TEST_TMPDIR/hooks.out"
+	run_nohang timeout 20 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "run.oci.hooks.stdout: $BATS_TEST_TMPDIR/hooks.out: not a regular file"
+	assert_no_leftovers
+}
+
+@test "run.oci.hooks.stdout: create, start: the container's hooks' output arrives in order; a container deleted unstarted leaves no relay" {
+	is_runc && skip "crun's annotations"
+	local hout="$BATS_TEST_TMPDIR/hooks.out" k
+	for k in createRuntime createContainer startContainer poststart; do
+		update_config '.hooks[$k] = [{path: "/bin/sh", args: ["sh", "-c", ("echo out-" + $k)]}]' --arg k "$k"
+	done
+	update_config '.annotations["run.oci.hooks.stdout"] = $o' --arg o "$hout"
+	create_container "$CID"
+	assert_equal "$(tr '\n' ' ' <"$hout")" "out-createRuntime out-createContainer "
+	# the startContainer hooks' relay waits with the init; delete ends both
+	local pid relay=""
+	for pid in $(test_pids); do
+		[[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == tinyrun-relay ]] && relay="$pid"
+	done
+	[[ -n "$relay" ]] || fail "no relay waits for the startContainer hooks"
+	run runtime delete --force "$CID"
+	assert_success
+	assert_no_leftovers
+
+	: >"$hout"
+	create_container "$CID"
+	run runtime start "$CID"
+	assert_success
+	wait_for_file "$hout" out-poststart
+	assert_equal "$(tr '\n' ' ' <"$hout")" "out-createRuntime out-createContainer out-startContainer out-poststart "
+	run runtime delete --force "$CID"
+	assert_no_leftovers
+}

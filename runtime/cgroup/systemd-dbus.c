@@ -134,6 +134,13 @@ static int wait_job(sd_bus *bus, sd_bus_message *reply, struct job_watch *w, con
 	}
 }
 
+/* libsystemd finds the bus from the environment itself (DBUS_SYSTEM_BUS_ADDRESS,
+ * and its own SYSTEMD_* knobs), through `environ` (its libc, dlopen'd, takes
+ * `environ`'s value when it is loaded). That is the caller's: main points
+ * `environ` at an untouched copy of it before anything runs, and no code of
+ * ours assigns it again (oci/callerenv.h). Kept that way rather than passing
+ * the address ourselves: every variable libsystemd reads stays the caller's,
+ * not just the address, and it still decides the default as it always did. */
 static int open_bus(sd_bus **bus, struct error *err)
 {
 	int r;

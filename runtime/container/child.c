@@ -221,16 +221,16 @@ static bool needs_cgroup_first(const struct child_ctx *ctx)
 /* The shared tail (setup.h) as the container's init runs it. */
 static void child_setup(const struct child_ctx *ctx, struct setup *s)
 {
-	int hout = -1, herr = -1;
+	int hout[3] = { -1, -1, -1 };
 
 	if (ctx->cfg->hooks.n[OCI_HOOK_START_CONTAINER])
-		hooks_output_fds(&hout, &herr);
+		hooks_output_fds(hout);
 	*s = (struct setup){
 		.p = &ctx->cfg->process,
 		.sync_fd = ctx->sync_fd,
 		.first_fd = 3 + ctx->o->preserve_fds,
 		/* SETUP_KEEP_FIFO_DIR is filled after pivot_root (open_fifo_dir) */
-		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1, hout, herr },
+		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1, hout[0], hout[1], hout[2] },
 		.make_cwd = true,
 		.groups = ctx->cfg->keep_groups ? SETGROUPS_KEEP : ctx->rootless ? SETGROUPS_DENIED : SETGROUPS_SET,
 		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,

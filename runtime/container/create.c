@@ -209,8 +209,8 @@ static int prepare_child_ctx(const struct create_opts *o,
 	plan_namespaces(ctx, cfg);
 	process_runtime_binary(&ctx->self_dev, &ctx->self_ino);
 	ctx->hook_sync = any_create_hooks(&cfg->hooks);
-	/* the container's hooks write to the host's files too */
-	if (ctx->hook_sync && (r = hooks_output_open(&cfg->hooks, err)) < 0)
+	/* the container's hooks write into the relay's pipes (hooks.h) */
+	if (ctx->hook_sync && (r = hooks_output_start(&cfg->hooks, err)) < 0)
 		return r;
 	ctx->rootless = geteuid() != 0;
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oci/callerenv.h"
+#include "runtime/container/hooks_output.h"
 #include "runtime/log.h"
 
 static const char *const kind_names[OCI_HOOK_KINDS] = {
@@ -23,31 +25,6 @@ static const char *const kind_names[OCI_HOOK_KINDS] = {
 const char *hooks_kind_name(enum oci_hook_kind kind)
 {
 	return kind_names[kind];
-}
-
-/* run.oci.hooks.stdout / .stderr, opened once per process (and inherited by
- * the container's child); -1: the runtime's own stdout / stderr */
-static int out_fd = -1, err_fd = -1;
-
-static int open_output(const char *path, int *fd, struct error *err)
-{
-	if (!path || *fd >= 0)
-		return 0;
-	*fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600);
-	return *fd < 0 ? error_sys(err, errno, "hooks output %s", path) : 0;
-}
-
-int hooks_output_open(const struct oci_hooks *hooks, struct error *err)
-{
-	int r = open_output(hooks->stdout_path, &out_fd, err);
-
-	return r < 0 ? r : open_output(hooks->stderr_path, &err_fd, err);
-}
-
-void hooks_output_fds(int *out, int *err)
-{
-	*out = out_fd;
-	*err = err_fd;
 }
 
 /* createContainer and startContainer hooks run in the container. */
@@ -69,8 +46,10 @@ static void close_from_3(void)
 		close((int)fd);
 }
 
-/* A host hook without "env" gets the runtime's environment (runc, crun:
- * hooks look up PATH); "env": [] means an empty one. A hook in the container
+/* A host hook without "env" gets the runtime's caller's environment (runc,
+ * crun: hooks look up PATH), as captured at our start (oci/callerenv.h),
+ * never `environ`: the image's process.env must never reach a program that
+ * runs as root on the host; "env": [] means an empty one. A hook in the container
  * without "env" gets the container process's (process.env, as runc's init
  * hands its own on), never the caller's: its secrets must not reach the
  * image. Every hook gets only stdin (the state), stdout and stderr. */
@@ -79,18 +58,18 @@ static void hook_child(const struct oci_hook *h, enum oci_hook_kind kind, int in
 {
 	static char *const no_env[] = { NULL };
 	char *const argv0[] = { h->path, NULL };
-	extern char **environ;
+	int out, errfd;
 
+	hooks_output_for(kind, &out, &errfd);
 	if (dup2(in_fd, STDIN_FILENO) < 0)
 		_exit(127);
-	/* (closed by then in the container's own set-up: stdio as it is) */
-	if (out_fd >= 0)
-		dup2(out_fd, STDOUT_FILENO);
-	if (err_fd >= 0)
-		dup2(err_fd, STDERR_FILENO);
+	if (out >= 0)
+		dup2(out, STDOUT_FILENO);
+	if (errfd >= 0)
+		dup2(errfd, STDERR_FILENO);
 	close_from_3();
 	if (!in_container(kind))
-		process_env = environ;
+		process_env = callerenv_list();
 	execve(h->path, h->n_args ? h->args : argv0, h->env ? h->env : process_env ? process_env : no_env);
 	dprintf(STDERR_FILENO, "tinyrun: hook %s: %s\n", h->path, strerror(errno));
 	_exit(127);
@@ -174,19 +153,20 @@ static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, char 
 int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind, char *const *process_env,
 	      const char *state_json, size_t len, struct error *err)
 {
+	int r = 0;
+
 	if (hooks->n[kind] && !in_container(kind) && hooks_output_open(hooks, err) < 0)
 		return -err->code;
 	for (size_t i = 0; i < hooks->n[kind]; i++) {
-		int r;
-
 		log_debug("running %s hook %s", kind_names[kind], hooks->list[kind][i].path);
 		r = hook_run_one(&hooks->list[kind][i], kind, process_env, state_json, len, err);
 		if (r < 0) {
 			error_prefix(err, "error running %s hook #%zu", kind_names[kind], i);
-			return r;
+			break;
 		}
 	}
-	return 0;
+	hooks_output_done(kind);
+	return r;
 }
 
 void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,

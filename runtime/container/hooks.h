@@ -7,22 +7,14 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
+#include "runtime/container/hooks_output.h"   /* (where their output goes) */
 
 /* Run every hook of `kind` in order; stop at the first failure. A hook in
  * the container without "env" gets `process_env` (NULL: an empty one); a
- * host hook the runtime's environment. */
+ * host hook the caller's environment (oci/callerenv.h). */
 int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind, char *const *process_env,
 	      const char *state_json, size_t len, struct error *err);
 const char *hooks_kind_name(enum oci_hook_kind kind);
-/* Open the hooks' output files (oci_hooks.stdout_path/stderr_path) now, in
- * the runtime: called before the container's child is cloned, so that its
- * createContainer/startContainer hooks write to the same host files. Hooks
- * run later open them themselves. */
-int hooks_output_open(const struct oci_hooks *hooks, struct error *err);
-/* Those fds (-1: none), for the container's child to keep open. */
-void hooks_output_fds(int *out, int *err);
-
-
 
 /* poststart / poststop: every hook runs; a failure is logged as a warning. */
 void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,

@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "oci/callerenv.h"
 #include "runtime/log.h"
 
 #define DIR_NAME "notify"
@@ -24,7 +25,7 @@
 
 const char *notify_host(void)
 {
-	const char *s = getenv("NOTIFY_SOCKET");
+	const char *s = callerenv_get("NOTIFY_SOCKET");
 
 	return s && *s ? s : NULL;
 }

@@ -40,6 +40,7 @@ static int run_create_hooks(struct container *c, const struct oci_config *cfg, i
 	size_t len;
 	int r;
 
+	hooks_output_release();   /* the child has its own */
 	if ((r = container_state_json(c, "creating", &json, &len, err)) < 0)
 		return r;
 	r = hooks_run(&cfg->hooks, OCI_HOOK_PRESTART, NULL, json, len, err);

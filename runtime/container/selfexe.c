@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oci/callerenv.h"
 #include "runtime/container/selfseal.h"
 #include "runtime/container/selfseal_scan.h"
 
@@ -16,12 +17,11 @@ static char carried[PATH_MAX];
 
 void selfexe_take(bool marked)
 {
-	const char *v = getenv(SELFSEAL_EXE);
+	const char *v = callerenv_get(SELFSEAL_EXE);
 
 	if (v && marked && strlen(v) < sizeof(carried))
 		strcpy(carried, v);
-	if (v)
-		unsetenv(SELFSEAL_EXE);
+	callerenv_take(SELFSEAL_EXE);
 }
 
 /* Not sealed: /proc/self/exe's link, when it still names this file. */
@@ -66,12 +66,14 @@ int selfexe_path(char *buf, size_t size, struct error *err)
 	return selfseal_running_marked() ? carried_path(buf, size, err) : linked_path(buf, size, err);
 }
 
-void selfexe_pass(void)
+const char *selfexe_env(void)
 {
+	static char entry[sizeof(SELFSEAL_EXE "=") + PATH_MAX];
 	char path[PATH_MAX];
 	struct error err;
 
-	if (selfexe_path(path, sizeof(path), &err) == 0 && setenv(SELFSEAL_EXE, path, 1) == 0)
-		return;
-	unsetenv(SELFSEAL_EXE);
+	if (selfexe_path(path, sizeof(path), &err) < 0)
+		return NULL;
+	snprintf(entry, sizeof(entry), "%s=%s", SELFSEAL_EXE, path);
+	return entry;
 }

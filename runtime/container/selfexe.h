@@ -14,7 +14,8 @@
 
 #include "oci/error.h"
 
-/* From selfseal_init: keep SELFSEAL_EXE when MARKED, remove it always. */
+/* From selfseal_init: keep SELFSEAL_EXE when MARKED, remove it always from
+ * the caller's environment as captured (oci/callerenv.h). */
 void selfexe_take(bool marked);
 
 /* The real binary's absolute path into buf: the carried one when running
@@ -24,8 +25,8 @@ void selfexe_take(bool marked);
  * binary, a sealed copy that carries no path): callers fail closed. */
 int selfexe_path(char *buf, size_t size, struct error *err);
 
-/* Before a sealed re-exec: SELFSEAL_EXE set to selfexe_path, or removed
- * when that cannot be known. */
-void selfexe_pass(void);
+/* For a sealed re-exec's environment: "SELFSEAL_EXE=<selfexe_path>" (a
+ * static buffer), or NULL when that cannot be known. */
+const char *selfexe_env(void);
 
 #endif

@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "oci/callerenv.h"
+
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
 /* A detached mount of TYPE (read-only, nodev, nosuid), or -errno. */
@@ -149,10 +151,7 @@ static bool marked;
 void selfseal_init(char **argv)
 {
 	main_argv = argv;
-	if (getenv(SELFSEAL_MARK)) {
-		unsetenv(SELFSEAL_MARK);
-		marked = true;
-	}
+	marked = callerenv_take(SELFSEAL_MARK);
 	selfexe_take(marked);
 }
 
@@ -175,15 +174,36 @@ bool selfseal_needed(const struct oci_config *cfg)
 	       ((st.st_mode & S_IWGRP) && in_map(l->gid_mappings, l->n_gid_mappings, st.st_gid));
 }
 
-/* Re-execute main's argv from a sealed view; returns only on failure. */
+/* The caller's environment (oci/callerenv.h), the mark and the real binary's
+ * path (selfexe.h): malloc'd. */
+static char **reexec_env(void)
+{
+	char *const *caller = callerenv_list();
+	const char *exe;
+	size_t n = 0;
+	char **env;
+
+	while (caller[n])
+		n++;
+	if (!(env = malloc((n + 3) * sizeof(*env))))
+		return NULL;
+	memcpy(env, caller, n * sizeof(*env));
+	env[n++] = SELFSEAL_MARK "=1";
+	if ((exe = selfexe_env()))   /* the real binary's path, for the sealed copy */
+		env[n++] = (char *)exe;
+	env[n] = NULL;
+	return env;
+}
+
+/* Re-execute main's argv from a sealed view, with the caller's environment;
+ * returns only on failure. */
 static int reexec_sealed(struct error *err)
 {
-	extern char **environ;
+	char **env = reexec_env();
 	int fd = -ENOENT, e;
 
-	if (setenv(SELFSEAL_MARK, "1", 1) < 0)
-		return error_sys(err, errno, "runtime binary: setenv");
-	selfexe_pass();
+	if (!env)
+		return error_sys(err, ENOMEM, "runtime binary: the sealed copy's environment");
 	/* an ELF is mapped before close-on-exec fds close: O_CLOEXEC is fine;
 	 * where the overlay view cannot be had or run (an LSM), the memfd copy */
 	static int (*const views[])(struct error *) = { overlay_view, sealed_copy };
@@ -191,13 +211,12 @@ static int reexec_sealed(struct error *err)
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		if ((fd = views[i](err)) < 0)
 			continue;
-		syscall(SYS_execveat, fd, "", main_argv, environ, AT_EMPTY_PATH);
+		syscall(SYS_execveat, fd, "", main_argv, env, AT_EMPTY_PATH);
 		e = errno;
 		close(fd);
 		fd = error_sys(err, e, "runtime binary: exec the sealed copy");
 	}
-	unsetenv(SELFSEAL_MARK);
-	unsetenv(SELFSEAL_EXE);
+	free(env);
 	return fd;
 }
 

@@ -150,11 +150,10 @@ static int exec_init(const struct setup *s, const char *exe, char **env, struct 
 	return error_sys_lc(err, errno, "exec tinyrun-init (for %s)", exe);
 }
 
+/* env goes to execve only: `environ` is the runtime's (a child cloned with
+ * CLONE_VM shares it), never the container's (oci/callerenv.h) */
 int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err)
 {
-	extern char **environ;
-
-	environ = env;
 	if (s->use_init)
 		return exec_init(s, exe, env, err);
 	execve(exe, s->p->args, env);

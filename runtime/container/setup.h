@@ -7,8 +7,8 @@
  *     1. close every fd of the runtime (CVE-2024-21626): all from first_fd
  *        up but keep[] (the sync socket; create: the O_PATH exec fifo and
  *        the container's /proc/thread-self/fd it is reopened through, and
- *        the files of run.oci.hooks.stdout/.stderr while startContainer
- *        hooks are to run: regular files, no way out of the container)
+ *        the pipes to run.oci.hooks.stdout/.stderr while startContainer
+ *        hooks are to run: never the host's files, hooks.h's relay copies)
  *     2. forget the log file (its fd is gone)
  *     3. make_cwd (create): mkdir -p process.cwd
  *     4. seccomp point SETUP_AS_ROOT
@@ -50,9 +50,9 @@ struct setup {
 	const struct oci_process *p;
 	int sync_fd;                        /* to the parent: the seccomp notify fd goes there */
 	int first_fd;                       /* 3 + --preserve-fds: from here up the fds are the runtime's */
-	int keep[7];                        /* of those, the ones that stay open (-1 or 0: none) */
+	int keep[8];                        /* of those, the ones that stay open (-1 or 0: none) */
 #define SETUP_KEEP_FIFO_DIR 4               /* create: keep[] slot of the exec fifo's /proc/thread-self/fd */
-#define SETUP_KEEP_HOOKS_OUT 5              /* create: run.oci.hooks.stdout/.stderr, for startContainer hooks */
+#define SETUP_KEEP_HOOKS_OUT 5              /* create: 5-7, the relay's pipes of run.oci.hooks.stdout/.stderr (hooks.h) */
 	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
 	enum setgroups_mode groups;         /* process_become_user's (process.h) */
 	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */

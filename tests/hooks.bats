@@ -551,3 +551,20 @@ assert_hooks_got_caller_env() {
 	run runtime delete --force "$CID"
 	assert_no_leftovers
 }
+
+# The machine check behind the rule in HACKING.md: below main, the environment
+# is read only from the copy main captured (oci/callerenv.c); nothing assigns
+# environ or changes it. A getenv, setenv, putenv, unsetenv, clearenv or an
+# `environ =` anywhere else fails this test (runtime/init and runtime/entry
+# are freestanding: no libc environment to read).
+@test "source audit: no code but oci/callerenv.c and main's capture reads or changes the process environment" {
+	cd "$BATS_TEST_DIRNAME/.."
+	run bash -c "grep -nE '\\b(secure_)?getenv *\\(|\\b(setenv|putenv|unsetenv|clearenv) *\\(|\\benviron *=[^=]' \
+		--include='*.c' -r oci runtime rootfs seccomp \
+		| grep -v -e '^oci/callerenv\\.c:' -e '^runtime/init/' -e '^runtime/entry/' \
+		| grep -vE '^[^:]+:[0-9]+:\\s*(/?\\*|//)'"
+	assert_output ''
+	# and main captures before anything else runs
+	run grep -c 'callerenv_capture(environ)' runtime/main.c
+	assert_output 1
+}

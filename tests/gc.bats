@@ -175,3 +175,33 @@ HOOK
 	[[ ! -e "$ROOT/$CID" ]]
 	assert_equal "$(test_cgroups)" ""
 }
+
+# A state.json that cannot be read (cut short; larger than the 1 MiB a state
+# may be: read up to that and no further) makes no container: gc removes it
+# as a half-made one, from its records (init, cgroup), while a sound one
+# beside it is left alone.
+@test "gc: containers whose state.json is truncated or huge are removed with their init and cgroups; a sound one stays" {
+	set_cmd 'exec sleep 3600'
+	run_detached "$CID-cut"
+	run_detached "$CID-huge"
+	run_detached "$CID-sound"
+	local cut huge sound
+	cut="$(state_field "$CID-cut" pid)"
+	huge="$(state_field "$CID-huge" pid)"
+	sound="$(state_field "$CID-sound" pid)"
+	truncate -s 10 "$ROOT/$CID-cut/state.json"
+	truncate -s 8G "$ROOT/$CID-huge/state.json"
+	# ulimit -v: an uncapped reader fails here instead of taking the memory
+	run_nohang bash -c 'ulimit -v 1048576; exec "$@"' _ "$RUNTIME" --root "$ROOT" gc
+	assert_success
+	assert_line "$CID-cut"
+	assert_line "$CID-huge"
+	refute_line "$CID-sound"
+	[[ ! -e "$ROOT/$CID-cut" && ! -e "$ROOT/$CID-huge" ]]
+	wait_for_exit "$cut"
+	wait_for_exit "$huge"
+	[[ -z "$(test_cgroups | grep -e "$CID-cut" -e "$CID-huge")" ]] || fail "cgroups left: $(test_cgroups)"
+	proc_alive "$sound"
+	assert_equal "$(state_field "$CID-sound" status)" running
+	runtime delete --force "$CID-sound"
+}

@@ -11,7 +11,7 @@
 #include "runtime/log.h"
 
 const struct cli_opt cmd_delete_opts[] = {
-	{ "force", 'f', 'f', NULL, "kill a running container (SIGKILL) first" },
+	{ "force", 'f', 'f', NULL, "kill a running container (SIGKILL) first; remove one whose state.json cannot be used, from its records" },
 	{ "regex", 'r', 'r', NULL, "ID is an extended regular expression: delete every container whose id it matches (crun)" },
 	{ 0 },
 };

@@ -194,6 +194,7 @@ HOOK
 	# ulimit -v: an uncapped reader fails here instead of taking the memory
 	run_nohang bash -c 'ulimit -v 1048576; exec "$@"' _ "$RUNTIME" --root "$ROOT" gc
 	assert_success
+	[[ -n "$output" ]] || fail "gc removed nothing"
 	assert_line "$CID-cut"
 	assert_line "$CID-huge"
 	refute_line "$CID-sound"

@@ -206,3 +206,23 @@ HOOK
 	assert_equal "$(state_field "$CID-sound" status)" running
 	runtime delete --force "$CID-sound"
 }
+
+# The records are read O_NONBLOCK: a FIFO in place of one (a broken --root)
+# is read as empty, never waited on for a writer that does not come.
+@test "gc: FIFOs in place of a half-made container's records do not block it; it is removed" {
+	mkdir "$ROOT/$CID"
+	local f
+	for f in creator init cgroup uid-lease; do mkfifo "$ROOT/$CID/$f"; done
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" gc
+	[ "$status" -ne 124 ] || fail "gc blocked on a FIFO record"
+	assert_success
+	assert_output "$CID"
+	[[ ! -e "$ROOT/$CID" ]]
+	# a FIFO scratch record: no path, a warning, the dir stays (not a hang)
+	mkdir "$ROOT/$CID"
+	mkfifo "$ROOT/$CID/scratch"
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" gc
+	[ "$status" -ne 124 ] || fail "gc blocked on a FIFO scratch record"
+	assert_output --partial "the scratch record is not a path"
+	rm -rf "${ROOT:?}/$CID"
+}

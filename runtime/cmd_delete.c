@@ -8,12 +8,30 @@
 #include "cli.h"
 #include "runtime/container/gc.h"
 #include "runtime/container/lifecycle.h"
+#include "runtime/log.h"
 
 const struct cli_opt cmd_delete_opts[] = {
-	{ "force", 'f', 'f', NULL, "kill a running container (SIGKILL) first" },
+	{ "force", 'f', 'f', NULL, "kill a running container (SIGKILL) first; remove one whose state.json cannot be used, from its records" },
 	{ "regex", 'r', 'r', NULL, "ID is an extended regular expression: delete every container whose id it matches (crun)" },
 	{ 0 },
 };
+
+/* Its state.json cannot be used (cut short, too large: statedir.h), so its
+ * status is unknown: only --force removes it, from the records create left
+ * (gc's cleaners: the init by pid and start time, the cgroup, the dir). */
+static int delete_unusable(struct container *c, bool force, struct error *err)
+{
+	int r = 0;
+
+	if (force) {
+		log_warn("%s: removing what its records name", err->msg);
+		gc_clean_locked(c);
+	} else {
+		r = cli_failf("%s (delete --force removes it)", err->msg);
+	}
+	container_close(c);
+	return r;
+}
 
 static int delete_one(const struct global_opts *g, const char *id, bool force)
 {
@@ -22,6 +40,8 @@ static int delete_one(const struct global_opts *g, const char *id, bool force)
 	enum container_status s;
 
 	if (container_load(g->root, id, true, &c, &err) < 0) {
+		if (c.bad_state)
+			return delete_unusable(&c, force, &err);
 		/* runc: delete --force of a container that does not exist succeeds */
 		return force && err.code == ENOENT ? 0 : cli_fail(&err);
 	}

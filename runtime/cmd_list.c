@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "runtime/log.h"
 #include "runtime/container/lifecycle.h"
 
 /* runc prints each state on one line: drop the whitespace outside strings. */
@@ -143,11 +144,14 @@ int cmd_list(struct global_opts *g, int argc, char **argv)
 	for (int k = 0; k < n; k++) {
 		struct container c;
 
-		if (names[k]->d_name[0] != '.' &&
-		    container_load_at(rootfd, shared, g->root, names[k]->d_name, &c, &err) == 0) {
-			if (c.has_state)
+		if (names[k]->d_name[0] != '.') {
+			int r = container_load_at(rootfd, shared, g->root, names[k]->d_name, &c, &err);
+
+			if (r == 0 && c.has_state)
 				print_row(&c, container_status(&c), fmt, &first, &table);
-			container_close(&c);
+			else if (r < 0 && c.bad_state)   /* as runc's "load container ID: ..." */
+				log_warn("%s", err.msg);
+			container_close(&c);   /* a dir refused (a symlink, another's): skipped silently */
 		}
 		free(names[k]);
 	}

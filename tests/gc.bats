@@ -175,3 +175,54 @@ HOOK
 	[[ ! -e "$ROOT/$CID" ]]
 	assert_equal "$(test_cgroups)" ""
 }
+
+# A state.json that cannot be read (cut short; larger than the 1 MiB a state
+# may be: read up to that and no further) makes no container: gc removes it
+# as a half-made one, from its records (init, cgroup), while a sound one
+# beside it is left alone.
+@test "gc: containers whose state.json is truncated or huge are removed with their init and cgroups; a sound one stays" {
+	set_cmd 'exec sleep 3600'
+	run_detached "$CID-cut"
+	run_detached "$CID-huge"
+	run_detached "$CID-sound"
+	local cut huge sound
+	cut="$(state_field "$CID-cut" pid)"
+	huge="$(state_field "$CID-huge" pid)"
+	sound="$(state_field "$CID-sound" pid)"
+	truncate -s 10 "$ROOT/$CID-cut/state.json"
+	truncate -s 8G "$ROOT/$CID-huge/state.json"
+	# ulimit -v: an uncapped reader fails here instead of taking the memory
+	run_nohang bash -c 'ulimit -v 1048576; exec "$@"' _ "$RUNTIME" --root "$ROOT" gc
+	assert_success
+	[[ -n "$output" ]] || fail "gc removed nothing"
+	assert_line "$CID-cut"
+	assert_line "$CID-huge"
+	refute_line "$CID-sound"
+	[[ ! -e "$ROOT/$CID-cut" && ! -e "$ROOT/$CID-huge" ]]
+	wait_for_exit "$cut"
+	wait_for_exit "$huge"
+	[[ -z "$(test_cgroups | grep -e "$CID-cut" -e "$CID-huge")" ]] || fail "cgroups left: $(test_cgroups)"
+	proc_alive "$sound"
+	assert_equal "$(state_field "$CID-sound" status)" running
+	runtime delete --force "$CID-sound"
+}
+
+# The records are read O_NONBLOCK: a FIFO in place of one (a broken --root)
+# is read as empty, never waited on for a writer that does not come.
+@test "gc: FIFOs in place of a half-made container's records do not block it; it is removed" {
+	mkdir "$ROOT/$CID"
+	local f
+	for f in creator init cgroup uid-lease; do mkfifo "$ROOT/$CID/$f"; done
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" gc
+	[ "$status" -ne 124 ] || fail "gc blocked on a FIFO record"
+	assert_success
+	assert_output "$CID"
+	[[ ! -e "$ROOT/$CID" ]]
+	# a FIFO scratch record: no path, a warning, the dir stays (not a hang)
+	mkdir "$ROOT/$CID"
+	mkfifo "$ROOT/$CID/scratch"
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" gc
+	[ "$status" -ne 124 ] || fail "gc blocked on a FIFO scratch record"
+	assert_output --partial "the scratch record is not a path"
+	rm -rf "${ROOT:?}/$CID"
+}

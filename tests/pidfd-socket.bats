@@ -88,3 +88,40 @@ recv_result() {
 	assert_output --partial "--pidfd-socket $BATS_TEST_TMPDIR/nobody.sock"
 	[[ -z "$(ls "$ROOT")" ]]
 }
+
+# A manager whose listener never accepts, its backlog full: connect() would
+# block for good with the state dir locked (the init made, waiting). runc
+# fails at once (EAGAIN); we give up after a few seconds: exit 1, the option
+# named, and the init, cgroup and state dir undone (teardown checks them).
+@test "--pidfd-socket to a listener that never accepts: create fails in bounded time naming the option, nothing left" {
+	SOCK="$BATS_TEST_TMPDIR/stuck.sock"
+	python3 "$TESTS_DIR/lib/unix-listener.py" stuck "$SOCK" </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	local listener=$!
+	wait_for_file "$SOCK"
+	run_nohang timeout 30 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" \
+		--pidfd-socket "$SOCK" "$CID"
+	[ "$status" -ne 124 ] || fail "create still waiting on the pidfd socket after 30 s"
+	assert_failure 1
+	assert_output --partial "--pidfd-socket $SOCK: the listener accepted no connection"
+	[[ -z "$(ls "$ROOT")" ]]
+	kill "$listener"
+	wait "$listener" || true
+}
+
+@test "exec -d --pidfd-socket to a listener that never accepts: fails in bounded time, no exec'd process left" {
+	set_cmd 'sleep 3600'
+	run_detached "$CID"
+	SOCK="$BATS_TEST_TMPDIR/stuck.sock"
+	python3 "$TESTS_DIR/lib/unix-listener.py" stuck "$SOCK" </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	local listener=$!
+	wait_for_file "$SOCK"
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" exec -d --pidfd-socket "$SOCK" "$CID" sleep 2000
+	[ "$status" -ne 124 ] || fail "exec still waiting on the pidfd socket after 30 s"
+	assert_failure
+	assert_output --partial "--pidfd-socket $SOCK: the listener accepted no connection"
+	assert_equal "$(state_field "$CID" status)" running
+	run runtime ps "$CID"
+	refute_output --partial 2000
+	kill "$listener"
+	wait "$listener" || true
+}

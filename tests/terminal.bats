@@ -166,6 +166,72 @@ recv_tty() {
 	assert_failure
 }
 
+# unix_listener MODE: tests/lib/unix-listener.py MODE on $SOCK in the
+# background (LISTENER_PID), its output in $BATS_TEST_TMPDIR/listener.out.
+unix_listener() {
+	SOCK="$BATS_TEST_TMPDIR/$1.sock"
+	python3 "$TESTS_DIR/lib/unix-listener.py" "$1" "$SOCK" >"$BATS_TEST_TMPDIR/listener.out" 2>&1 </dev/null 3>&- 4>&- &
+	LISTENER_PID=$!
+	wait_for_file "$SOCK"
+}
+
+# The message that carries the pty master holds the master's name and nothing
+# else, as runc's SendRawFd(socket, pty.Name(), fd): "/dev/pts/ptmx" (runc
+# 1.2.8+, which opens it there as we do; runc before: "/dev/ptmx"), no NUL,
+# no header before it.
+@test "terminal + create --console-socket: the message holds exactly the master's name, as runc sends it" {
+	update_config '.process.terminal = true'
+	unix_listener recv
+	create_container "$CID" --console-socket "$SOCK"
+	wait_for_file "$BATS_TEST_TMPDIR/listener.out" '^tty='
+	run cat "$BATS_TEST_TMPDIR/listener.out"
+	if is_runc; then
+		assert_line --index 0 --regexp "^b'/dev/(pts/)?ptmx'$"
+	else
+		assert_line --index 0 "b'/dev/pts/ptmx'"
+	fi
+	assert_line --index 1 fds=1
+	assert_line --index 2 tty=True
+	runtime delete --force "$CID"
+	wait "$LISTENER_PID"
+}
+
+# A listener that never accepts, its backlog full: connect() would block for
+# good, with the container's state dir locked. runc fails at once (EAGAIN);
+# we wait a few seconds, then fail the same way: exit 1, the option named,
+# nothing left (teardown checks state dir, cgroup, processes).
+@test "terminal + create --console-socket to a listener that never accepts: fails in bounded time naming the option, nothing left" {
+	update_config '.process.terminal = true'
+	unix_listener stuck
+	run_nohang timeout 30 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" \
+		--console-socket "$SOCK" "$CID"
+	[ "$status" -ne 124 ] || fail "create still waiting on the console socket after 30 s"
+	assert_failure 1
+	assert_output --partial "$SOCK"   # runc: "dial unix SOCK: connect: ..."
+	is_runc || assert_output --partial "--console-socket $SOCK: the listener accepted no connection"
+	run runtime state "$CID"
+	assert_failure
+	kill "$LISTENER_PID"
+	wait "$LISTENER_PID" || true
+}
+
+@test "terminal + exec -t -d --console-socket to a listener that never accepts: fails in bounded time, the container runs on" {
+	set_cmd 'sleep 3600'
+	run_detached "$CID"
+	unix_listener stuck
+	run_nohang timeout 30 "$RUNTIME" --root "$ROOT" exec -t -d --console-socket "$SOCK" "$CID" sleep 2000
+	[ "$status" -ne 124 ] || fail "exec still waiting on the console socket after 30 s"
+	assert_failure
+	assert_output --partial "$SOCK"   # runc: "dial unix SOCK: connect: ..."
+	is_runc || assert_output --partial "--console-socket $SOCK: the listener accepted no connection"
+	assert_equal "$(state_field "$CID" status)" running
+	# no exec'd process left behind in the container
+	run runtime ps "$CID"
+	refute_output --partial 2000
+	kill "$LISTENER_PID"
+	wait "$LISTENER_PID" || true
+}
+
 @test "terminal + run --detach without --console-socket fails naming the console socket, nothing left" {
 	update_config '.process.terminal = true'
 	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"

@@ -33,7 +33,7 @@ static bool record_alive(int dirfd, const char *name, pid_t *pid_out)
 	unsigned long long start;
 	bool zombie;
 	int pid;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	char text[64];
 	ssize_t n;
 
@@ -54,7 +54,7 @@ static bool record_alive(int dirfd, const char *name, pid_t *pid_out)
 static void read_cgroup_record(struct gc_target *t)
 {
 	char text[4200];
-	int fd = openat(t->c->dirfd, "cgroup", O_RDONLY | O_NOFOLLOW | O_CLOEXEC), sd;
+	int fd = openat(t->c->dirfd, "cgroup", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), sd;
 	ssize_t n;
 
 	t->cgroup_path[0] = 0;
@@ -167,7 +167,7 @@ static pid_t new_dir_pid(const char *name)
 /* 1: half-made and dead, cleaned; 0: left alone. */
 static int gc_entry(int rootfd, const char *name)
 {
-	struct container c = { .id = name, .rootfd = rootfd, .dirfd = -1 };
+	struct container c = { .id = name, .rootfd = rootfd, .dirfd = -1, .peek_rootfd = -1 };
 	struct stat sb;
 	pid_t pid, npid = new_dir_pid(name);
 	int r = 0;
@@ -180,9 +180,10 @@ static int gc_entry(int rootfd, const char *name)
 	if (c.dirfd < 0)
 		return 0;
 	/* someone else's (a shared root), busy (a live create or another
-	 * command), a real container, or a creator still alive: not ours */
+	 * command), a real container (a state.json that can be used), or a
+	 * creator still alive: not ours */
 	if (fstat(c.dirfd, &sb) < 0 || sb.st_uid != geteuid() || flock(c.dirfd, LOCK_EX | LOCK_NB) < 0 ||
-	    faccessat(c.dirfd, "state.json", F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    (faccessat(c.dirfd, "state.json", F_OK, AT_SYMLINK_NOFOLLOW) == 0 && !container_state_unusable(&c)) ||
 	    record_alive(c.dirfd, "creator", &pid) || (npid > 0 && kill(npid, 0) == 0 && !pid))
 		goto out;
 	run_cleaners(&c);

@@ -5,7 +5,9 @@
  * holds it from the dir's first moment, statedir.c: publish_dir) and the
  * "creator" record's pid is not that process any more (pid + start time).
  * A state dir with state.json is a container (created, running, stopped):
- * gc never touches it. A ".new.<pid>.<name>" dir is a create that died
+ * gc never touches it, unless that state.json cannot be used (cut short,
+ * over CONTAINER_STATE_MAX, not a state: statedir.h's bad_state), which
+ * makes no container either: its records say what to clean all the same. A ".new.<pid>.<name>" dir is a create that died
  * before it published its dir.
  *
  * What it removes is a list of cleaners, one per resource, run in order on

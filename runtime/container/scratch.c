@@ -172,7 +172,7 @@ int scratch_remove(int statedir_fd, struct error *err)
 	int fd, parent, dir, r;
 	ssize_t n;
 
-	if ((fd = openat(statedir_fd, RECORD, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if ((fd = openat(statedir_fd, RECORD, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return errno == ENOENT ? 0 : error_sys(err, errno, "read the scratch record");
 	n = read(fd, path, sizeof(path) - 1);
 	close(fd);

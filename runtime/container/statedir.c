@@ -302,20 +302,26 @@ bool container_exists(const char *root, const char *id)
 }
 
 /* A regular file of the state dir (O_NONBLOCK: a FIFO put there neither
- * blocks the open nor is read). One read when it has the size fstat said: a
- * short read of a regular file is its end (`list` reads one per container). */
-static int read_file_fd(int fd, char **buf, size_t *len);
+ * blocks the open nor is read), at most `max` bytes: fstat says its size
+ * before anything is allocated (a sparse 8 GiB state.json is refused, not
+ * read), -EFBIG with *len its size. One read when it has the size fstat said:
+ * a short read of a regular file is its end (`list` reads one per container). */
+static int read_file_fd(int fd, size_t max, char **buf, size_t *len);
 
-static int read_file_at(int dirfd, const char *name, char **buf, size_t *len)
+/* config.json, the copy of one oci_read_file took: its cap (OCI_JSON_MAX_SIZE) */
+#define SAVED_CONFIG_MAX (32 << 20)
+
+static int read_file_at(int dirfd, const char *name, size_t max, char **buf, size_t *len)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
-	return fd < 0 ? -errno : read_file_fd(fd, buf, len);
+	return fd < 0 ? -errno : read_file_fd(fd, max, buf, len);
 }
 
 /* <name>/FILE beneath a root fd, no symlink on the way (the state dir itself
  * included): one openat2 instead of the dir's open, the file's and a close. */
-static int read_file_beneath(int rootfd, const char *name, const char *file, char **buf, size_t *len)
+static int read_file_beneath(int rootfd, const char *name, const char *file, size_t max, char **buf,
+			     size_t *len)
 {
 	struct open_how how = { .flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
 				.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
@@ -325,13 +331,14 @@ static int read_file_beneath(int rootfd, const char *name, const char *file, cha
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", name, file) >= sizeof(path))
 		return -ENAMETOOLONG;
 	fd = (int)syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
-	return fd < 0 ? -errno : read_file_fd(fd, buf, len);
+	return fd < 0 ? -errno : read_file_fd(fd, max, buf, len);
 }
 
 /* Reads and closes fd. */
-static int read_file_fd(int fd, char **buf, size_t *len)
+static int read_file_fd(int fd, size_t max, char **buf, size_t *len)
 {
 	struct stat sb;
+	size_t hint;
 	int r;
 	ssize_t n;
 
@@ -339,9 +346,14 @@ static int read_file_fd(int fd, char **buf, size_t *len)
 		close(fd);
 		return -EINVAL;
 	}
+	if ((uint64_t)sb.st_size > max) {
+		close(fd);
+		*len = (size_t)sb.st_size;
+		return -EFBIG;
+	}
 	if (!(*buf = malloc((size_t)sb.st_size + 1))) {
 		close(fd);
-		return -EINVAL;
+		return -ENOMEM;
 	}
 	n = read(fd, *buf, (size_t)sb.st_size + 1);
 	if (n >= 0 && n <= sb.st_size) {
@@ -350,17 +362,20 @@ static int read_file_fd(int fd, char **buf, size_t *len)
 		*len = (size_t)n;
 		return 0;
 	}
-	/* it grew meanwhile: read it whole from the start */
+	/* it grew meanwhile: read it whole from the start, still at most max */
 	free(*buf);
 	*buf = NULL;
-	r = lseek(fd, 0, SEEK_SET) < 0 ? -errno : util_read_fd(fd, (size_t)sb.st_size * 2 + 2, 0, buf, len);
+	hint = (size_t)sb.st_size * 2 + 2 < max + 1 ? (size_t)sb.st_size * 2 + 2 : max + 1;
+	r = lseek(fd, 0, SEEK_SET) < 0 ? -errno : util_read_fd(fd, hint, max, buf, len);
 	close(fd);
-	return r == -ENOMEM ? -EINVAL : r < 0 ? -EIO : 0;
+	if (r == -EFBIG)
+		*len = max + 1;
+	return r == -ENOMEM || r == -EFBIG ? r : r < 0 ? -EIO : 0;
 }
 
 int container_read_file(const struct container *c, const char *name, char **buf, size_t *len)
 {
-	return read_file_at(c->dirfd, name, buf, len);
+	return read_file_at(c->dirfd, name, SAVED_CONFIG_MAX, buf, len);
 }
 
 static int load_state(struct container *c, const char *id, struct error *err);
@@ -406,38 +421,67 @@ int container_load_at(int rootfd, bool shared, const char *root, const char *id,
 	return r < 0 ? r : load_state(c, id, err);
 }
 
+/* Why state.json could not be read, naming the container and the cap. */
+static int state_read_error(struct container *c, const char *id, int r, size_t len, struct error *err)
+{
+	if (r == -EFBIG)
+		return error_set(err, EFBIG, "container \"%s\": %s/state.json: too large (%zu bytes, at most %d MiB)",
+				 id, c->dir, len, CONTAINER_STATE_MAX >> 20);
+	return error_sys(err, -r, "container \"%s\": %s/state.json", id, c->dir);
+}
+
 static int load_state(struct container *c, const char *id, struct error *err)
 {
 	char *buf = NULL, name[256];
 	size_t len = 0;
 	int r;
 
-	r = c->peek_rootfd >= 0 ? read_file_beneath(c->peek_rootfd, c->name, "state.json", &buf, &len)
-				: read_file_at(c->dirfd, "state.json", &buf, &len);
+	r = c->peek_rootfd >= 0 ? read_file_beneath(c->peek_rootfd, c->name, "state.json", CONTAINER_STATE_MAX,
+						    &buf, &len)
+				: read_file_at(c->dirfd, "state.json", CONTAINER_STATE_MAX, &buf, &len);
 	if (r == -ENOENT)
 		return 0;      /* still being created */
 	if (c->peek_rootfd >= 0 && (r == -ELOOP || r == -EXDEV || r == -ENOTDIR))
 		return error_set(err, ELOOP, "container \"%s\": state dir %s is a symlink or not a dir: refused",
 				 id, c->dir);
+	/* the state's own defects (not a regular file, too large, not a
+	 * state), never a passing one (ENOMEM, EIO), make it unusable */
+	c->bad_state = r == -EINVAL || r == -EFBIG;
 	if (r < 0)
-		return error_sys(err, -r, "%s/state.json", c->dir);
+		return state_read_error(c, id, r, len, err);
 	r = oci_state_parse("state.json", buf, len, &c->st, err);
 	free(buf);
 	if (r < 0) {
+		c->bad_state = r == -EINVAL;
 		error_prefix(err, "container \"%s\"", id);
 		return r;
 	}
 	c->has_state = true;
 	/* the state must be that of the container named: a hashed name stands
 	 * for the id in it, which must be a valid id that hashes to it */
-	if (!c->st.id || container_id_check(c->st.id, err) < 0)
+	if (!c->st.id || container_id_check(c->st.id, err) < 0) {
+		c->bad_state = true;
 		return error_set(err, EINVAL, "container \"%s\": its state holds no valid id", id);
+	}
 	dir_name(c->st.id, name, sizeof(name));
 	if (strcmp(name, c->name) || (!hashed_name(id) && strcmp(c->st.id, id)))
 		return error_set(err, EINVAL, "container \"%s\": its state is that of \"%.64s\"", id, c->st.id);
 	if (hashed_name(id))
 		c->id = c->st.id;
 	return 0;
+}
+
+bool container_state_unusable(struct container *c)
+{
+	struct error err;
+
+	c->bad_state = false;
+	if (load_state(c, c->id, &err) < 0 && c->bad_state)
+		log_warn("%s", err.msg);
+	if (c->has_state && c->st.arena)
+		oci_state_free(&c->st);
+	c->has_state = false;
+	return c->bad_state;
 }
 
 int container_save_state(struct container *c, struct error *err)
@@ -448,6 +492,11 @@ int container_save_state(struct container *c, struct error *err)
 
 	if ((r = oci_state_to_json(&c->st, NULL, false, &json, &len, err)) < 0)
 		return r;
+	if (len > CONTAINER_STATE_MAX) {   /* what is read back is capped (load_state) */
+		free(json);
+		return error_set(err, EFBIG, "%s/state.json: too large (%zu bytes, at most %d MiB): a state holds "
+				 "the config's annotations", c->dir, len, CONTAINER_STATE_MAX >> 20);
+	}
 	fd = openat(c->dirfd, "state.json.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, json, len) != (ssize_t)len) {
 		r = error_sys(err, errno, "%s/state.json", c->dir);

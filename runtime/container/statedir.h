@@ -17,6 +17,10 @@
 #include "oci/error.h"
 #include "oci/state.h"
 
+/* The most state.json may hold, written or read: fstat checks it before
+ * anything is read (list reads every container's). */
+#define CONTAINER_STATE_MAX (1 << 20)
+
 struct container {
 	const char *id;
 	int rootfd;                 /* --root, or -1 */
@@ -26,6 +30,9 @@ struct container {
 	char name[256];             /* the state dir's name: the id, or '~' + a hash for a long id */
 	char dir[4096];             /* <root>/<name>, for messages */
 	bool has_state;             /* state.json was read */
+	bool bad_state;             /* state.json is there but unusable (cannot be read, too large, not
+	                             * a state, no valid id): a load fails, but its records still say
+	                             * what to clean (delete --force, gc) */
 	struct container_state st;
 };
 
@@ -60,6 +67,9 @@ int container_load(const char *root, const char *id, bool lock, struct container
 int container_root_open(const char *root, bool *shared, struct error *err);
 int container_load_at(int rootfd, bool shared, const char *root, const char *id, struct container *c,
 		      struct error *err);
+/* gc: has the locked dir c a state.json that cannot be used (bad_state,
+ * said in a warning)? false for none (a create) and for a sound one. */
+bool container_state_unusable(struct container *c);
 int container_save_state(struct container *c, struct error *err);
 /* The records of a create in progress (gc.h reads them): `name` in the
  * state dir holding text, or "<pid> <start time>\n" of pid. */

@@ -7,13 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "rootfs/rootfs.h"
-#include "runtime/container/sync.h"
+#include "runtime/linux/fdsend.h"
 
 int terminal_open(const char *rootfs, const struct oci_process *p, int *slave, struct error *err)
 {
@@ -61,23 +59,9 @@ int terminal_take(int slave, struct error *err)
 
 int terminal_send(const char *path, int master, struct error *err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int s, r;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return error_set(err, ENAMETOOLONG, "--console-socket %s: path too long", path);
-	strcpy(sa.sun_path, path);
-	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = error_sys(err, errno, "--console-socket %s", path);
-		if (s >= 0)
-			close(s);
-		return r;
-	}
-	/* payload: the pty name, as runc sends it */
-	r = sync_send(s, 0, 0, "/dev/ptmx", 9, master);
-	close(s);
-	return r < 0 ? error_sys(err, -r, "--console-socket %s: send", path) : 0;
+	/* the name runc sends (SendRawFd(socket, pty.Name(), ...)): the path it
+	 * opened the master by, /dev/pts/ptmx (runc 1.2.8+), as terminal_open */
+	return fdsend_to(path, "--console-socket", "/dev/pts/ptmx", master, err);
 }
 
 void terminal_relay_prepare(int master)

@@ -15,7 +15,8 @@ int terminal_open(const char *rootfs, const struct oci_process *p, int *slave, s
 int terminal_none(struct error *err);
 /* Child: make the slave stdio and the controlling terminal. */
 int terminal_take(int slave, struct error *err);
-/* Parent: send the master over the unix socket at `path`. */
+/* Parent: send the master over the unix socket at `path` as runc does (its
+ * name "/dev/pts/ptmx" the only payload), within fdsend.h's deadline. */
 int terminal_send(const char *path, int master, struct error *err);
 /* Parent: the master is relayed to our own stdio; when our stdout is no
  * terminal (a pipe, a file), the pty stops turning \n into \r\n, as runc:

@@ -12,20 +12,39 @@
 #include "oci/util.h"
 #include "rootfs/internal.h"
 
-/* pivot_root(".", "."): the old root ends up stacked on the new one and is
- * detached right away; no put_old directory is needed in the image. */
-static int do_pivot(const struct oci_config *cfg, struct error *err)
+/* After pivot_root(".", ".") our cwd still names the new root, with the old
+ * root stacked on top of it: "." must be reached through an fd of the old
+ * root (as runc), or the rslave below would make every mount of the
+ * container a slave and cut rshared volumes off from the host. */
+static int detach_old_root(int old_root, struct error *err)
 {
-	unsigned long prop = rootfs_propagation_ms(cfg->linux_.rootfs_propagation);
-
-	if (syscall(SYS_pivot_root, ".", ".") < 0)
-		return error_sys(err, errno, "pivot_root");
+	if (fchdir(old_root) < 0)
+		return error_sys(err, errno, "chdir to the old root");
 	/* shared mounts in the old root must not carry our unmount to the host */
-	if ((prop & MS_SHARED) && mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_sys(err, errno, "make the old root rslave");
 	if (umount2(".", MNT_DETACH) < 0)
 		return error_sys(err, errno, "detach the old root");
 	return 0;
+}
+
+/* pivot_root(".", "."): the old root ends up stacked on the new one and is
+ * detached right away; no put_old directory is needed in the image. */
+static int do_pivot(int root_fd, struct error *err)
+{
+	int old_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int r;
+
+	if (old_root < 0)
+		return error_sys(err, errno, "open the old root");
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		r = error_sys(err, errno, "pivot_root");
+	else
+		r = detach_old_root(old_root, err);
+	close(old_root);
+	if (r == 0 && fchdir(root_fd) < 0)
+		r = error_sys(err, errno, "chdir to the new root");
+	return r;
 }
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
@@ -129,7 +148,7 @@ static int switch_root(const struct oci_config *cfg, const struct rootfs_opts *o
 
 	if (fchdir(root_fd) < 0)
 		return error_sys(err, errno, "chdir to the rootfs");
-	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(cfg, err);
+	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(root_fd, err);
 	if (r < 0)
 		return r;
 	if (chdir("/") < 0)

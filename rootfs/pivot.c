@@ -71,16 +71,39 @@ static bool under_dir(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
+/* The first five fields of a mountinfo line; strtok_r goes on from *save. */
+static bool mountinfo_fields(char *line, char *f[5], char **save)
+{
+	int i;
+
+	for (i = 0; i < 5 && (f[i] = strtok_r(i ? NULL : line, " ", save)); i++)
+		;
+	return i == 5;
+}
+
+/* One mountinfo line: is it a shared mount outside the rootfs? Then *mnt
+ * is its mount point (unescaped, in place). */
+static bool shared_outside(char *line, const char *rootfs, char **mnt)
+{
+	char *f[5], *save = NULL, *tag;
+	bool shared = false;
+
+	if (!mountinfo_fields(line, f, &save))
+		return false;
+	while ((tag = strtok_r(NULL, " ", &save)) && strcmp(tag, "-") != 0)
+		shared |= strncmp(tag, "shared:", 7) == 0;
+	unescape(f[4]);
+	*mnt = f[4];
+	return shared && !under_dir(f[4], rootfs);
+}
+
 /* One mountinfo line: is it a whole proc or sysfs (root "/") outside the
  * rootfs? Then *mnt is its mount point (unescaped, in place). */
 static bool full_pseudo_fs(char *line, const char *rootfs, char **mnt)
 {
 	char *f[5], *save = NULL, *sep, *type;
-	int i;
 
-	for (i = 0; i < 5 && (f[i] = strtok_r(i ? NULL : line, " ", &save)); i++)
-		;
-	if (i < 5 || strcmp(f[3], "/") != 0)
+	if (!mountinfo_fields(line, f, &save) || strcmp(f[3], "/") != 0)
 		return false;
 	while ((sep = strtok_r(NULL, " ", &save)) && strcmp(sep, "-") != 0)
 		;
@@ -96,6 +119,27 @@ static char *read_mountinfo(void)
 	char *buf;
 
 	return util_read_at(AT_FDCWD, "/proc/self/mountinfo", 0, 16384, 0, &buf, NULL) < 0 ? NULL : buf;
+}
+
+/* With shared propagation the host's mounts around the rootfs may be peers
+ * of the host's own: unmounting its proc (a child of a shared "/") or
+ * moving the rootfs onto a shared "/" would then reach the host (its /proc
+ * gone, our rootfs stacked on its "/"). So first every shared mount outside
+ * the rootfs is made a slave, as the old root is with pivot_root; the
+ * rootfs' own mounts keep theirs (rshared volumes). */
+static int slave_host_mounts(const char *rootfs, struct error *err)
+{
+	char *info = read_mountinfo(), *line, *save = NULL, *mnt;
+	int r = 0;
+
+	if (!info)
+		return error_sys(err, errno ? errno : ENOMEM, "--no-pivot: read /proc/self/mountinfo");
+	for (line = strtok_r(info, "\n", &save); line && r == 0; line = strtok_r(NULL, "\n", &save))
+		if (shared_outside(line, rootfs, &mnt) && mount(NULL, mnt, NULL, MS_SLAVE, NULL) < 0 &&
+		    errno != ENOENT && errno != EINVAL)   /* covered, or gone with a mount above */
+			r = error_sys(err, errno, "--no-pivot: make %s a slave", mnt);
+	free(info);
+	return r;
 }
 
 /* With MS_MOVE + chroot the old root stays in the mount namespace, and a
@@ -132,7 +176,7 @@ static int do_move(const char *rootfs, struct error *err)
 {
 	int r;
 
-	if ((r = hide_host_pseudo_fs(rootfs, err)) < 0)
+	if ((r = slave_host_mounts(rootfs, err)) < 0 || (r = hide_host_pseudo_fs(rootfs, err)) < 0)
 		return r;
 	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 		return error_sys(err, errno, "move the rootfs to /");

@@ -241,6 +241,30 @@ assert_bidirectional() {
 	assert_bidirectional
 }
 
+# A host whose "/" is shared (systemd's default; this one's is private, so a
+# mount namespace of the test's own plays the host): the detach of the old
+# root (pivot_root), or with MS_MOVE + chroot the unmount of the host's proc
+# and the move of the rootfs onto "/", must not reach it (runc 1.1 loses the
+# host's /proc with --no-pivot).
+@test "mounts: rootfsPropagation rshared on a host with a shared /: the host keeps its /proc and its /, with and without pivot_root" {
+	local flag
+	update_config '.linux.rootfsPropagation = "rshared"'
+	set_cmd 'echo ran'
+	for flag in --no-pivot ""; do
+		run_nohang unshare -m --propagation shared sh -c '
+			mount --bind "$1" "$1"       # the bundle on a mount of its own: / stays shared
+			shift
+			"$@" || exit
+			stat -f -c "host /proc: %T" /proc
+			awk "\$5 == \"/\"" /proc/self/mountinfo | wc -l' \
+			sh "$BUNDLE" "$RUNTIME" --root "$ROOT" run ${flag:+"$flag"} --bundle "$BUNDLE" "$CID"
+		assert_success
+		assert_line ran
+		assert_line "host /proc: proc"
+		assert_equal "${lines[-1]}" 1
+	done
+}
+
 # receives the host's mounts, sends none: a slave of the host's group
 assert_host_to_container_only() {
 	local host_group ctr_tags

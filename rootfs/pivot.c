@@ -12,20 +12,39 @@
 #include "oci/util.h"
 #include "rootfs/internal.h"
 
-/* pivot_root(".", "."): the old root ends up stacked on the new one and is
- * detached right away; no put_old directory is needed in the image. */
-static int do_pivot(const struct oci_config *cfg, struct error *err)
+/* After pivot_root(".", ".") our cwd still names the new root, with the old
+ * root stacked on top of it: "." must be reached through an fd of the old
+ * root (as runc), or the rslave below would make every mount of the
+ * container a slave and cut rshared volumes off from the host. */
+static int detach_old_root(int old_root, struct error *err)
 {
-	unsigned long prop = rootfs_propagation_ms(cfg->linux_.rootfs_propagation);
-
-	if (syscall(SYS_pivot_root, ".", ".") < 0)
-		return error_sys(err, errno, "pivot_root");
+	if (fchdir(old_root) < 0)
+		return error_sys(err, errno, "chdir to the old root");
 	/* shared mounts in the old root must not carry our unmount to the host */
-	if ((prop & MS_SHARED) && mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_sys(err, errno, "make the old root rslave");
 	if (umount2(".", MNT_DETACH) < 0)
 		return error_sys(err, errno, "detach the old root");
 	return 0;
+}
+
+/* pivot_root(".", "."): the old root ends up stacked on the new one and is
+ * detached right away; no put_old directory is needed in the image. */
+static int do_pivot(int root_fd, struct error *err)
+{
+	int old_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int r;
+
+	if (old_root < 0)
+		return error_sys(err, errno, "open the old root");
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		r = error_sys(err, errno, "pivot_root");
+	else
+		r = detach_old_root(old_root, err);
+	close(old_root);
+	if (r == 0 && fchdir(root_fd) < 0)
+		r = error_sys(err, errno, "chdir to the new root");
+	return r;
 }
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
@@ -52,16 +71,39 @@ static bool under_dir(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
+/* The first five fields of a mountinfo line; strtok_r goes on from *save. */
+static bool mountinfo_fields(char *line, char *f[5], char **save)
+{
+	int i;
+
+	for (i = 0; i < 5 && (f[i] = strtok_r(i ? NULL : line, " ", save)); i++)
+		;
+	return i == 5;
+}
+
+/* One mountinfo line: is it a shared mount outside the rootfs? Then *mnt
+ * is its mount point (unescaped, in place). */
+static bool shared_outside(char *line, const char *rootfs, char **mnt)
+{
+	char *f[5], *save = NULL, *tag;
+	bool shared = false;
+
+	if (!mountinfo_fields(line, f, &save))
+		return false;
+	while ((tag = strtok_r(NULL, " ", &save)) && strcmp(tag, "-") != 0)
+		shared |= strncmp(tag, "shared:", 7) == 0;
+	unescape(f[4]);
+	*mnt = f[4];
+	return shared && !under_dir(f[4], rootfs);
+}
+
 /* One mountinfo line: is it a whole proc or sysfs (root "/") outside the
  * rootfs? Then *mnt is its mount point (unescaped, in place). */
 static bool full_pseudo_fs(char *line, const char *rootfs, char **mnt)
 {
 	char *f[5], *save = NULL, *sep, *type;
-	int i;
 
-	for (i = 0; i < 5 && (f[i] = strtok_r(i ? NULL : line, " ", &save)); i++)
-		;
-	if (i < 5 || strcmp(f[3], "/") != 0)
+	if (!mountinfo_fields(line, f, &save) || strcmp(f[3], "/") != 0)
 		return false;
 	while ((sep = strtok_r(NULL, " ", &save)) && strcmp(sep, "-") != 0)
 		;
@@ -77,6 +119,27 @@ static char *read_mountinfo(void)
 	char *buf;
 
 	return util_read_at(AT_FDCWD, "/proc/self/mountinfo", 0, 16384, 0, &buf, NULL) < 0 ? NULL : buf;
+}
+
+/* With shared propagation the host's mounts around the rootfs may be peers
+ * of the host's own: unmounting its proc (a child of a shared "/") or
+ * moving the rootfs onto a shared "/" would then reach the host (its /proc
+ * gone, our rootfs stacked on its "/"). So first every shared mount outside
+ * the rootfs is made a slave, as the old root is with pivot_root; the
+ * rootfs' own mounts keep theirs (rshared volumes). */
+static int slave_host_mounts(const char *rootfs, struct error *err)
+{
+	char *info = read_mountinfo(), *line, *save = NULL, *mnt;
+	int r = 0;
+
+	if (!info)
+		return error_sys(err, errno ? errno : ENOMEM, "--no-pivot: read /proc/self/mountinfo");
+	for (line = strtok_r(info, "\n", &save); line && r == 0; line = strtok_r(NULL, "\n", &save))
+		if (shared_outside(line, rootfs, &mnt) && mount(NULL, mnt, NULL, MS_SLAVE, NULL) < 0 &&
+		    errno != ENOENT && errno != EINVAL)   /* covered, or gone with a mount above */
+			r = error_sys(err, errno, "--no-pivot: make %s a slave", mnt);
+	free(info);
+	return r;
 }
 
 /* With MS_MOVE + chroot the old root stays in the mount namespace, and a
@@ -113,7 +176,7 @@ static int do_move(const char *rootfs, struct error *err)
 {
 	int r;
 
-	if ((r = hide_host_pseudo_fs(rootfs, err)) < 0)
+	if ((r = slave_host_mounts(rootfs, err)) < 0 || (r = hide_host_pseudo_fs(rootfs, err)) < 0)
 		return r;
 	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 		return error_sys(err, errno, "move the rootfs to /");
@@ -129,7 +192,7 @@ static int switch_root(const struct oci_config *cfg, const struct rootfs_opts *o
 
 	if (fchdir(root_fd) < 0)
 		return error_sys(err, errno, "chdir to the rootfs");
-	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(cfg, err);
+	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(root_fd, err);
 	if (r < 0)
 		return r;
 	if (chdir("/") < 0)

@@ -36,6 +36,9 @@ static int parent_mount_private(const char *rootfs, struct error *err)
 
 /* linux.rootfsPropagation, default rslave like runc: host mounts still
  * reach the container, nothing the container mounts reaches the host.
+ * A non-recursive mode changes "/" alone, so its submounts are made slaves
+ * first; but shared keeps them peers of the host's, as runc does (an
+ * rshared volume then propagates both ways, as with rshared).
  * (r)unbindable is (r)private here: the rootfs must still be bound below
  * "/" (EINVAL from an unbindable mount); the new "/" gets it after the
  * switch (pivot.c), which is what the process sees. */
@@ -46,7 +49,7 @@ static int set_propagation(const struct oci_config *cfg, const char *rootfs, str
 	if (prop & MS_UNBINDABLE)
 		prop = MS_PRIVATE | (prop & MS_REC);
 
-	if (!(prop & MS_REC) && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (!(prop & (MS_REC | MS_SHARED)) && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_sys(err, errno, "make / rslave");
 	if (prop && mount(NULL, "/", NULL, prop, NULL) < 0)
 		return error_sys(err, errno, "linux.rootfsPropagation");

@@ -135,6 +135,164 @@ add_mount() {
 	refute_output --regexp ' /private [^ ]+ (shared|master):'
 }
 
+# --- propagation with the host: a volume on a shared host mount point ------
+# (Kubernetes: Bidirectional is rbind+rshared with rootfsPropagation rshared,
+# HostToContainer rbind+rslave with rslave, as containerd's CRI writes them.)
+
+# shared_volume: $VOL, a host directory made a shared mount point of its own
+# (with sub/ and host/ for the mounts below); teardown unmounts all of it.
+shared_volume() {
+	VOL="$BATS_TEST_TMPDIR/vol"
+	mkdir -p "$VOL"
+	mount --bind "$VOL" "$VOL"
+	mount --make-shared "$VOL"
+	mkdir -p "$VOL/sub" "$VOL/host" "$VOL/pre"
+	# there before the container: its copy in the old root must not take
+	# the host's with it when the runtime detaches that root
+	mount -t tmpfs "pre-$TOKEN" "$VOL/pre"
+}
+
+# host_kept_premount: the host's $VOL/pre survived the container's start.
+host_kept_premount() {
+	assert_equal "$(awk -v d="$VOL/pre" '$5 == d { print $(NF - 1) }' /proc/self/mountinfo)" "pre-$TOKEN"
+}
+
+# unmount_volume: every host mount at or below $VOL, deepest first.
+unmount_volume() {
+	[[ -n "${VOL:-}" ]] || return 0
+	awk -v v="$VOL" '$5 == v || index($5, v "/") == 1 { print $5 }' /proc/self/mountinfo |
+		sort -r | while read -r m; do umount -l "$m"; done
+}
+
+teardown() {
+	unmount_volume
+	tr_teardown
+}
+
+# volume_container ROOTPROP OPTION [RUN FLAGS...]: a detached container with $VOL bound at
+# /vol (rbind + OPTION), rootfsPropagation ROOTPROP (none: the default), and
+# CAP_SYS_ADMIN; it mounts a tmpfs on /vol/sub, writes a marker into it and
+# the /vol line of its mountinfo into /vol/tags, then sleeps.
+volume_container() {
+	update_config '.mounts += [{"destination": "/vol", "type": "bind", "source": $src, "options": (["rbind"] + $opt)}]
+		| .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
+		| .process.capabilities.effective += ["CAP_SYS_ADMIN"]
+		| .process.capabilities.permitted += ["CAP_SYS_ADMIN"]' \
+		--arg src "$VOL" --argjson opt "$([[ -n "$2" ]] && echo "[\"$2\"]" || echo '[]')"
+	[[ "$1" == none ]] || update_config '.linux.rootfsPropagation = $p' --arg p "$1"
+	set_cmd "mount -t tmpfs ctr-$TOKEN /vol/sub && echo from-container >/vol/sub/marker
+		grep ' /vol ' /proc/self/mountinfo >/vol/tags; touch /vol/ready; exec sleep 3600"
+	run_detached "$CID" "${@:3}"
+	wait_for_file "$VOL/ready"
+}
+
+# tags_of MOUNTPOINT: the optional fields (shared:N master:M ...) of its line
+tags_of() {
+	awk -v d="$1" '$5 == d { t = ""; for (i = 7; $i != "-"; i++) t = t (t ? " " : "") $i; print t }'
+}
+
+# host_mounts_into_volume: a tmpfs mounted on the host at $VOL/host after the
+# container started; $output: what the container reads there.
+host_mounts_into_volume() {
+	mount -t tmpfs "host-$TOKEN" "$VOL/host"
+	echo from-host >"$VOL/host/marker"
+	run runtime exec "$CID" cat /vol/host/marker
+}
+
+stop_volume_container() {
+	runtime kill "$CID" KILL
+	wait_for_state "$CID" stopped
+	runtime delete "$CID"
+}
+
+# both directions: the container's tmpfs on the host, the host's in the
+# container, and /vol a peer of the host's volume (its group, no master:)
+assert_bidirectional() {
+	local host_group
+	host_kept_premount
+	host_group="$(tags_of "$VOL" </proc/self/mountinfo)"
+	[[ "$host_group" =~ ^shared:[0-9]+$ ]] || fail "host volume tags: '$host_group'"
+	assert_equal "$(tags_of /vol <"$VOL/tags")" "$host_group"
+	assert_equal "$(awk -v d="$VOL/sub" '$5 == d { print $(NF - 1) }' /proc/self/mountinfo)" "ctr-$TOKEN"
+	assert_equal "$(cat "$VOL/sub/marker")" from-container
+	host_mounts_into_volume
+	assert_success
+	assert_output from-host
+	stop_volume_container
+	# the container's tmpfs is the host's now: it outlives the container
+	assert_equal "$(cat "$VOL/sub/marker")" from-container
+}
+
+@test "mounts: an rshared volume with rootfsPropagation rshared propagates both ways (Kubernetes Bidirectional)" {
+	shared_volume
+	volume_container rshared rshared
+	assert_bidirectional
+}
+
+@test "mounts: an rshared volume with rootfsPropagation shared propagates both ways" {
+	shared_volume
+	volume_container shared rshared
+	assert_bidirectional
+}
+
+@test "mounts: --no-pivot: an rshared volume with rootfsPropagation rshared propagates both ways" {
+	shared_volume
+	volume_container rshared rshared --no-pivot
+	assert_bidirectional
+}
+
+# A host whose "/" is shared (systemd's default; this one's is private, so a
+# mount namespace of the test's own plays the host): the detach of the old
+# root (pivot_root), or with MS_MOVE + chroot the unmount of the host's proc
+# and the move of the rootfs onto "/", must not reach it (runc 1.1 loses the
+# host's /proc with --no-pivot).
+@test "mounts: rootfsPropagation rshared on a host with a shared /: the host keeps its /proc and its /, with and without pivot_root" {
+	local flag
+	update_config '.linux.rootfsPropagation = "rshared"'
+	set_cmd 'echo ran'
+	for flag in --no-pivot ""; do
+		run_nohang unshare -m --propagation shared sh -c '
+			mount --bind "$1" "$1"       # the bundle on a mount of its own: / stays shared
+			shift
+			"$@" || exit
+			stat -f -c "host /proc: %T" /proc
+			awk "\$5 == \"/\"" /proc/self/mountinfo | wc -l' \
+			sh "$BUNDLE" "$RUNTIME" --root "$ROOT" run ${flag:+"$flag"} --bundle "$BUNDLE" "$CID"
+		assert_success
+		assert_line ran
+		assert_line "host /proc: proc"
+		assert_equal "${lines[-1]}" 1
+	done
+}
+
+# receives the host's mounts, sends none: a slave of the host's group
+assert_host_to_container_only() {
+	local host_group ctr_tags
+	host_kept_premount
+	run grep -F "ctr-$TOKEN" /proc/self/mountinfo
+	assert_failure
+	[[ ! -e "$VOL/sub/marker" ]] || fail "the container's file reached the host"
+	host_group="$(tags_of "$VOL" </proc/self/mountinfo)"
+	ctr_tags="$(tags_of /vol <"$VOL/tags")"
+	[[ "$ctr_tags" == "master:${host_group#shared:}" ]] || fail "container /vol tags '$ctr_tags', host '$host_group'"
+	host_mounts_into_volume
+	assert_success
+	assert_output from-host
+	stop_volume_container
+}
+
+@test "mounts: an rslave volume with rootfsPropagation rslave receives host mounts and sends none (Kubernetes HostToContainer)" {
+	shared_volume
+	volume_container rslave rslave
+	assert_host_to_container_only
+}
+
+@test "mounts: a volume from a shared host mount, default rootfsPropagation: nothing the container mounts reaches the host" {
+	shared_volume
+	volume_container none ""
+	assert_host_to_container_only
+}
+
 @test "mounts: a destination through a symlink to / or ../../.. lands inside the rootfs" {
 	mkdir -p "$OUT/vol"
 	echo inside >"$OUT/vol/marker"

@@ -12,7 +12,7 @@ const struct cli_opt cli_no_opts[] = { { 0 } };
 
 /* For help, the man page and completion; main.c's parse_globals reads them. */
 const struct cli_opt cli_global_opts[] = {
-	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; use a tmpfs)" },
+	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; $XDG_RUNTIME_DIR/tinyrun for a user other than root; use a tmpfs)" },
 	{ "log", 0, 0, "FILE", "write messages to FILE (text: time, level, message); errors also to stderr" },
 	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
 	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },

@@ -223,6 +223,37 @@ assert_usage_error() {
 	assert_output "ID          PID         STATUS      BUNDLE      CREATED     OWNER"
 }
 
+# runc and crun: a user other than root keeps its state in
+# $XDG_RUNTIME_DIR/<runtime> (runc: made 0700 with the sticky bit, so the XDG
+# cleanup leaves it); root, and a user without XDG_RUNTIME_DIR, the /run one.
+@test "default --root: \$XDG_RUNTIME_DIR/tinyrun (0700, sticky) for a user other than root, for every command" {
+	is_runc && skip "tinyrun's directory name"
+	local d xdg user=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+	d="$(mktemp -d /tmp/tinyrun-xdg.XXXXXX)"
+	chmod 755 "$d"
+	xdg="$d/xdg"
+	mkdir "$xdg" && chown 65534:65534 "$xdg"
+	run "${user[@]}" env XDG_RUNTIME_DIR="$xdg" "$RUNTIME" list -q
+	local made mode
+	made="$(stat -c '%u %a' "$xdg/tinyrun" 2>&1)" || true
+	# state and delete look there: a state dir planted in it is found
+	"${user[@]}" mkdir "$xdg/tinyrun/planted"
+	local state delete
+	state="$("${user[@]}" env XDG_RUNTIME_DIR="$xdg" "$RUNTIME" state planted 2>&1)" || true
+	delete="$("${user[@]}" env XDG_RUNTIME_DIR="$xdg" "$RUNTIME" delete --force planted 2>&1)" || true
+	# root ignores XDG_RUNTIME_DIR (runc: /run/runc)
+	rm -rf "$xdg/tinyrun"
+	XDG_RUNTIME_DIR="$xdg" "$RUNTIME" list -q >/dev/null
+	mode="$(ls -A "$xdg")"
+	rm -rf "$d"
+	assert_success
+	assert_output ""
+	[ "$made" = "65534 1700" ] || fail "\$XDG_RUNTIME_DIR/tinyrun: $made"
+	jq -e '.id == "planted" and .status == "creating"' <<<"$state" >/dev/null || fail "state: $state"
+	[ -z "$delete" ] || fail "delete --force: $delete"
+	[ -z "$mode" ] || fail "root's list made $mode in XDG_RUNTIME_DIR"
+}
+
 @test "spec writes a valid config.json in the current directory" {
 	mkdir "$BATS_TEST_TMPDIR/s" && cd "$BATS_TEST_TMPDIR/s"
 	run runtime spec

@@ -16,7 +16,7 @@ const struct cli_opt cli_global_opts[] = {
 	{ "log", 0, 0, "FILE", "write messages to FILE (text: time, level, message); errors also to stderr" },
 	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
 	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
-	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus, when systemd runs)" },
+	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus; refused when systemd does not run)" },
 	{ "cgroup-manager", 0, 0, "cgroupfs|systemd|disabled", "crun's spelling of --systemd-cgroup; disabled: no cgroup, linux.resources ignored (crun)" },
 	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },
 	{ "help", 'h', 0, NULL, "this help; tinyrun help COMMAND or COMMAND --help for a command" },

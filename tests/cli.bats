@@ -158,6 +158,29 @@ assert_usage_error() {
 	assert_success
 }
 
+# runc: "systemd not running on this host, cannot use systemd cgroups manager"
+# (IsRunningSystemd: /run/systemd/system). Until 2026-12-04 tinyrun made the
+# slice's path on cgroupfs instead: an empty /system.slice in every hierarchy.
+@test "--systemd-cgroup without systemd: create fails naming it, exit 1, no cgroup or state left" {
+	is_runc && skip "tinyrun's message"
+	local ns="unshare -m sh -c"
+	# a private /run/systemd without system/ (sd_booted false on any host)
+	local hide='mount --make-rprivate / && { [ ! -d /run/systemd ] || mount -t tmpfs none /run/systemd; } && exec "$@"'
+	local before after
+	before="$(find /sys/fs/cgroup -maxdepth 3 -name '*.slice' 2>/dev/null | sort)"
+	for m in --systemd-cgroup "--cgroup-manager systemd"; do
+		# shellcheck disable=SC2086
+		run_nohang $ns "$hide" sh "$RUNTIME" $m --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output "tinyrun: --systemd-cgroup: systemd is not running on this host (no /run/systemd/system): cannot use the systemd cgroup manager (use cgroupfs: no --systemd-cgroup)"
+		[ ! -e "$ROOT/$CID" ] || fail "state dir left"
+	done
+	after="$(find /sys/fs/cgroup -maxdepth 3 -name '*.slice' 2>/dev/null | sort)"
+	[ "$before" = "$after" ] || fail "slices made: $(comm -13 <(echo "$before") <(echo "$after"))"
+	run find /sys/fs/cgroup -maxdepth 4 -name "tinyrun-$CID.scope"
+	assert_output ""
+}
+
 @test "--root keeps containers apart" {
 	create_container "$CID"
 	mkdir "$BATS_TEST_TMPDIR/other-root"

@@ -272,7 +272,7 @@ int cli_help(int argc, char **argv)
 
 		if (!o) {
 			if (!(c = cli_find_command(argv[2])))
-				return cli_usage_error("help", "unknown command \"%s\"", argv[2]);
+				return cli_failf("help: unknown command \"%s\" (see tinyrun --help)", argv[2]);
 			o = c->opts;
 		}
 		for (; o && o->name; o++) {
@@ -283,7 +283,7 @@ int cli_help(int argc, char **argv)
 		return 0;
 	}
 	if (!(c = cli_find_command(argv[1])))
-		return cli_usage_error("help", "unknown command \"%s\" (see tinyrun --help)", argv[1]);
+		return cli_failf("help: unknown command \"%s\" (see tinyrun --help)", argv[1]);
 	cli_print_help(c);
 	return 0;
 }

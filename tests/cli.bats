@@ -915,3 +915,41 @@ readme_section() {
 	assert_failure 1
 	assert_output --partial "expected at most one container id"
 }
+
+# as delete (runc's words): an id with nothing under --root, or no --root yet
+@test "gc ID of no container says it does not exist, exit 1, as delete" {
+	is_runc && skip "tinyrun's own command"
+	run_nohang "$RUNTIME" --root "$ROOT" delete nosuch
+	assert_failure 1
+	local delete="$output"
+	run_nohang "$RUNTIME" --root "$ROOT" gc nosuch
+	assert_failure 1
+	assert_output 'tinyrun: container "nosuch" does not exist'
+	assert_equal "$output" "$delete"
+	run_nohang "$RUNTIME" --root "$BATS_TEST_TMPDIR/no-such-root" gc nosuch
+	assert_failure 1
+	assert_output 'tinyrun: container "nosuch" does not exist'
+}
+
+@test "help with an unknown command: one line, one hint" {
+	run "$RUNTIME" help nosuch
+	assert_failure 1
+	assert_output 'tinyrun: help: unknown command "nosuch" (see tinyrun --help)'
+	run "$RUNTIME" help --options nosuch
+	assert_failure 1
+	assert_output 'tinyrun: help: unknown command "nosuch" (see tinyrun --help)'
+}
+
+# runc's list names the owner in both formats; tinyrun's state.json has ""
+# for root (runc's `state`), which the table showed as root and json as ""
+@test "list -f json: owner is the table's" {
+	create_container "$CID"
+	run runtime list
+	assert_line --regexp "^$CID .* root\$"
+	run runtime list -f json
+	assert_success
+	jq -e --arg id "$CID" '.[] | select(.id == $id) | .owner == "root"' <<<"$output" >/dev/null ||
+		fail "owner: $output"
+	run runtime state "$CID"
+	jq -e '.owner == ""' <<<"$output" >/dev/null || fail "state's owner changed: $output"
+}

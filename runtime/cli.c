@@ -12,11 +12,11 @@ const struct cli_opt cli_no_opts[] = { { 0 } };
 
 /* For help, the man page and completion; main.c's parse_globals reads them. */
 const struct cli_opt cli_global_opts[] = {
-	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; use a tmpfs)" },
+	{ "root", 0, 0, "DIR", "state directory (default /run/tinyrun; $XDG_RUNTIME_DIR/tinyrun for a user other than root; use a tmpfs)" },
 	{ "log", 0, 0, "FILE", "write messages to FILE (text: time, level, message); errors also to stderr" },
 	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
 	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
-	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus, when systemd runs)" },
+	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus; refused when systemd does not run)" },
 	{ "cgroup-manager", 0, 0, "cgroupfs|systemd|disabled", "crun's spelling of --systemd-cgroup; disabled: no cgroup, linux.resources ignored (crun)" },
 	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },
 	{ "help", 'h', 0, NULL, "this help; tinyrun help COMMAND or COMMAND --help for a command" },
@@ -272,7 +272,7 @@ int cli_help(int argc, char **argv)
 
 		if (!o) {
 			if (!(c = cli_find_command(argv[2])))
-				return cli_usage_error("help", "unknown command \"%s\"", argv[2]);
+				return cli_failf("help: unknown command \"%s\" (see tinyrun --help)", argv[2]);
 			o = c->opts;
 		}
 		for (; o && o->name; o++) {
@@ -283,7 +283,7 @@ int cli_help(int argc, char **argv)
 		return 0;
 	}
 	if (!(c = cli_find_command(argv[1])))
-		return cli_usage_error("help", "unknown command \"%s\" (see tinyrun --help)", argv[1]);
+		return cli_failf("help: unknown command \"%s\" (see tinyrun --help)", argv[1]);
 	cli_print_help(c);
 	return 0;
 }

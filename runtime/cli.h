@@ -8,7 +8,7 @@
 #include "oci/error.h"
 
 struct global_opts {
-	const char *root;          /* --root, default /run/tinyrun */
+	const char *root;          /* --root, default /run/tinyrun ($XDG_RUNTIME_DIR/tinyrun: main.c) */
 	bool root_given;           /* --root was on the command line */
 	const char *log_path;      /* --log */
 	bool json_log;             /* --log-format json */

@@ -57,6 +57,25 @@ static int fail(const char *fmt, ...)
 	return cli_failf("bundle tinyaws: %s", msg);
 }
 
+/* "seccomp: PATH (SOURCE)" of the profile read from a file ("": none), so
+ * that its errors, found later, name it and the path inside it on one line */
+static char seccomp_from[PATH_MAX + 96];
+
+/* An error of the profile's own (its JSON: oci_spec_tinyaws's "seccomp
+ * profile: ...", or its place in the whole config) said as the file's:
+ * "seccomp: PATH (SOURCE): .defaultAction: ..."; any other as it is. */
+static int fail_config(const struct error *err)
+{
+	static const char parse[] = "seccomp profile: ", field[] = "config.json: .linux.seccomp";
+	const char *rest = NULL;
+
+	if (*seccomp_from && !strncmp(err->msg, parse, sizeof(parse) - 1))
+		rest = err->msg + sizeof(parse) - 1;
+	else if (*seccomp_from && !strncmp(err->msg, field, sizeof(field) - 1))
+		rest = err->msg + sizeof(field) - 1 + (err->msg[sizeof(field) - 1] == ':' ? 2 : 0);
+	return rest ? fail("%s: %s", seccomp_from, rest) : fail("%s", err->msg);
+}
+
 static int parse_num(const char *opt, const char *s, long max, long *out)
 {
 	char *end;
@@ -200,9 +219,10 @@ static int pick_seccomp(const struct tinyaws_opts *t, char **json)
 		fprintf(stderr, "tinyrun: bundle tinyaws: seccomp: %s\n", source);
 		return (*json = strdup(oci_seccomp_profile("default"))) ? 0 : -1;
 	}
-	fprintf(stderr, "tinyrun: bundle tinyaws: seccomp: %s (%s)\n", path, source);
-	if (oci_read_file(path, "seccomp profile", json, &len, &err) < 0)
-		return cli_fail(&err), -1;
+	snprintf(seccomp_from, sizeof(seccomp_from), "seccomp: %s (%s)", path, source);
+	if (oci_read_file(path, seccomp_from, json, &len, &err) < 0)
+		return fail("%s", err.msg), -1;
+	fprintf(stderr, "tinyrun: bundle tinyaws: %s\n", seccomp_from);
 	return 0;
 }
 
@@ -318,7 +338,7 @@ static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaw
 		goto out;
 	}
 	if (!(json = oci_spec_tinyaws(j, &err))) {
-		cli_fail(&err);
+		fail_config(&err);
 		goto out;
 	}
 	if (t->sandbox && sandbox_transform(t, j, tmp, &json) < 0)
@@ -326,7 +346,7 @@ static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaw
 	len = strlen(json);
 	/* the whole config checked now, as create will: a bad profile fails here */
 	if (oci_config_parse("config.json", json, len, OCI_PARSE_ALL, &cfg, &err) < 0) {
-		fail("%s", err.msg);
+		fail_config(&err);
 		goto out;
 	}
 	oci_config_free(&cfg);

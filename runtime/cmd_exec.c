@@ -364,11 +364,12 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		return cli_usage_error("exec", "expected a container id");
 	if (a.tty && !a.o.console_socket && a.o.detach)
 		return cli_usage_error("exec", "--tty with --detach needs --console-socket");
-	/* the file is input like the flags: checked (a regular file, every field
-	 * valid) before the container is looked at; an error exits 1. Stdin is
-	 * read once the runtime runs sealed (a re-exec would find it consumed). */
+	/* the file is checked (a regular file, every field valid) before the
+	 * container is looked at; an error is exec's own, 255 (runc: getProcess
+	 * fails execProcess, "exec failed: ..."). Stdin is read once the runtime
+	 * runs sealed (a re-exec would find it consumed). */
 	if (a.process_file && strcmp(a.process_file, "-") && read_process_file(&a, &pbuf, &pproc, &parena, &err) < 0)
-		return cli_fail(&err);
+		return exec_fail(&err);
 	if (container_load(g->root, argv[i], false, &c, &err) < 0) {
 		r = exec_fail(&err);
 		goto out;
@@ -382,7 +383,7 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	if (a.process_file && !strcmp(a.process_file, "-") &&
 	    read_process_file(&a, &pbuf, &pproc, &parena, &err) < 0) {
 		container_close(&c);
-		r = cli_fail(&err);
+		r = exec_fail(&err);
 		goto out;
 	}
 	proc = a.process_file ? pproc : cfg.process;

@@ -84,6 +84,9 @@ static void print_row(struct container *c, enum container_status s, int fmt, boo
 	size_t len;
 	struct error err;
 
+	/* state.json's owner is "" for root (runc's `state`); runc's list names the user */
+	if (!c->st.owner || !*c->st.owner)
+		c->st.owner = (char *)"root";
 	if (fmt == 'q') {
 		printf("%s\n", c->id);
 	} else if (fmt == 'j') {
@@ -97,7 +100,7 @@ static void print_row(struct container *c, enum container_status s, int fmt, boo
 		char pid[16];
 		const char *row[LIST_COLS] = { c->id, pid, container_status_name(s), c->st.bundle ? c->st.bundle : "",
 					       c->st.created ? c->st.created : "",
-					       c->st.owner && *c->st.owner ? c->st.owner : "root" };
+					       c->st.owner };
 
 		snprintf(pid, sizeof(pid), "%d", s == STATUS_STOPPED ? 0 : (int)c->st.pid);
 		table_add(t, row);

@@ -1,9 +1,12 @@
 /* tinyrun: an OCI runtime. Global flags, then one command. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <seccomp.h>
 
@@ -114,6 +117,39 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 	return i < argc ? i : -1;
 }
 
+/* The default --root, as runc's and crun's: a caller other than root with
+ * XDG_RUNTIME_DIR set keeps its state in $XDG_RUNTIME_DIR/tinyrun, made
+ * 0700 with the sticky bit (XDG: not pruned) before any command runs; else
+ * /run/tinyrun (without XDG_RUNTIME_DIR too, as runc). 0, or 1 printed. */
+static int default_root(struct global_opts *g)
+{
+	static char path[4096];
+	const char *xdg = callerenv_get("XDG_RUNTIME_DIR");
+	int fd;
+
+	if (g->root_given || geteuid() == 0 || !xdg || !*xdg)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/tinyrun", xdg) >= (int)sizeof(path)) {
+		fprintf(stderr, "tinyrun: XDG_RUNTIME_DIR %s: path too long\n", xdg);
+		return 1;
+	}
+	g->root = path;
+	if ((mkdir(path, 0700) < 0 && errno != EEXIST) ||
+	    (fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "tinyrun: %s: %s (the default --root of a user: XDG_RUNTIME_DIR must be a directory of the caller's)\n",
+			path, strerror(errno));
+		return 1;
+	}
+	if (fchmod(fd, S_ISVTX | 0700) < 0) {
+		fprintf(stderr, "tinyrun: %s: chmod: %s (the default --root of a user: check XDG_RUNTIME_DIR's owner)\n",
+			path, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct global_opts g = { .root = "/run/tinyrun" };
@@ -154,6 +190,8 @@ int main(int argc, char **argv)
 			continue;
 		if (cli_wants_help(c, argc - ci, argv + ci))
 			return 0;
+		if (default_root(&g))
+			return 1;
 		optind = 1;
 		return c->run(&g, argc - ci, argv + ci);
 	}

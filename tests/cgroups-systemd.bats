@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# --systemd-cgroup with systemd "running": the container's cgroup is a
+# --systemd-cgroup with systemd "running" (without it, create is refused: cli.bats): the container's cgroup is a
 # transient scope asked for over D-Bus (StartTransientUnit, StopUnit), as
 # runc and crun do. No real systemd here: each test makes a private mount
 # namespace with a tmpfs on /run holding /run/systemd/system (sd_booted) and
@@ -254,15 +254,14 @@ scope_dirs() {
 	record_container_pid "$CID"
 	grep -q 'libsystemd\.so\.0' "$BATS_TEST_TMPDIR/with.strace"
 	runtime delete --force "$CID"
-	# on the host (no /run/systemd/system): the cgroupfs path, no libsystemd
+	# on the host (no /run/systemd/system): refused as runc does, no libsystemd
 	run_nohang "$TEST_LIB_BIN/subreaper" strace -o "$BATS_TEST_TMPDIR/host.strace" -e trace=openat,open \
 		"$REAL_RUNTIME" --systemd-cgroup --root "$ROOT" create --bundle "$BUNDLE" "$CID"
-	assert_success
-	record_container_pid "$CID"
+	assert_failure 1
+	assert_output --partial "systemd is not running on this host"
 	run grep -c 'libsystemd' "$BATS_TEST_TMPDIR/host.strace"
 	assert_output 0
-	grep -q "^0::$CGPATH\$" "/proc/$(state_field "$CID" pid)/cgroup"
-	"$REAL_RUNTIME" --root "$ROOT" delete --force "$CID"
+	[[ ! -e "$ROOT/$CID" ]]
 	assert_equal "$(scope_dirs)" ""
 	# without --systemd-cgroup, even with systemd running: not loaded
 	update_config '.linux.cgroupsPath = $p' --arg p "/$TOKEN.slice/plain-$CID"

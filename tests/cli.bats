@@ -158,6 +158,29 @@ assert_usage_error() {
 	assert_success
 }
 
+# runc: "systemd not running on this host, cannot use systemd cgroups manager"
+# (IsRunningSystemd: /run/systemd/system). Until 2026-12-04 tinyrun made the
+# slice's path on cgroupfs instead: an empty /system.slice in every hierarchy.
+@test "--systemd-cgroup without systemd: create fails naming it, exit 1, no cgroup or state left" {
+	is_runc && skip "tinyrun's message"
+	local ns="unshare -m sh -c"
+	# a private /run/systemd without system/ (sd_booted false on any host)
+	local hide='mount --make-rprivate / && { [ ! -d /run/systemd ] || mount -t tmpfs none /run/systemd; } && exec "$@"'
+	local before after
+	before="$(find /sys/fs/cgroup -maxdepth 3 -name '*.slice' 2>/dev/null | sort)"
+	for m in --systemd-cgroup "--cgroup-manager systemd"; do
+		# shellcheck disable=SC2086
+		run_nohang $ns "$hide" sh "$RUNTIME" $m --root "$ROOT" create --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output "tinyrun: --systemd-cgroup: systemd is not running on this host (no /run/systemd/system): cannot use the systemd cgroup manager (use cgroupfs: no --systemd-cgroup)"
+		[ ! -e "$ROOT/$CID" ] || fail "state dir left"
+	done
+	after="$(find /sys/fs/cgroup -maxdepth 3 -name '*.slice' 2>/dev/null | sort)"
+	[ "$before" = "$after" ] || fail "slices made: $(comm -13 <(echo "$before") <(echo "$after"))"
+	run find /sys/fs/cgroup -maxdepth 4 -name "tinyrun-$CID.scope"
+	assert_output ""
+}
+
 @test "--root keeps containers apart" {
 	create_container "$CID"
 	mkdir "$BATS_TEST_TMPDIR/other-root"
@@ -221,6 +244,37 @@ assert_usage_error() {
 	run unshare -m sh -c 'mount --make-rprivate / && mount -t tmpfs none /run && "$1" list -q && "$1" list' sh "$RUNTIME"
 	assert_success
 	assert_output "ID          PID         STATUS      BUNDLE      CREATED     OWNER"
+}
+
+# runc and crun: a user other than root keeps its state in
+# $XDG_RUNTIME_DIR/<runtime> (runc: made 0700 with the sticky bit, so the XDG
+# cleanup leaves it); root, and a user without XDG_RUNTIME_DIR, the /run one.
+@test "default --root: \$XDG_RUNTIME_DIR/tinyrun (0700, sticky) for a user other than root, for every command" {
+	is_runc && skip "tinyrun's directory name"
+	local d xdg user=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+	d="$(mktemp -d /tmp/tinyrun-xdg.XXXXXX)"
+	chmod 755 "$d"
+	xdg="$d/xdg"
+	mkdir "$xdg" && chown 65534:65534 "$xdg"
+	run "${user[@]}" env XDG_RUNTIME_DIR="$xdg" "$RUNTIME" list -q
+	local made mode
+	made="$(stat -c '%u %a' "$xdg/tinyrun" 2>&1)" || true
+	# state and delete look there: a state dir planted in it is found
+	"${user[@]}" mkdir "$xdg/tinyrun/planted"
+	local state delete
+	state="$("${user[@]}" env XDG_RUNTIME_DIR="$xdg" "$RUNTIME" state planted 2>&1)" || true
+	delete="$("${user[@]}" env XDG_RUNTIME_DIR="$xdg" "$RUNTIME" delete --force planted 2>&1)" || true
+	# root ignores XDG_RUNTIME_DIR (runc: /run/runc)
+	rm -rf "$xdg/tinyrun"
+	XDG_RUNTIME_DIR="$xdg" "$RUNTIME" list -q >/dev/null
+	mode="$(ls -A "$xdg")"
+	rm -rf "$d"
+	assert_success
+	assert_output ""
+	[ "$made" = "65534 1700" ] || fail "\$XDG_RUNTIME_DIR/tinyrun: $made"
+	jq -e '.id == "planted" and .status == "creating"' <<<"$state" >/dev/null || fail "state: $state"
+	[ -z "$delete" ] || fail "delete --force: $delete"
+	[ -z "$mode" ] || fail "root's list made $mode in XDG_RUNTIME_DIR"
 }
 
 @test "spec writes a valid config.json in the current directory" {
@@ -860,4 +914,42 @@ readme_section() {
 	run_nohang "$RUNTIME" --root "$ROOT" gc a b
 	assert_failure 1
 	assert_output --partial "expected at most one container id"
+}
+
+# as delete (runc's words): an id with nothing under --root, or no --root yet
+@test "gc ID of no container says it does not exist, exit 1, as delete" {
+	is_runc && skip "tinyrun's own command"
+	run_nohang "$RUNTIME" --root "$ROOT" delete nosuch
+	assert_failure 1
+	local delete="$output"
+	run_nohang "$RUNTIME" --root "$ROOT" gc nosuch
+	assert_failure 1
+	assert_output 'tinyrun: container "nosuch" does not exist'
+	assert_equal "$output" "$delete"
+	run_nohang "$RUNTIME" --root "$BATS_TEST_TMPDIR/no-such-root" gc nosuch
+	assert_failure 1
+	assert_output 'tinyrun: container "nosuch" does not exist'
+}
+
+@test "help with an unknown command: one line, one hint" {
+	run "$RUNTIME" help nosuch
+	assert_failure 1
+	assert_output 'tinyrun: help: unknown command "nosuch" (see tinyrun --help)'
+	run "$RUNTIME" help --options nosuch
+	assert_failure 1
+	assert_output 'tinyrun: help: unknown command "nosuch" (see tinyrun --help)'
+}
+
+# runc's list names the owner in both formats; tinyrun's state.json has ""
+# for root (runc's `state`), which the table showed as root and json as ""
+@test "list -f json: owner is the table's" {
+	create_container "$CID"
+	run runtime list
+	assert_line --regexp "^$CID .* root\$"
+	run runtime list -f json
+	assert_success
+	jq -e --arg id "$CID" '.[] | select(.id == $id) | .owner == "root"' <<<"$output" >/dev/null ||
+		fail "owner: $output"
+	run runtime state "$CID"
+	jq -e '.owner == ""' <<<"$output" >/dev/null || fail "state's owner changed: $output"
 }

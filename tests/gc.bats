@@ -70,6 +70,23 @@ crash_create() {
 	assert_output ""
 }
 
+# The child waiting for the hooks' answer sees the socket's EOF: what it says
+# on the create's stderr is what happened, never the sync protocol's numbers.
+# A time namespace: the init is forked into it and has no parent-death
+# signal, so it always lives to say it (without one it may, a race).
+@test "gc: a create SIGKILLed in a createRuntime hook: the init says its runtime exited and that gc cleans up" {
+	blocking_hook
+	update_config '.linux.namespaces += [{"type": "time"}]'
+	crash_create "$CID"
+	wait_for_exit "$child"
+	run cat "$BATS_TEST_TMPDIR/create.log"
+	refute_output --partial "expected message"
+	assert_output --partial "tinyrun: the runtime that was creating the container exited before it was done: the container is not created (tinyrun gc removes what it left)"
+	run runtime gc
+	assert_output "$CID"
+	assert_equal "$(test_cgroups)" ""
+}
+
 @test "gc: a create SIGKILLed while its child runs a createContainer hook: the child dies with it (parent-death signal)" {
 	# the child waits for its hook, not on the sync socket: only the
 	# parent-death signal tells it. The hook's host pid: the shell's own

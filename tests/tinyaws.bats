@@ -166,6 +166,19 @@ probe_cmd='r=""; for c in "mkdir /d" "ln -s x /s" "ln /etc/motd /h" "chmod 600 /
 	assert_output "$(printf 'Seccomp:\t2\n1001')"
 }
 
+# one line naming the file (and where it came from) and what is wrong in it
+@test "tinyaws: a seccomp profile that cannot be read or parsed: one error line naming the file" {
+	convert "$B" --seccomp "$BATS_TEST_TMPDIR/none.json"
+	assert_failure 1
+	assert_output "tinyrun: bundle tinyaws: seccomp: $BATS_TEST_TMPDIR/none.json (--seccomp): No such file or directory"
+	echo '{"defaultAction": ' >"$BATS_TEST_TMPDIR/cut.json"
+	TINYAWS_SECCOMP_PROFILE="$BATS_TEST_TMPDIR/cut.json" convert "$B"
+	assert_failure 1
+	assert_line --regexp "^tinyrun: bundle tinyaws: seccomp: $BATS_TEST_TMPDIR/cut.json \(.*TINYAWS_SECCOMP_PROFILE.*\): parse error: premature EOF"
+	refute_line --regexp "^tinyrun: seccomp profile"
+	[[ ! -e "$B" ]]
+}
+
 @test "tinyaws: the seccomp profile's lookup order is honoured and reported" {
 	local bin="$BATS_TEST_TMPDIR/bin" etc="$BATS_TEST_TMPDIR/etc"
 	mkdir -p "$bin" "$etc"
@@ -393,7 +406,7 @@ grep -q "^Seccomp:.2" /proc/self/status && printf 1 || printf 0
 	echo '{"defaultAction": "SCMP_ACT_NOPE"}' >"$BATS_TEST_TMPDIR/bad.json"
 	convert "$B" --seccomp "$BATS_TEST_TMPDIR/bad.json"
 	assert_failure 1
-	assert_output --partial 'linux.seccomp.defaultAction: unknown seccomp action "SCMP_ACT_NOPE"'
+	assert_line "tinyrun: bundle tinyaws: seccomp: $BATS_TEST_TMPDIR/bad.json (--seccomp): .defaultAction: unknown seccomp action \"SCMP_ACT_NOPE\""
 	run ls -A "$BATS_TEST_TMPDIR"
 	refute_output --partial "job"
 	# a device node in the app dir would be the job's: refused

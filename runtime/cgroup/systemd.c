@@ -93,10 +93,11 @@ int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct s
 
 int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err)
 {
-	if (!cgsd_booted()) {
-		cg_debug("cgroup: systemd is not running: the unit %s is only its cgroupfs path %s", u->name, cg->path);
-		return 0;
-	}
+	/* runc refuses it too (IsRunningSystemd): the path alone on cgroupfs would
+	 * be a slice no systemd knows of, left empty in every hierarchy */
+	if (!cgsd_booted())
+		return error_set(err, ENOTSUP, "--systemd-cgroup: systemd is not running on this host (no /run/systemd/system): "
+				 "cannot use the systemd cgroup manager (use cgroupfs: no --systemd-cgroup)");
 	if (!(cg->unit = malloc(sizeof(*u))))
 		return error_set(err, ENOMEM, "out of memory");
 	*cg->unit = *u;

@@ -18,7 +18,8 @@
 int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
 	      struct error *err);
 /* cgroup_create: with systemd running, cg becomes a systemd cgroup whose
- * unit u (from cgsd_path) is made once the pid exists (cgroup_enter_systemd_unit). */
+ * unit u (from cgsd_path) is made once the pid exists (cgroup_enter_systemd_unit);
+ * without it, an error (runc's refusal: no cgroupfs fallback). */
 int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err);
 /* cgroup_open: the unit a --systemd-cgroup path was made as (its last
  * component), when systemd is running. */

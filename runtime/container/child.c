@@ -39,6 +39,13 @@ static int expect(int fd, enum sync_type want, char *payload, size_t size, struc
 
 	if (r == (int)want)
 		return 0;
+	/* EOF: the creator died (killed, crashed) before its answer; what it
+	 * made (state dir, cgroups) is gc's */
+	if (r == 0 || r == -ECONNRESET)
+		return error_set(err, EPIPE, "the runtime that was creating the container exited before it was done: "
+				 "the container is not created (tinyrun gc removes what it left)");
+	if (r < 0)
+		return error_sys(err, -r, "reading the runtime's answer");
 	return error_set(err, EPROTO, "internal: expected message %d from the runtime, got %d", want, r);
 }
 

@@ -243,11 +243,18 @@ int gc_id(const char *root, const char *id, struct error *err)
 	/* the state dir's name for this id (a long id: its hashed name) */
 	if (container_ref_check(id, err) < 0 || container_dir_name(root, id, &probe, err) < 0)
 		return -err->code;
-	if ((rootfd = open_root(root, err)) < 0)
-		return rootfd == -ENOENT ? 0 : rootfd;
+	if ((rootfd = open_root(root, err)) == -ENOENT)
+		return error_set(err, ENOENT, "container \"%s\" does not exist", id);
+	if (rootfd < 0)
+		return rootfd;
 	if (container_root_check(root, err) < 0) {
 		close(rootfd);
 		return -err->code;
+	}
+	/* as delete: runc's words for an id with nothing under root */
+	if (faccessat(rootfd, probe.name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+		close(rootfd);
+		return error_set(err, ENOENT, "container \"%s\" does not exist", id);
 	}
 	r = gc_entry(rootfd, probe.name);
 	close(rootfd);

@@ -27,7 +27,8 @@
  * (NULL: quiet). Returns how many, or a negative errno with err filled. */
 int gc_root(const char *root, FILE *out, struct error *err);
 /* The one named id, if it is half-made and dead: 1 removed, 0 not (live,
- * busy, a real container, absent), negative errno on error. */
+ * busy, a real container), negative errno on error (-ENOENT: nothing by
+ * that name, "container ... does not exist"). */
 int gc_id(const char *root, const char *id, struct error *err);
 /* Clean a half-made container whose lock the caller holds (delete -f). */
 void gc_clean_locked(struct container *c);

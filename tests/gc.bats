@@ -193,7 +193,7 @@ HOOK
 	assert_equal "$(test_cgroups)" ""
 }
 
-# A state.json that cannot be read (cut short; larger than the 1 MiB a state
+# A state.json that cannot be read (cut short; larger than the 64 MiB a state
 # may be: read up to that and no further) makes no container: gc removes it
 # as a half-made one, from its records (init, cgroup), while a sound one
 # beside it is left alone.

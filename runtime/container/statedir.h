@@ -15,11 +15,15 @@
 
 #include "runtime/cli.h"
 #include "oci/error.h"
+#include "oci/parse.h"
 #include "oci/state.h"
 
 /* The most state.json may hold, written or read: fstat checks it before
- * anything is read (list reads every container's). */
-#define CONTAINER_STATE_MAX (1 << 20)
+ * anything is read (list reads every container's). Twice the largest
+ * config.json (OCI_JSON_MAX_SIZE): a state holds the config's annotations,
+ * which a valid config may fill (runc has no cap), so no config that parses
+ * is refused for its state; a sparse or runaway file still is. */
+#define CONTAINER_STATE_MAX (2 * OCI_JSON_MAX_SIZE)
 
 struct container {
 	const char *id;

@@ -15,13 +15,17 @@
 /* After pivot_root(".", ".") our cwd still names the new root, with the old
  * root stacked on top of it: "." must be reached through an fd of the old
  * root (as runc), or the rslave below would make every mount of the
- * container a slave and cut rshared volumes off from the host. */
-static int detach_old_root(int old_root, struct error *err)
+ * container a slave and cut rshared volumes off from the host. The rslave
+ * is needed only where set_propagation (prepare.c) left the host's mounts
+ * shared, i.e. for shared modes; otherwise every mount is a slave or private
+ * already and a second recursive walk of the host's mounts is spent for
+ * nothing at every start. */
+static int detach_old_root(int old_root, bool shared, struct error *err)
 {
 	if (fchdir(old_root) < 0)
 		return error_sys(err, errno, "chdir to the old root");
 	/* shared mounts in the old root must not carry our unmount to the host */
-	if (mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (shared && mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_sys(err, errno, "make the old root rslave");
 	if (umount2(".", MNT_DETACH) < 0)
 		return error_sys(err, errno, "detach the old root");
@@ -30,7 +34,7 @@ static int detach_old_root(int old_root, struct error *err)
 
 /* pivot_root(".", "."): the old root ends up stacked on the new one and is
  * detached right away; no put_old directory is needed in the image. */
-static int do_pivot(int root_fd, struct error *err)
+static int do_pivot(int root_fd, bool shared, struct error *err)
 {
 	int old_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	int r;
@@ -40,7 +44,7 @@ static int do_pivot(int root_fd, struct error *err)
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		r = error_sys(err, errno, "pivot_root");
 	else
-		r = detach_old_root(old_root, err);
+		r = detach_old_root(old_root, shared, err);
 	close(old_root);
 	if (r == 0 && fchdir(root_fd) < 0)
 		r = error_sys(err, errno, "chdir to the new root");
@@ -192,7 +196,7 @@ static int switch_root(const struct oci_config *cfg, const struct rootfs_opts *o
 
 	if (fchdir(root_fd) < 0)
 		return error_sys(err, errno, "chdir to the rootfs");
-	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(root_fd, err);
+	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(root_fd, prop & MS_SHARED, err);
 	if (r < 0)
 		return r;
 	if (chdir("/") < 0)

@@ -134,7 +134,11 @@ run_section() {
 		sec="$(meta "$m" section)"
 		[[ -z "$(meta "$m" bad)" ]] || problems+="line $(meta "$m" line): unknown marker or no reason: $(meta "$m" bad)"$'\n'
 		[[ -s "${m%.meta}.sh" ]] || problems+="line $(meta "$m" line): an empty block"$'\n'
-		[[ -n "$(meta "$m" skip)" ]] && continue
+		if [[ -n "$(meta "$m" skip)" ]]; then
+			echo "# skipped: $sec, line $(meta "$m" line): $(meta "$m" skip)" >&3
+			continue
+		fi
+		echo "# runs:    $sec, line $(meta "$m" line)" >&3
 		[[ " ${TESTED_SECTIONS[*]/%/|} " == *" $sec|"* ]] ||
 			problems+="line $(meta "$m" line): a runnable block in \"$sec\", which no test of docs.bats runs"$'\n'
 	done

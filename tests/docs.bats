@@ -68,6 +68,7 @@ meta() {
 }
 
 setup() {
+	is_runc && skip "the examples are tinyrun's (spec --sandbox, bundle tinyaws)"
 	tr_setup
 	BLOCKS="$BATS_TEST_TMPDIR/blocks"
 	extract_blocks "$BLOCKS"

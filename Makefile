@@ -1,8 +1,11 @@
 # tinyrun — build, deps, demo, check, bench.
 #   make          build ./tinyrun
-#   make deps     install the Debian packages the build and tests need (root)
-#   make demo     deps + build + run a busybox container
-#   make check    deps + build + every test, ending with "N passed, M failed"
+#   make deps-build  install the Debian packages the build and the demo need (root)
+#   make deps     install every Debian package the build, tests, peers, clients and bench need
+#   make demo     deps-build + build + run a busybox container
+#   make check    deps + deb-src entries (cri.bats) + build + every test, ending with "N passed,
+#                 M failed"; make check TESTS="lifecycle run": only those bats suites
+#   DEPS_DRY_RUN=1 (deps, deps-build): list what is missing and fail, install nothing
 #   make bench    deps + build + side-by-side benchmark against crun and runc (and the floor)
 #   make bench-quick  the same in about a minute; make bench-v2  inside the cgroup v2 guest
 
@@ -30,7 +33,9 @@ OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
 LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
-DEB_BUILD := gcc make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
+DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
+# make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
+DEB_DEMO  := $(DEB_BUILD) busybox-static jq
 DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi apparmor
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats and tests/docker.bats
@@ -44,7 +49,7 @@ DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 DEB_CRI   := python3-grpcio python3-protobuf protobuf-compiler dpkg-dev containernetworking-plugins
 DEB_ALL   += $(DEB_CRI)
 
-.PHONY: all deps demo check unit bats bench bench-quick bench-v2 install clean conformance fuzz man
+.PHONY: all deps deps-build deps-src demo check unit bats bench bench-quick bench-v2 install clean conformance fuzz man
 
 all: tinyrun
 
@@ -98,18 +103,31 @@ build/init/tinyrun-init: runtime/init/init.c runtime/init/rawsys.h
 	$(CC) $(INIT_CFLAGS) -o $@ $<
 build/runtime/container/init-image.o: build/init/tinyrun-init
 
-deps:
-	@missing=""; for p in $(DEB_ALL); do \
+# install_missing PACKAGES: apt-get install those not installed, saying so first (root).
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  if [ "$$(id -u)" != 0 ]; then echo "make deps: need root to install$$missing" >&2; exit 1; fi; \
+	  if [ -n "$(DEPS_DRY_RUN)" ]; then echo "make $@: missing$$missing" >&2; exit 1; fi; \
+	  echo "make $@: apt-get update, then apt-get install --no-install-recommends$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "make $@: need root to install$$missing" >&2; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 	fi
+endef
+
+deps-build:
+	$(call install_missing,$(DEB_DEMO))
+
+deps:
+	$(call install_missing,$(DEB_ALL))
+
+# tests/cri.bats compiles the CRI api.proto of `apt-get source containerd`: deb-src entries
+# (a twin of each deb entry) when apt has none; the script says what it adds before it does.
+deps-src:
 	@if [ "$$(id -u)" = 0 ]; then sh tests/lib/cri/enable-deb-src.sh; fi
 
-demo: deps
+demo: deps-build
 	@$(MAKE) --no-print-directory tinyrun
 	@bash tests/demo.sh
 
@@ -164,9 +182,12 @@ fuzz:
 	  nice -n 19 $$b -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	    -artifact_prefix=build/fuzz/crashes/$$t- build/fuzz/corpus/$$t || exit 1; done
 
-check: deps
-	@$(MAKE) --no-print-directory tinyrun build/tinyrun.8 $(UNIT_BINS) $(REPLAY_BINS)
-	@bash tests/run-all.sh
+# TESTS="a b": only those bats suites (tests/a.bats ...); unit, fuzz-replay and conformance
+# only when named there too
+check: deps deps-src
+	@$(MAKE) --no-print-directory tinyrun build/tinyrun.8 $(if $(TESTS),$(if $(filter unit,$(TESTS)),$(UNIT_BINS)) \
+	  $(if $(filter fuzz-replay,$(TESTS)),$(REPLAY_BINS)),$(UNIT_BINS) $(REPLAY_BINS))
+	@TESTS="$(TESTS)" bash tests/run-all.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory tinyrun

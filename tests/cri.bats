@@ -45,7 +45,7 @@ setup_file() {
 	CRI_PB2_DIR="$REPO_DIR/build/cri"
 	export CRI_PB2_DIR
 	if [[ ! -f "$CRI_PB2_DIR/api_pb2.py" ]] && ! sh "$CRI_LIB/build-proto.sh" "$CRI_PB2_DIR" >&2; then
-		export CRI_SKIP="no CRI api.proto: apt-get source containerd failed (no deb-src line? run make deps)"
+		export CRI_SKIP="no CRI api.proto: apt-get source containerd failed (no deb-src line? make deps-src adds them, as make check does)"
 		return 0
 	fi
 	CRI="$(mktemp -d /tmp/tr-cri.XXXXXX)"

@@ -14,7 +14,10 @@
 #
 # Environment:
 #   RUNTIME=/path/to/runtime   test another runtime (default ./tinyrun)
-#   TESTS="lifecycle run"      only these bats suites (names without .bats)
+#   TESTS="lifecycle run"      only these bats suites (names without .bats): the
+#                              unit tests, fuzz replay and conformance suite are
+#                              left out unless also named (TESTS="unit fuzz-replay
+#                              conformance lifecycle"), so `make demo`'s build is enough
 #   SKIP_UNIT=1 SKIP_BATS=1 SKIP_CONFORMANCE=1   leave a part out
 #   VERBOSE=1                  print the full TAP of passing suites too
 #   BATS_FILE_TIMEOUT=1800 CONFORMANCE_TIMEOUT=4800   hang guards (seconds)
@@ -154,9 +157,18 @@ run_fuzz_replay() {
 	count_summary fuzz-replay "$p passed, $f failed" && note "fuzz-replay: $p passed, $f failed"
 }
 
+# asked NAME: true when TESTS is unset, or names NAME (then it is no bats suite)
+asked() {
+	[[ -z "${TESTS:-}" ]] || [[ " $TESTS " == *" $1 "* ]]
+}
+bats_tests=""
+for t in ${TESTS:-}; do
+	case "$t" in unit | fuzz-replay | conformance) ;; *) bats_tests+="${bats_tests:+ }$t" ;; esac
+done
+
 if [[ -z "${SKIP_UNIT:-}" ]]; then
-	run_unit
-	run_fuzz_replay
+	asked unit && run_unit
+	asked fuzz-replay && run_fuzz_replay
 fi
 
 if [[ -z "${SKIP_BATS:-}" ]]; then
@@ -171,7 +183,7 @@ if [[ -z "${SKIP_BATS:-}" ]]; then
 			note "WARN $RUNTIME is not built: every bats test will fail"
 		fi
 		if [[ -n "${TESTS:-}" ]]; then
-			for t in $TESTS; do
+			for t in $bats_tests; do
 				if [[ -f "tests/$t.bats" ]]; then
 					run_bats "tests/$t.bats"
 				else
@@ -189,7 +201,7 @@ fi
 
 # The whole conformance suite, its cgroup v2 statements in one vm-run guest
 # (15-25 minutes under emulation here); CONFORMANCE_NO_VM=1 skips those.
-if [[ -z "${SKIP_CONFORMANCE:-}" && -z "${TESTS:-}" && -f tests/conformance/run.sh ]]; then
+if [[ -z "${SKIP_CONFORMANCE:-}" && -f tests/conformance/run.sh ]] && asked conformance; then
 	out="$(CONFORMANCE_NO_VM="${CONFORMANCE_NO_VM:-}" timeout -k 10 "${CONFORMANCE_TIMEOUT:-4800}" \
 		bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
 	rc=$?

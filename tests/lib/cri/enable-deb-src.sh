@@ -4,10 +4,12 @@
 # knows no source package for containerd, add
 # /etc/apt/sources.list.d/tinyrun-deb-src.{sources,list}: a deb-src twin of
 # every deb entry already configured (same mirrors, suites, components,
-# keys), then apt-get update. Run by `make deps` (root).
+# keys), then apt-get update. Run by `make check` (root; make deps-src), which
+# says so before it changes anything.
 set -eu
 apt-cache showsrc containerd 2>/dev/null | grep -q '^Package:' && exit 0
 out=/etc/apt/sources.list.d/tinyrun-deb-src
+echo "make deps: adding deb-src entries ($out.*) and running apt-get update, so that tests/cri.bats can apt-get source containerd"
 found=
 for f in /etc/apt/sources.list.d/*.sources; do
 	[ -f "$f" ] && [ "$f" != "$out.sources" ] || continue
@@ -21,5 +23,4 @@ for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 done >"$out.list.new"
 if [ -s "$out.list.new" ]; then mv "$out.list.new" "$out.list"; found=1; else rm -f "$out.list.new"; fi
 [ -n "$found" ] || { echo "enable-deb-src.sh: no deb entry in /etc/apt to mirror" >&2; exit 1; }
-echo "make deps: added deb-src entries ($out.*) for apt-get source containerd"
 apt-get update -qq

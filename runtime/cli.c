@@ -62,6 +62,11 @@ const struct command cli_commands[] = {
 	  "TINYAWS_SANDBOX=0 turns every layer off. Then:\n"
 	  "tinyrun run -b BUNDLE ID (one bundle runs as many containers at once)." },
 	{ "features", cmd_features, "print the runtime's features as JSON", "features", cli_no_opts, NULL },
+	{ "check", cmd_check, "report the kernel facilities tinyrun uses and its fallbacks", "check [options]",
+	  cmd_check_opts,
+	  "One row a facility: since which kernel, required / fallback / optional, present or\n"
+	  "missing, what was found, and for a missing one what tinyrun does without it. Exit\n"
+	  "status 1 when a required one is missing (tinyrun needs Linux 5.12 or later), else 0." },
 	{ "help", NULL, "show the help of a command", "help [COMMAND]", cli_no_opts, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };

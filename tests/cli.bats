@@ -664,6 +664,15 @@ ignoring_signals() {
 	refute_output --partial "both --bundle"
 }
 
+@test "an invalid id's bytes are shown escaped, as runc's %q: the user sees which byte" {
+	run_nohang runtime run -b "$BUNDLE" "$(printf 'caf\xc3\xa9\tx')"
+	assert_failure 1
+	assert_output --partial 'invalid container id "caf\xc3\xa9\tx": invalid character '"'"'\xc3'"'"
+	run_nohang runtime state "$(printf 'a"b')"
+	assert_failure 1
+	assert_output --partial 'invalid container id "a\"b": invalid character '"'"'\"'"'"
+}
+
 @test "help CMD is CMD --help: each option with what it does; create lists --no-subreaper" {
 	is_runc && skip "runc's help CMD lists the commands"
 	local c

@@ -900,7 +900,11 @@ readme_section() {
 @test "bundle: usage errors name the command and exit 1; --help shows the synopsis" {
 	run_nohang "$RUNTIME" bundle
 	assert_failure 1
-	assert_output --partial "bundle: expected a kind: tinyaws"
+	assert_output --partial "bundle: expected a kind: tinyaws (the only one)"
+	run_nohang "$RUNTIME" bundle docker /nonexistent-image -o "$BATS_TEST_TMPDIR/x"
+	assert_failure 1
+	assert_output --partial 'bundle: unknown kind "docker": expected tinyaws (the only one)'
+	[[ ! -e "$BATS_TEST_TMPDIR/x" ]] || fail "bundle docker left $BATS_TEST_TMPDIR/x"
 	run_nohang "$RUNTIME" bundle tinyaws /nonexistent-image
 	assert_failure 1
 	assert_output --partial "-o BUNDLE is required"

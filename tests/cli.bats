@@ -792,6 +792,9 @@ complete_words() {
 	for step in "config: " "namespaces: .*mount" "cgroup" "mount: /proc " "root: pivot_root" "exec: true"; do
 		assert_line --regexp "^tinyrun: debug: $step"
 	done
+	# the container's cgroup once (cgroup_create says it; create said it again)
+	[[ "$(grep -c "^tinyrun: debug: .*cgroup.*$CID" <<<"$output")" == 1 ]] ||
+		fail "the cgroup not shown exactly once: $(grep "cgroup" <<<"$output")"
 	# with --log, the file only (runc's logrus output)
 	run runtime --debug --log "$BATS_TEST_TMPDIR/log" run --bundle "$BUNDLE" "$CID"
 	assert_success

@@ -100,6 +100,7 @@ enum oci_propagation {
 
 struct oci_mount {
 	char *destination;        /* absolute path inside the container */
+	char *destination_given;  /* as written when relative (deprecated: warned), else NULL */
 	char *type;               /* may be NULL (bind mounts) */
 	char *source;             /* may be NULL */
 	char **options;           /* the raw option strings, as given */

@@ -64,6 +64,24 @@ static void v2_hugetlb(int fd, struct cgroup_stats *st)
 	}
 }
 
+/* v2 has no cpuset flags: the effective cpus and mems only (0 and empty
+ * without the cpuset controller). */
+static int v2_cpuset(int fd, struct cgroup_stats *st, struct error *err)
+{
+	static const char *const files[] = { "cpuset.cpus.effective", "cpuset.mems.effective" };
+	uint16_t **lists[] = { &st->cpuset.cpus, &st->cpuset.mems };
+	size_t *ns[] = { &st->cpuset.n_cpus, &st->cpuset.n_mems };
+
+	for (size_t i = 0; i < 2; i++) {
+		char *text = cg_stats_slurp(fd, files[i]);
+		int r = text ? cg_stats_id_list(text, lists[i], ns[i]) : 0;
+		free(text);
+		if (r == -ENOMEM)
+			return error_set(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 int cg2_stats(int fd, struct cgroup_stats *st, struct error *err)
 {
 	char *text;
@@ -115,7 +133,7 @@ int cg2_stats(int fd, struct cgroup_stats *st, struct error *err)
 			return error_set(err, ENOMEM, "out of memory");
 	}
 	v2_hugetlb(fd, st);
-	return 0;
+	return v2_cpuset(fd, st, err);
 }
 
 int cg2_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)

@@ -448,6 +448,13 @@ enum oci_parse_parts {
 	OCI_PARSE_HOOKS_ONLY = 1,  /* ociVersion, hooks, annotations (delete, poststop) */
 };
 
+/* An ociVersion tinyrun reads: 1.0.0 up to 1.3.x, pre-releases (1.0.0-rc5)
+ * and build metadata included; the patch part may be missing ("1.1"). */
+bool oci_version_supported(const char *v);
+/* One `spec --oci-version` may write: the same, as full MAJOR.MINOR.PATCH
+ * (no leading zeros), under 64 bytes. */
+bool oci_spec_version_writable(const char *v);
+
 /* Read and validate `path`. On error: negative errno, err->msg like
  * "config.json: .process.rlimits[1].type: unknown rlimit \"RLIMIT_FOO\"". */
 int oci_config_load(const char *path, enum oci_parse_parts parts,

@@ -300,6 +300,26 @@ assert_usage_error() {
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/s/config.json")" keep
 }
 
+@test "spec --oci-version writes that ociVersion (--sandbox too); a version tinyrun cannot read is refused, nothing written" {
+	is_runc && skip "runc's spec has no --oci-version"
+	local d="$BATS_TEST_TMPDIR/s" v
+	mkdir "$d"
+	run runtime spec --oci-version 1.0.2 --bundle "$d"
+	assert_success
+	assert_equal "$(jq -r .ociVersion "$d/config.json")" 1.0.2
+	rm "$d/config.json"
+	run runtime spec --sandbox --oci-version 1.1.0-rc.1 --bundle "$d"
+	assert_success
+	assert_equal "$(jq -r .ociVersion "$d/config.json")" 1.1.0-rc.1
+	rm "$d/config.json"
+	for v in 2.0.0 1.4.0 0.9.0 1.0 01.0.0 "1.0.0 " '1.0.0-"x' ""; do
+		run runtime spec --oci-version "$v" --bundle "$d"
+		assert_failure 1
+		assert_output --partial "spec: --oci-version: \"$v\" is not a version tinyrun supports (MAJOR.MINOR.PATCH from 1.0.0 to 1.3.x)"
+		[[ ! -e "$d/config.json" ]] || fail "--oci-version '$v' wrote $(cat "$d/config.json")"
+	done
+}
+
 @test "spec --rootless adds a user namespace with mappings, no network ns" {
 	mkdir "$BATS_TEST_TMPDIR/s"
 	run runtime spec --rootless --bundle "$BATS_TEST_TMPDIR/s"

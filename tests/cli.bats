@@ -896,6 +896,26 @@ readme_section() {
 		"$REPO_DIR/README.md"
 }
 
+@test "man page: ENVIRONMENT has every variable tinyrun reads (each callerenv_get name, macros resolved)" {
+	is_runc && skip "tinyrun's man page"
+	local env name names=() macro
+	env="$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$REPO_DIR/contrib/man/tinyrun.8.in")"
+	while read -r name; do
+		if [[ "$name" == \"*\" ]]; then
+			names+=("${name//\"/}")
+		else
+			macro="$(grep -rhoE "#define $name \"[A-Za-z_0-9]+\"" "$REPO_DIR"/{oci,runtime,rootfs,seccomp} | awk '{print $3}')"
+			[[ -n "$macro" ]] || fail "callerenv_get($name): not a literal nor a string macro"
+			names+=("${macro//\"/}")
+		fi
+	done < <(grep -rhoE 'callerenv_get\([^)]*\)' --include='*.c' "$REPO_DIR"/{oci,runtime,rootfs,seccomp} |
+		sed -E 's/callerenv_get\((.*)\)/\1/' | grep -vx 'const char \*name' | sort -u)
+	[[ ${#names[@]} -ge 8 ]] || fail "found only: ${names[*]}"
+	for name in "${names[@]}"; do
+		grep -qx "\.B $name" <<<"$env" || fail "the man page's ENVIRONMENT lacks $name"
+	done
+}
+
 @test "README and the man page name every option of every command, and exec's 255" {
 	is_runc && skip "tinyrun's documents"
 	make -C "$REPO_DIR" -s build/tinyrun.8 >/dev/null

@@ -785,6 +785,28 @@ complete_words() {
 	assert_output $'table\njson'
 }
 
+@test "bash completion: bundle's kind, its options and values, then an image directory or id" {
+	is_runc && skip "tinyrun's completion"
+	local images="$BATS_TEST_TMPDIR/images"
+	mkdir -p "$images/alpine-app" "$images/busybox" "$BATS_TEST_TMPDIR/imgdir"
+	run complete_words bundle ""
+	assert_output tinyaws
+	run complete_words bundle --no-s
+	assert_output --no-seccomp
+	run complete_words bundle tinyaws --type ""
+	assert_output $'nano\nmicro\nsmall\nmedium\nlarge'
+	run complete_words bundle -o "$BATS_TEST_TMPDIR/out" ""
+	assert_output tinyaws
+	TINYAWS_IMAGES_DIR="$images" run complete_words bundle tinyaws al
+	assert_output alpine-app
+	run complete_words bundle tinyaws "$BATS_TEST_TMPDIR/img"
+	assert_output "$BATS_TEST_TMPDIR/imgdir"
+	TINYAWS_IMAGES_DIR="$images" run complete_words bundle tinyaws busybox -o x -- ""
+	assert_output ""
+	TINYAWS_IMAGES_DIR="$images" run complete_words bundle tinyaws busybox ""
+	refute_output --partial busybox
+}
+
 @test "--version: the commit, libseccomp and libselinux versions, the built-in features" {
 	is_runc && skip "crun-style feature line"
 	run "$RUNTIME" --version

@@ -20,26 +20,15 @@ static void key_u64_nz(struct json_writer *w, const char *k, uint64_t v)
 		key_u64(w, k, v);
 }
 
-/* Go's omitempty for a list: an empty one is left out. */
-static void key_u64_list(struct json_writer *w, const char *k, const uint64_t *v, size_t n)
+/* A list of v64 or v16 (the other NULL); Go's omitempty: an empty one is left out. */
+static void key_uint_list(struct json_writer *w, const char *k, const uint64_t *v64, const uint16_t *v16, size_t n)
 {
 	if (!n)
 		return;
 	json_w_key(w, k);
 	json_w_array(w);
 	for (size_t i = 0; i < n; i++)
-		json_w_uint(w, v[i]);
-	json_w_array_end(w);
-}
-
-static void key_u16_list(struct json_writer *w, const char *k, const uint16_t *v, size_t n)
-{
-	if (!n)
-		return;
-	json_w_key(w, k);
-	json_w_array(w);
-	for (size_t i = 0; i < n; i++)
-		json_w_uint(w, v[i]);
+		json_w_uint(w, v64 ? v64[i] : v16[i]);
 	json_w_array_end(w);
 }
 
@@ -50,9 +39,9 @@ static void write_cpu(struct json_writer *w, const struct cgroup_stats *st)
 	json_w_key(w, "usage");
 	json_w_object(w);
 	key_u64_nz(w, "total", st->cpu.total);
-	key_u64_list(w, "percpu", st->cpu.percpu, st->cpu.n_percpu);
-	key_u64_list(w, "percpu_kernel", st->cpu.percpu_kernel, st->cpu.n_percpu_kernel);
-	key_u64_list(w, "percpu_user", st->cpu.percpu_user, st->cpu.n_percpu_user);
+	key_uint_list(w, "percpu", st->cpu.percpu, NULL, st->cpu.n_percpu);
+	key_uint_list(w, "percpu_kernel", st->cpu.percpu_kernel, NULL, st->cpu.n_percpu_kernel);
+	key_uint_list(w, "percpu_user", st->cpu.percpu_user, NULL, st->cpu.n_percpu_user);
 	key_u64(w, "kernel", st->cpu.kernel);
 	key_u64(w, "user", st->cpu.user);
 	json_w_object_end(w);
@@ -70,9 +59,9 @@ static void write_cpuset(struct json_writer *w, const struct cgroup_stats *st)
 {
 	json_w_key(w, "cpuset");
 	json_w_object(w);
-	key_u16_list(w, "cpus", st->cpuset.cpus, st->cpuset.n_cpus);
+	key_uint_list(w, "cpus", NULL, st->cpuset.cpus, st->cpuset.n_cpus);
 	key_u64(w, "cpu_exclusive", st->cpuset.cpu_exclusive);
-	key_u16_list(w, "mems", st->cpuset.mems, st->cpuset.n_mems);
+	key_uint_list(w, "mems", NULL, st->cpuset.mems, st->cpuset.n_mems);
 	key_u64(w, "mem_hardwall", st->cpuset.mem_hardwall);
 	key_u64(w, "mem_exclusive", st->cpuset.mem_exclusive);
 	key_u64(w, "memory_migrate", st->cpuset.memory_migrate);

@@ -25,38 +25,24 @@ static void v1_mem_entry(int fd, const char *prefix, struct cgroup_mem_entry *e)
 	e->limit = cg_stats_u64(fd, file);
 }
 
-/* A file of numbers (one per CPU) into list; a missing file leaves it empty. */
-static int v1_u64_list(int fd, const char *file, uint64_t **list, size_t *n)
-{
-	char *text = cg_stats_slurp(fd, file);
-	int r;
-
-	if (!text)
-		return 0;
-	r = cg_stats_u64_list(text, list, n);
-	free(text);
-	return r;
-}
-
 static int v1_cpu(const int *fds, struct cgroup_stats *st)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 	char *text;
-	int r;
+	int r, acct = fds[CG1_CPUACCT];
 
-	if (fds[CG1_CPUACCT] >= 0) {
-		st->cpu.total = cg_stats_u64(fds[CG1_CPUACCT], "cpuacct.usage");
-		if ((text = cg_stats_slurp(fds[CG1_CPUACCT], "cpuacct.stat"))) {
+	if (acct >= 0) {
+		st->cpu.total = cg_stats_u64(acct, "cpuacct.usage");
+		if ((text = cg_stats_slurp(acct, "cpuacct.stat"))) {
 			st->cpu.user = cg_stats_kv(text, "user") * (1000000000ULL / (hz > 0 ? hz : 100));
 			st->cpu.kernel = cg_stats_kv(text, "system") * (1000000000ULL / (hz > 0 ? hz : 100));
 			free(text);
 		}
-		if ((r = v1_u64_list(fds[CG1_CPUACCT], "cpuacct.usage_percpu", &st->cpu.percpu,
-				      &st->cpu.n_percpu)) < 0 ||
-		    (r = v1_u64_list(fds[CG1_CPUACCT], "cpuacct.usage_percpu_sys", &st->cpu.percpu_kernel,
-				      &st->cpu.n_percpu_kernel)) < 0 ||
-		    (r = v1_u64_list(fds[CG1_CPUACCT], "cpuacct.usage_percpu_user", &st->cpu.percpu_user,
-				      &st->cpu.n_percpu_user)) < 0)
+		if ((r = cg_stats_list_at(acct, "cpuacct.usage_percpu", &st->cpu.percpu, NULL, &st->cpu.n_percpu)) < 0 ||
+		    (r = cg_stats_list_at(acct, "cpuacct.usage_percpu_sys", &st->cpu.percpu_kernel, NULL,
+					  &st->cpu.n_percpu_kernel)) < 0 ||
+		    (r = cg_stats_list_at(acct, "cpuacct.usage_percpu_user", &st->cpu.percpu_user, NULL,
+					  &st->cpu.n_percpu_user)) < 0)
 			return r;
 	}
 	if (fds[CG1_CPU] >= 0 && (text = cg_stats_slurp(fds[CG1_CPU], "cpu.stat"))) {
@@ -66,19 +52,6 @@ static int v1_cpu(const int *fds, struct cgroup_stats *st)
 		free(text);
 	}
 	return 0;
-}
-
-/* A cpu or node list file; a missing or malformed one leaves the list empty. */
-static int v1_id_list(int fd, const char *file, uint16_t **list, size_t *n)
-{
-	char *text = cg_stats_slurp(fd, file);
-	int r;
-
-	if (!text)
-		return 0;
-	r = cg_stats_id_list(text, list, n);
-	free(text);
-	return r == -ENOMEM ? r : 0;
 }
 
 /* runc's cpuset stats: the lists and every cpuset.* flag (0 when absent:
@@ -96,8 +69,8 @@ static int v1_cpuset(int fd, struct cgroup_stats *st)
 
 	if (fd < 0)
 		return 0;
-	if ((r = v1_id_list(fd, "cpuset.cpus", &st->cpuset.cpus, &st->cpuset.n_cpus)) < 0 ||
-	    (r = v1_id_list(fd, "cpuset.mems", &st->cpuset.mems, &st->cpuset.n_mems)) < 0)
+	if ((r = cg_stats_list_at(fd, "cpuset.cpus", NULL, &st->cpuset.cpus, &st->cpuset.n_cpus)) < 0 ||
+	    (r = cg_stats_list_at(fd, "cpuset.mems", NULL, &st->cpuset.mems, &st->cpuset.n_mems)) < 0)
 		return r;
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		*(uint64_t *)((char *)st + flags[i].off) = cg_stats_u64(fd, flags[i].file);

@@ -68,17 +68,9 @@ static void v2_hugetlb(int fd, struct cgroup_stats *st)
  * without the cpuset controller). */
 static int v2_cpuset(int fd, struct cgroup_stats *st, struct error *err)
 {
-	static const char *const files[] = { "cpuset.cpus.effective", "cpuset.mems.effective" };
-	uint16_t **lists[] = { &st->cpuset.cpus, &st->cpuset.mems };
-	size_t *ns[] = { &st->cpuset.n_cpus, &st->cpuset.n_mems };
-
-	for (size_t i = 0; i < 2; i++) {
-		char *text = cg_stats_slurp(fd, files[i]);
-		int r = text ? cg_stats_id_list(text, lists[i], ns[i]) : 0;
-		free(text);
-		if (r == -ENOMEM)
-			return error_set(err, ENOMEM, "out of memory");
-	}
+	if (cg_stats_list_at(fd, "cpuset.cpus.effective", NULL, &st->cpuset.cpus, &st->cpuset.n_cpus) < 0 ||
+	    cg_stats_list_at(fd, "cpuset.mems.effective", NULL, &st->cpuset.mems, &st->cpuset.n_mems) < 0)
+		return error_set(err, ENOMEM, "out of memory");
 	return 0;
 }
 

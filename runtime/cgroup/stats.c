@@ -109,6 +109,18 @@ int cg_stats_id_list(const char *text, uint16_t **list, size_t *n)
 	return 0;
 }
 
+int cg_stats_list_at(int fd, const char *file, uint64_t **u64, uint16_t **ids, size_t *n)
+{
+	char *text = cg_stats_slurp(fd, file);
+	int r;
+
+	if (!text)
+		return 0;
+	r = u64 ? cg_stats_u64_list(text, u64, n) : cg_stats_id_list(text, ids, n);
+	free(text);
+	return r == -ENOMEM ? r : 0;
+}
+
 int cg_stats_memory_raw(const char *text, struct cgroup_stats *st)
 {
 	const char *p = text;

@@ -14,9 +14,7 @@
 #include "parse.h"
 #include "util.h"
 
-/* 1.0.0 up to 1.3.x, pre-releases (1.0.0-rc5, 1.0.2-dev) and build metadata
- * included; the patch part may be missing ("1.1"). */
-static bool version_supported(const char *v)
+bool oci_version_supported(const char *v)
 {
 	char *end;
 	unsigned long minor;
@@ -35,13 +33,29 @@ static bool version_supported(const char *v)
 	return *end == '\0' || *end == '-' || *end == '+';
 }
 
+bool oci_spec_version_writable(const char *v)
+{
+	const char *p = v;
+
+	for (int part = 0; part < 3; part++) {
+		if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
+			return false;
+		p += strspn(p, "0123456789");
+		if (part < 2 && *p++ != '.')
+			return false;
+	}
+	/* a pre-release or build metadata: semver's characters only */
+	return strlen(v) < 64 && strspn(p, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-.+") ==
+	       strlen(p) && oci_version_supported(v);
+}
+
 static int parse_version(struct pctx *c, const struct json_val *root, struct oci_config *cfg)
 {
 	int r = parse_get_str(c, NULL, root, "ociVersion", REQ, &cfg->oci_version);
 
 	if (r < 0)
 		return r;
-	if (!version_supported(cfg->oci_version))
+	if (!oci_version_supported(cfg->oci_version))
 		return parse_err(c, JKEY(NULL, "ociVersion"),
 			    "unsupported version \"%s\" (tinyrun supports 1.0.0 to 1.3.x)",
 			    cfg->oci_version);

@@ -100,6 +100,7 @@ enum oci_propagation {
 
 struct oci_mount {
 	char *destination;        /* absolute path inside the container */
+	char *destination_given;  /* as written when relative (deprecated: warned), else NULL */
 	char *type;               /* may be NULL (bind mounts) */
 	char *source;             /* may be NULL */
 	char **options;           /* the raw option strings, as given */
@@ -446,6 +447,13 @@ enum oci_parse_parts {
 	OCI_PARSE_ALL = 0,
 	OCI_PARSE_HOOKS_ONLY = 1,  /* ociVersion, hooks, annotations (delete, poststop) */
 };
+
+/* An ociVersion tinyrun reads: 1.0.0 up to 1.3.x, pre-releases (1.0.0-rc5)
+ * and build metadata included; the patch part may be missing ("1.1"). */
+bool oci_version_supported(const char *v);
+/* One `spec --oci-version` may write: the same, as full MAJOR.MINOR.PATCH
+ * (no leading zeros), under 64 bytes. */
+bool oci_spec_version_writable(const char *v);
 
 /* Read and validate `path`. On error: negative errno, err->msg like
  * "config.json: .process.rlimits[1].type: unknown rlimit \"RLIMIT_FOO\"". */

@@ -102,6 +102,7 @@ static int parse_destination(struct pctx *c, const struct jpath *p, const struct
 		return -ENOMEM;
 	abs[0] = '/';
 	memcpy(abs + 1, m->destination, n + 1);
+	m->destination_given = m->destination;
 	m->destination = abs;
 	return 0;
 }

@@ -20,6 +20,18 @@ static void key_u64_nz(struct json_writer *w, const char *k, uint64_t v)
 		key_u64(w, k, v);
 }
 
+/* A list of v64 or v16 (the other NULL); Go's omitempty: an empty one is left out. */
+static void key_uint_list(struct json_writer *w, const char *k, const uint64_t *v64, const uint16_t *v16, size_t n)
+{
+	if (!n)
+		return;
+	json_w_key(w, k);
+	json_w_array(w);
+	for (size_t i = 0; i < n; i++)
+		json_w_uint(w, v64 ? v64[i] : v16[i]);
+	json_w_array_end(w);
+}
+
 static void write_cpu(struct json_writer *w, const struct cgroup_stats *st)
 {
 	json_w_key(w, "cpu");
@@ -27,13 +39,9 @@ static void write_cpu(struct json_writer *w, const struct cgroup_stats *st)
 	json_w_key(w, "usage");
 	json_w_object(w);
 	key_u64_nz(w, "total", st->cpu.total);
-	if (st->cpu.n_percpu) {
-		json_w_key(w, "percpu");
-		json_w_array(w);
-		for (size_t i = 0; i < st->cpu.n_percpu; i++)
-			json_w_uint(w, st->cpu.percpu[i]);
-		json_w_array_end(w);
-	}
+	key_uint_list(w, "percpu", st->cpu.percpu, NULL, st->cpu.n_percpu);
+	key_uint_list(w, "percpu_kernel", st->cpu.percpu_kernel, NULL, st->cpu.n_percpu_kernel);
+	key_uint_list(w, "percpu_user", st->cpu.percpu_user, NULL, st->cpu.n_percpu_user);
 	key_u64(w, "kernel", st->cpu.kernel);
 	key_u64(w, "user", st->cpu.user);
 	json_w_object_end(w);
@@ -43,6 +51,27 @@ static void write_cpu(struct json_writer *w, const struct cgroup_stats *st)
 	key_u64_nz(w, "throttledPeriods", st->cpu.throttled_periods);
 	key_u64_nz(w, "throttledTime", st->cpu.throttled_time);
 	json_w_object_end(w);
+	json_w_object_end(w);
+}
+
+/* runc's types.CPUSet, its keys in its order */
+static void write_cpuset(struct json_writer *w, const struct cgroup_stats *st)
+{
+	json_w_key(w, "cpuset");
+	json_w_object(w);
+	key_uint_list(w, "cpus", NULL, st->cpuset.cpus, st->cpuset.n_cpus);
+	key_u64(w, "cpu_exclusive", st->cpuset.cpu_exclusive);
+	key_uint_list(w, "mems", NULL, st->cpuset.mems, st->cpuset.n_mems);
+	key_u64(w, "mem_hardwall", st->cpuset.mem_hardwall);
+	key_u64(w, "mem_exclusive", st->cpuset.mem_exclusive);
+	key_u64(w, "memory_migrate", st->cpuset.memory_migrate);
+	key_u64(w, "memory_spread_page", st->cpuset.memory_spread_page);
+	key_u64(w, "memory_spread_slab", st->cpuset.memory_spread_slab);
+	key_u64(w, "memory_pressure", st->cpuset.memory_pressure);
+	key_u64(w, "memory_pressure_enabled", st->cpuset.memory_pressure_enabled);
+	key_u64(w, "sched_load_balance", st->cpuset.sched_load_balance);
+	json_w_key(w, "sched_relax_domain_level");
+	json_w_int(w, st->cpuset.sched_relax_domain_level);
 	json_w_object_end(w);
 }
 
@@ -141,6 +170,7 @@ int oci_event_stats_json(const char *id, const struct cgroup_stats *st, char **o
 	json_w_key(w, "data");
 	json_w_object(w);
 	write_cpu(w, st);
+	write_cpuset(w, st);
 	write_memory(w, st);
 	write_rest(w, st);
 	json_w_object_end(w);

@@ -179,6 +179,12 @@ char *oci_spec_default(bool rootless, unsigned uid, unsigned gid)
 
 char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json, int *bad_profile)
 {
+	return oci_spec_generate_version(rootless, uid, gid, seccomp_json, bad_profile, NULL);
+}
+
+char *oci_spec_generate_version(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json,
+				int *bad_profile, const char *oci_version)
+{
 	struct json_writer *w;
 	struct json_val *seccomp = NULL;
 	char *out, errbuf[128];
@@ -191,7 +197,7 @@ char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *s
 	w = json_writer_new("\t");
 
 	json_w_object(w);
-	oci_spec_key_str(w, "ociVersion", "1.3.0");
+	oci_spec_key_str(w, "ociVersion", oci_version ? oci_version : "1.3.0");
 	write_process(w);
 	json_w_key(w, "root");
 	json_w_object(w);

@@ -14,6 +14,10 @@ char *oci_spec_default(bool rootless, unsigned uid, unsigned gid);
 /* The same, with `seccomp_json` (a profile, e.g. oci_seccomp_profile()) as
  * linux.seccomp when non-NULL; *bad_profile set when it does not parse. */
 char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json, int *bad_profile);
+/* The same with ociVersion `oci_version` (NULL: 1.3.0, the spec tinyrun
+ * implements); spec --oci-version checks it with oci_spec_version_writable(). */
+char *oci_spec_generate_version(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json,
+				int *bad_profile, const char *oci_version);
 
 /* The sandbox profile (oci/spec_sandbox.c) as a transform of a generated
  * config: keeps its ociVersion, process.args, process.env (plus a default

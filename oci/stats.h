@@ -1,5 +1,6 @@
-/* Container statistics as `events --stats` reports them (runc's JSON,
- * written by oci/events.c), filled by runtime/cgroup-stats.c. Plain data:
+/* Container statistics as `events --stats` reports them (runc's JSON, its
+ * cpu, cpuset, memory, pids, blkio and hugetlb; written by oci/events.c),
+ * filled by runtime/cgroup/stats*.c. Plain data:
  * it lives here so that the JSON side needs nothing from runtime/. */
 #ifndef TINYRUN_OCI_STATS_H
 #define TINYRUN_OCI_STATS_H
@@ -36,8 +37,18 @@ struct cgroup_stats {
 		uint64_t total, kernel, user;          /* ns */
 		uint64_t *percpu;                      /* v1 only: cpuacct.usage_percpu */
 		size_t n_percpu;
+		uint64_t *percpu_kernel, *percpu_user; /* v1 only: cpuacct.usage_percpu_sys/_user */
+		size_t n_percpu_kernel, n_percpu_user;
 		uint64_t periods, throttled_periods, throttled_time;
 	} cpu;
+	struct {                                   /* runc's cpuset (v2: cpus and mems only) */
+		uint16_t *cpus, *mems;                 /* the lists expanded: "0-2" is 0, 1, 2 */
+		size_t n_cpus, n_mems;
+		uint64_t cpu_exclusive, mem_hardwall, mem_exclusive, memory_migrate;
+		uint64_t memory_spread_page, memory_spread_slab, memory_pressure;
+		uint64_t memory_pressure_enabled, sched_load_balance;
+		int64_t sched_relax_domain_level;
+	} cpuset;
 	struct {
 		uint64_t cache;
 		struct cgroup_mem_entry usage;

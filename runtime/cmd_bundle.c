@@ -496,8 +496,10 @@ int cmd_bundle(struct global_opts *g, int argc, char **argv)
 		t.cmd = argv + dd + 1;
 		t.n_cmd = argc - dd - 1;
 	}
-	if (dd - i < 1 || strcmp(argv[i], "tinyaws") != 0)
-		return cli_usage_error("bundle", "expected a kind: tinyaws");
+	if (dd - i < 1)
+		return cli_usage_error("bundle", "expected a kind: tinyaws (the only one)");
+	if (strcmp(argv[i], "tinyaws") != 0)
+		return cli_usage_error("bundle", "unknown kind \"%s\": expected tinyaws (the only one)", argv[i]);
 	if (dd - i != 2)
 		return cli_usage_error("bundle", "expected exactly one IMAGE (a path or an image id)");
 	if (!t.out)

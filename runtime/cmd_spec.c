@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
 
 const struct cli_opt cmd_spec_opts[] = {
 	{ "bundle", 'b', 'b', "DIR", "write DIR/config.json (default: the current directory)" },
+	{ "oci-version", 0, 'V', "VERSION", "the ociVersion to write, for older runtimes: 1.0.0 to 1.3.x (default 1.3.0)" },
 	{ "rootless", 0, 'r', NULL, "a user namespace mapping the caller to root, no network namespace" },
 	{ "seccomp", 0, 's', "default|strict", "add one of the shipped seccomp profiles (--sandbox: default unless strict)" },
 	{ "sandbox", 0, 'S', NULL, "the sandbox profile for untrusted code: leased uid, minimal root, no network, limits, seccomp" },
@@ -51,7 +53,7 @@ static int write_request_key(const char *bundle, char *path, size_t size)
 
 int cmd_spec(struct global_opts *g, int argc, char **argv)
 {
-	const char *bundle = ".", *profile = NULL, *profile_json = NULL;
+	const char *bundle = ".", *profile = NULL, *profile_json = NULL, *oci_version = NULL;
 	bool rootless = false, sandbox = false, request_key = false;
 	struct oci_sandbox_opts sopts = { 0 };
 	char path[4200], key_path[4200], *json;
@@ -73,6 +75,8 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 			request_key = true;
 		else if (ch == 'R')
 			sopts.request = optarg;
+		else if (ch == 'V')
+			oci_version = optarg;
 		else
 			return cli_option_error("spec", cmd_spec_opts, ch, argv);
 	}
@@ -81,6 +85,9 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	if (profile && !(profile_json = oci_seccomp_profile(profile)))
 		return cli_usage_error("spec", "--seccomp: unknown profile \"%s\" (default, strict)", profile);
+	if (oci_version && !oci_spec_version_writable(oci_version))
+		return cli_usage_error("spec", "--oci-version: \"%.64s\" is not a version tinyrun supports "
+				       "(MAJOR.MINOR.PATCH from 1.0.0 to 1.3.x)", oci_version);
 	if (sandbox && rootless)
 		return cli_usage_error("spec", "--sandbox and --rootless: choose one");
 	if ((request_key || sopts.request) && !sandbox)
@@ -91,7 +98,7 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 		sopts.request_key_file = OCI_SANDBOX_KEY_FILE;
 	if (sandbox && !profile_json)
 		profile_json = oci_seccomp_profile("default");
-	json = oci_spec_generate(rootless, getuid(), getgid(), sandbox ? NULL : profile_json, NULL);
+	json = oci_spec_generate_version(rootless, getuid(), getgid(), sandbox ? NULL : profile_json, NULL, oci_version);
 	if (!json)
 		return cli_failf("spec: out of memory");
 	if (sandbox) {

@@ -202,6 +202,25 @@ events_implemented() {
 	wait "$epid" || true
 }
 
+@test "cgroups v1: events --stats has runc's cpuset and per-CPU kernel and user times" {
+	update_config '.linux.resources.cpu = {"cpus": "0", "mems": "0"}'
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	run_nohang runtime events --stats "$CID"
+	assert_success
+	assert_equal "$(jq -c .data.cpuset.cpus <<<"$output")" "[0]"
+	assert_equal "$(jq -c .data.cpuset.mems <<<"$output")" "[0]"
+	assert_equal "$(jq .data.cpuset.sched_load_balance <<<"$output")" "$(cg cpuset cpuset.sched_load_balance)"
+	assert_equal "$(jq .data.cpuset.sched_relax_domain_level <<<"$output")" \
+		"$(cg cpuset cpuset.sched_relax_domain_level)"
+	assert_equal "$(jq .data.cpuset.mem_exclusive <<<"$output")" "$(cg cpuset cpuset.mem_exclusive)"
+	# one entry per CPU, as cpuacct shows them (sleep uses no more cpu time)
+	local f="/sys/fs/cgroup/cpuacct$CGPATH/cpuacct.usage_percpu"
+	assert_equal "$(jq -r '.data.cpu.usage.percpu_kernel | join(" ")' <<<"$output")" "$(echo $(cat "${f}_sys"))"
+	assert_equal "$(jq -r '.data.cpu.usage.percpu_user | join(" ")' <<<"$output")" "$(echo $(cat "${f}_user"))"
+	assert_equal "$(jq '.data.cpu.usage.percpu | length' <<<"$output")" "$(wc -w <"$f")"
+}
+
 @test "cgroups v1: a denied device cannot be opened while an allowed one can" {
 	mknod "$BUNDLE/rootfs/fuse" c 10 229
 	set_cmd 'cat /dev/null && echo null-ok; (exec 3</fuse) && echo read-ok; (exec 4>/fuse) && echo write-ok; true'

@@ -300,6 +300,26 @@ assert_usage_error() {
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/s/config.json")" keep
 }
 
+@test "spec --oci-version writes that ociVersion (--sandbox too); a version tinyrun cannot read is refused, nothing written" {
+	is_runc && skip "runc's spec has no --oci-version"
+	local d="$BATS_TEST_TMPDIR/s" v
+	mkdir "$d"
+	run runtime spec --oci-version 1.0.2 --bundle "$d"
+	assert_success
+	assert_equal "$(jq -r .ociVersion "$d/config.json")" 1.0.2
+	rm "$d/config.json"
+	run runtime spec --sandbox --oci-version 1.1.0-rc.1 --bundle "$d"
+	assert_success
+	assert_equal "$(jq -r .ociVersion "$d/config.json")" 1.1.0-rc.1
+	rm "$d/config.json"
+	for v in 2.0.0 1.4.0 0.9.0 1.0 01.0.0 "1.0.0 " '1.0.0-"x' ""; do
+		run runtime spec --oci-version "$v" --bundle "$d"
+		assert_failure 1
+		assert_output --partial "spec: --oci-version: \"$v\" is not a version tinyrun supports (MAJOR.MINOR.PATCH from 1.0.0 to 1.3.x)"
+		[[ ! -e "$d/config.json" ]] || fail "--oci-version '$v' wrote $(cat "$d/config.json")"
+	done
+}
+
 @test "spec --rootless adds a user namespace with mappings, no network ns" {
 	mkdir "$BATS_TEST_TMPDIR/s"
 	run runtime spec --rootless --bundle "$BATS_TEST_TMPDIR/s"
@@ -664,6 +684,15 @@ ignoring_signals() {
 	refute_output --partial "both --bundle"
 }
 
+@test "an invalid id's bytes are shown escaped, as runc's %q: the user sees which byte" {
+	run_nohang runtime run -b "$BUNDLE" "$(printf 'caf\xc3\xa9\tx')"
+	assert_failure 1
+	assert_output --partial 'invalid container id "caf\xc3\xa9\tx": invalid character '"'"'\xc3'"'"
+	run_nohang runtime state "$(printf 'a"b')"
+	assert_failure 1
+	assert_output --partial 'invalid container id "a\"b": invalid character '"'"'\"'"'"
+}
+
 @test "help CMD is CMD --help: each option with what it does; create lists --no-subreaper" {
 	is_runc && skip "runc's help CMD lists the commands"
 	local c
@@ -756,6 +785,28 @@ complete_words() {
 	assert_output $'table\njson'
 }
 
+@test "bash completion: bundle's kind, its options and values, then an image directory or id" {
+	is_runc && skip "tinyrun's completion"
+	local images="$BATS_TEST_TMPDIR/images"
+	mkdir -p "$images/alpine-app" "$images/busybox" "$BATS_TEST_TMPDIR/imgdir"
+	run complete_words bundle ""
+	assert_output tinyaws
+	run complete_words bundle --no-s
+	assert_output --no-seccomp
+	run complete_words bundle tinyaws --type ""
+	assert_output $'nano\nmicro\nsmall\nmedium\nlarge'
+	run complete_words bundle -o "$BATS_TEST_TMPDIR/out" ""
+	assert_output tinyaws
+	TINYAWS_IMAGES_DIR="$images" run complete_words bundle tinyaws al
+	assert_output alpine-app
+	run complete_words bundle tinyaws "$BATS_TEST_TMPDIR/img"
+	assert_output "$BATS_TEST_TMPDIR/imgdir"
+	TINYAWS_IMAGES_DIR="$images" run complete_words bundle tinyaws busybox -o x -- ""
+	assert_output ""
+	TINYAWS_IMAGES_DIR="$images" run complete_words bundle tinyaws busybox ""
+	refute_output --partial busybox
+}
+
 @test "--version: the commit, libseccomp and libselinux versions, the built-in features" {
 	is_runc && skip "crun-style feature line"
 	run "$RUNTIME" --version
@@ -783,6 +834,9 @@ complete_words() {
 	for step in "config: " "namespaces: .*mount" "cgroup" "mount: /proc " "root: pivot_root" "exec: true"; do
 		assert_line --regexp "^tinyrun: debug: $step"
 	done
+	# the container's cgroup once (cgroup_create says it; create said it again)
+	[[ "$(grep -c "^tinyrun: debug: .*cgroup.*$CID" <<<"$output")" == 1 ]] ||
+		fail "the cgroup not shown exactly once: $(grep "cgroup" <<<"$output")"
 	# with --log, the file only (runc's logrus output)
 	run runtime --debug --log "$BATS_TEST_TMPDIR/log" run --bundle "$BUNDLE" "$CID"
 	assert_success
@@ -864,6 +918,26 @@ readme_section() {
 		"$REPO_DIR/README.md"
 }
 
+@test "man page: ENVIRONMENT has every variable tinyrun reads (each callerenv_get name, macros resolved)" {
+	is_runc && skip "tinyrun's man page"
+	local env name names=() macro
+	env="$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$REPO_DIR/contrib/man/tinyrun.8.in")"
+	while read -r name; do
+		if [[ "$name" == \"*\" ]]; then
+			names+=("${name//\"/}")
+		else
+			macro="$(grep -rhoE "#define $name \"[A-Za-z_0-9]+\"" "$REPO_DIR"/{oci,runtime,rootfs,seccomp} | awk '{print $3}')"
+			[[ -n "$macro" ]] || fail "callerenv_get($name): not a literal nor a string macro"
+			names+=("${macro//\"/}")
+		fi
+	done < <(grep -rhoE 'callerenv_get\([^)]*\)' --include='*.c' "$REPO_DIR"/{oci,runtime,rootfs,seccomp} |
+		sed -E 's/callerenv_get\((.*)\)/\1/' | grep -vx 'const char \*name' | sort -u)
+	[[ ${#names[@]} -ge 8 ]] || fail "found only: ${names[*]}"
+	for name in "${names[@]}"; do
+		grep -qx "\.B $name" <<<"$env" || fail "the man page's ENVIRONMENT lacks $name"
+	done
+}
+
 @test "README and the man page name every option of every command, and exec's 255" {
 	is_runc && skip "tinyrun's documents"
 	make -C "$REPO_DIR" -s build/tinyrun.8 >/dev/null
@@ -891,7 +965,11 @@ readme_section() {
 @test "bundle: usage errors name the command and exit 1; --help shows the synopsis" {
 	run_nohang "$RUNTIME" bundle
 	assert_failure 1
-	assert_output --partial "bundle: expected a kind: tinyaws"
+	assert_output --partial "bundle: expected a kind: tinyaws (the only one)"
+	run_nohang "$RUNTIME" bundle docker /nonexistent-image -o "$BATS_TEST_TMPDIR/x"
+	assert_failure 1
+	assert_output --partial 'bundle: unknown kind "docker": expected tinyaws (the only one)'
+	[[ ! -e "$BATS_TEST_TMPDIR/x" ]] || fail "bundle docker left $BATS_TEST_TMPDIR/x"
 	run_nohang "$RUNTIME" bundle tinyaws /nonexistent-image
 	assert_failure 1
 	assert_output --partial "-o BUNDLE is required"

@@ -85,6 +85,19 @@ add_mount() {
 	[ ! -e "$OUT/dir/x" ]
 }
 
+@test "mounts: a relative destination is mounted under / with runc's deprecation warning, once per mount" {
+	mkdir -p "$OUT/dir"
+	add_mount '{"destination": "rel/dir", "type": "bind", "source": "'"$OUT/dir"'", "options": ["rbind"]}'
+	add_mount '{"destination": "/abs", "type": "tmpfs", "source": "tmpfs"}'
+	set_cmd 'awk '"'"'$5 == "/rel/dir" { print "MOUNTED", $5 }'"'"' /proc/self/mountinfo'
+	run_ctr
+	assert_success
+	assert_line "MOUNTED /rel/dir"
+	assert_equal "$(grep -c 'warning: mount destination rel/dir is not absolute. Support for non-absolute mount destinations will be removed in a future release.' <<<"$output")" 1
+	refute_output --partial "destination /abs"
+	assert_equal "$(grep -c 'not absolute' <<<"$output")" 1
+}
+
 @test "mounts: mappings with rbind but neither idmap nor ridmap map the top mount only (as runc: only ridmap recurses)" {
 	mkdir -p "$OUT/src/sub"
 	touch "$OUT/src/top"

@@ -37,6 +37,33 @@ _tinyrun_value() {
 	esac
 }
 
+# Images under $TINYAWS_IMAGES_DIR (as tinyrun reads it), for an image id.
+_tinyrun_images() {
+	local d="${TINYAWS_IMAGES_DIR:-/var/lib/tinyaws/images}" f
+	for f in "$d"/*/; do
+		[[ -d "$f" ]] && f="${f%/}" && echo "${f##*/}"
+	done
+}
+
+# bundle KIND IMAGE [-- CMD...]: its kinds (tinyaws, the only one: as
+# `tinyrun bundle` says), then an image directory or id; nothing after --.
+_tinyrun_bundle_arg() {
+	local n=0 i
+	for ((i = cmd_index + 1; i < cword; i++)); do
+		case "${words[i]}" in
+		--) return ;;
+		-*) [[ -n "${takes[${words[i]}]:-}" ]] && ((i++)) ;;
+		*) ((n++)) ;;
+		esac
+	done
+	if ((n == 0)); then
+		COMPREPLY=($(compgen -W "tinyaws" -- "$cur"))
+	elif ((n == 1)); then
+		_tinyrun_files -d
+		[[ "$cur" == */* ]] || COMPREPLY+=($(compgen -W "$(_tinyrun_images)" -- "$cur"))
+	fi
+}
+
 _tinyrun() {
 	local cur prev words cword
 	if declare -F _init_completion >/dev/null; then
@@ -106,6 +133,9 @@ _tinyrun() {
 		;;
 	help)
 		[[ -z "$have_id" ]] && COMPREPLY=($(compgen -W "$("$_tinyrun_bin" help --commands 2>/dev/null)" -- "$cur"))
+		;;
+	bundle)
+		_tinyrun_bundle_arg
 		;;
 	esac
 } &&

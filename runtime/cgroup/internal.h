@@ -180,6 +180,13 @@ char *cg_stats_slurp(int fd, const char *file);
 /* Append one entry to a blkio list (-ENOMEM). */
 int cg_stats_add_blkio(struct cgroup_blkio_entry **list, size_t *n, uint32_t major, uint32_t minor,
 		       const char *op, uint64_t value);
+/* Whitespace-separated numbers (cpuacct.usage_percpu) appended to *list (-ENOMEM). */
+int cg_stats_u64_list(const char *text, uint64_t **list, size_t *n);
+/* A cpu or node list ("0-2,4\n") expanded into *list (-ENOMEM, -EINVAL). */
+int cg_stats_id_list(const char *text, uint16_t **list, size_t *n);
+/* Either list (u64 or ids, the other NULL) from dirfd fd's file; a missing
+ * or malformed file leaves it empty (0); -ENOMEM. */
+int cg_stats_list_at(int fd, const char *file, uint64_t **u64, uint16_t **ids, size_t *n);
 /* memory.stat "key value" lines into st->memory.raw. */
 int cg_stats_memory_raw(const char *text, struct cgroup_stats *st);
 /* The hugepage sizes of this machine, named as in hugetlb.<size>.* files. */

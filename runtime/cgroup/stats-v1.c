@@ -2,6 +2,7 @@
  * events (memory.oom_control with an eventfd). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,39 +29,53 @@ static int v1_cpu(const int *fds, struct cgroup_stats *st)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 	char *text;
+	int r, acct = fds[CG1_CPUACCT];
 
-	if (fds[CG1_CPUACCT] >= 0) {
-		st->cpu.total = cg_stats_u64(fds[CG1_CPUACCT], "cpuacct.usage");
-		if ((text = cg_stats_slurp(fds[CG1_CPUACCT], "cpuacct.stat"))) {
+	if (acct >= 0) {
+		st->cpu.total = cg_stats_u64(acct, "cpuacct.usage");
+		if ((text = cg_stats_slurp(acct, "cpuacct.stat"))) {
 			st->cpu.user = cg_stats_kv(text, "user") * (1000000000ULL / (hz > 0 ? hz : 100));
 			st->cpu.kernel = cg_stats_kv(text, "system") * (1000000000ULL / (hz > 0 ? hz : 100));
 			free(text);
 		}
-		if ((text = cg_stats_slurp(fds[CG1_CPUACCT], "cpuacct.usage_percpu"))) {
-			char *p = text, *end;
-			size_t cap = 0;
-			for (;;) {
-				uint64_t v = strtoull(p, &end, 10);
-				if (end == p)
-					break;
-				if (st->cpu.n_percpu == cap) {
-					uint64_t *n = realloc(st->cpu.percpu, (cap = cap ? cap * 2 : 16) * sizeof(*n));
-					if (!n) {
-						free(text);
-						return -ENOMEM;
-					}
-					st->cpu.percpu = n;
-				}
-				st->cpu.percpu[st->cpu.n_percpu++] = v;
-				p = end;
-			}
-			free(text);
-		}
+		if ((r = cg_stats_list_at(acct, "cpuacct.usage_percpu", &st->cpu.percpu, NULL, &st->cpu.n_percpu)) < 0 ||
+		    (r = cg_stats_list_at(acct, "cpuacct.usage_percpu_sys", &st->cpu.percpu_kernel, NULL,
+					  &st->cpu.n_percpu_kernel)) < 0 ||
+		    (r = cg_stats_list_at(acct, "cpuacct.usage_percpu_user", &st->cpu.percpu_user, NULL,
+					  &st->cpu.n_percpu_user)) < 0)
+			return r;
 	}
 	if (fds[CG1_CPU] >= 0 && (text = cg_stats_slurp(fds[CG1_CPU], "cpu.stat"))) {
 		st->cpu.periods = cg_stats_kv(text, "nr_periods");
 		st->cpu.throttled_periods = cg_stats_kv(text, "nr_throttled");
 		st->cpu.throttled_time = cg_stats_kv(text, "throttled_time");
+		free(text);
+	}
+	return 0;
+}
+
+/* runc's cpuset stats: the lists and every cpuset.* flag (0 when absent:
+ * memory_pressure_enabled exists in the root cpuset only). */
+static int v1_cpuset(int fd, struct cgroup_stats *st)
+{
+	static const struct { const char *file; size_t off; } flags[] = {
+#define F(name) { "cpuset." #name, offsetof(struct cgroup_stats, cpuset.name) }
+		F(cpu_exclusive), F(mem_hardwall), F(mem_exclusive), F(memory_migrate), F(memory_spread_page),
+		F(memory_spread_slab), F(memory_pressure), F(memory_pressure_enabled), F(sched_load_balance),
+#undef F
+	};
+	char *text;
+	int r;
+
+	if (fd < 0)
+		return 0;
+	if ((r = cg_stats_list_at(fd, "cpuset.cpus", NULL, &st->cpuset.cpus, &st->cpuset.n_cpus)) < 0 ||
+	    (r = cg_stats_list_at(fd, "cpuset.mems", NULL, &st->cpuset.mems, &st->cpuset.n_mems)) < 0)
+		return r;
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		*(uint64_t *)((char *)st + flags[i].off) = cg_stats_u64(fd, flags[i].file);
+	if ((text = cg_stats_slurp(fd, "cpuset.sched_relax_domain_level"))) {
+		st->cpuset.sched_relax_domain_level = strtoll(text, NULL, 10);
 		free(text);
 	}
 	return 0;
@@ -153,7 +168,8 @@ int cg1_stats_at(const int *fds, struct cgroup_stats *st, struct error *err)
 {
 	int r;
 
-	if ((r = v1_cpu(fds, st)) == 0 && (r = v1_memory(fds[CG1_MEMORY], st)) == 0)
+	if ((r = v1_cpu(fds, st)) == 0 && (r = v1_cpuset(fds[CG1_CPUSET], st)) == 0 &&
+	    (r = v1_memory(fds[CG1_MEMORY], st)) == 0)
 		r = v1_blkio(fds[CG1_BLKIO], st);
 	if (r == 0 && fds[CG1_PIDS] >= 0) {
 		st->pids.current = cg_stats_u64(fds[CG1_PIDS], "pids.current");

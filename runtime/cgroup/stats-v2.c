@@ -64,6 +64,16 @@ static void v2_hugetlb(int fd, struct cgroup_stats *st)
 	}
 }
 
+/* v2 has no cpuset flags: the effective cpus and mems only (0 and empty
+ * without the cpuset controller). */
+static int v2_cpuset(int fd, struct cgroup_stats *st, struct error *err)
+{
+	if (cg_stats_list_at(fd, "cpuset.cpus.effective", NULL, &st->cpuset.cpus, &st->cpuset.n_cpus) < 0 ||
+	    cg_stats_list_at(fd, "cpuset.mems.effective", NULL, &st->cpuset.mems, &st->cpuset.n_mems) < 0)
+		return error_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 int cg2_stats(int fd, struct cgroup_stats *st, struct error *err)
 {
 	char *text;
@@ -115,7 +125,7 @@ int cg2_stats(int fd, struct cgroup_stats *st, struct error *err)
 			return error_set(err, ENOMEM, "out of memory");
 	}
 	v2_hugetlb(fd, st);
-	return 0;
+	return v2_cpuset(fd, st, err);
 }
 
 int cg2_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err)

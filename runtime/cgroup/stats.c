@@ -14,6 +14,10 @@
 void cgroup_stats_free(struct cgroup_stats *st)
 {
 	free(st->cpu.percpu);
+	free(st->cpu.percpu_kernel);
+	free(st->cpu.percpu_user);
+	free(st->cpuset.cpus);
+	free(st->cpuset.mems);
 	free(st->memory.raw);
 	free(st->blkio.service_bytes);
 	free(st->blkio.serviced);
@@ -45,6 +49,76 @@ char *cg_stats_slurp(int fd, const char *file)
 	if (fd >= 0 && util_read_at(fd, file, 0, 0, 0, &text, NULL) < 0)
 		text = NULL;
 	return text;
+}
+
+int cg_stats_u64_list(const char *text, uint64_t **list, size_t *n)
+{
+	const char *p = text;
+	char *end;
+	size_t cap = *n;
+
+	for (;;) {
+		uint64_t v = strtoull(p, &end, 10);
+		if (end == p)
+			return 0;
+		if (*n == cap) {
+			uint64_t *nl = realloc(*list, (cap = cap ? cap * 2 : 16) * sizeof(*nl));
+			if (!nl)
+				return -ENOMEM;
+			*list = nl;
+		}
+		(*list)[(*n)++] = v;
+		p = end;
+	}
+}
+
+static int id_list_add(uint16_t **list, size_t *n, unsigned long lo, unsigned long hi)
+{
+	uint16_t *nl;
+
+	if (lo > hi || hi > UINT16_MAX)
+		return -EINVAL;
+	if (!(nl = realloc(*list, (*n + hi - lo + 1) * sizeof(*nl))))
+		return -ENOMEM;
+	*list = nl;
+	for (unsigned long i = lo; i <= hi; i++)
+		nl[(*n)++] = (uint16_t)i;
+	return 0;
+}
+
+int cg_stats_id_list(const char *text, uint16_t **list, size_t *n)
+{
+	const char *p = text;
+	char *end;
+	int r;
+
+	while (*p && *p != '\n') {
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+		if (end == p)
+			return -EINVAL;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtoul(p, &end, 10);
+			if (end == p)
+				return -EINVAL;
+		}
+		if ((r = id_list_add(list, n, lo, hi)) < 0)
+			return r;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+int cg_stats_list_at(int fd, const char *file, uint64_t **u64, uint16_t **ids, size_t *n)
+{
+	char *text = cg_stats_slurp(fd, file);
+	int r;
+
+	if (!text)
+		return 0;
+	r = u64 ? cg_stats_u64_list(text, u64, n) : cg_stats_id_list(text, ids, n);
+	free(text);
+	return r == -ENOMEM ? r : 0;
 }
 
 int cg_stats_memory_raw(const char *text, struct cgroup_stats *st)

@@ -320,7 +320,6 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 		memset(&out->cg, 0, sizeof(out->cg));
 		out->cg.v2_dirfd = -1;
 	}
-	log_debug("cgroup %s (%s)", out->cg.path, cgroup_mode_name());
 	if ((r = cgroup_join_prepare(&out->cg, &ctx->join, err)) < 0)
 		return r;
 	ctx->cgroup_path = out->cg.path;

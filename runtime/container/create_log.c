@@ -37,6 +37,10 @@ void create_log_plan(const struct oci_config *cfg, const struct create_opts *o, 
 
 void create_log_ignored(const struct oci_config *cfg)
 {
+	for (size_t i = 0; i < cfg->n_mounts; i++)
+		if (cfg->mounts[i].destination_given)
+			log_warn("mount destination %s is not absolute. Support for non-absolute mount destinations "
+				 "will be removed in a future release.", cfg->mounts[i].destination_given);
 	for (size_t i = 0; i < cfg->process.caps.n_unknown; i++)
 		log_warn("process.capabilities: unknown capability \"%s\" ignored", cfg->process.caps.unknown[i]);
 	for (size_t i = 0; i < cfg->linux_.resources.n_devices; i++) {

@@ -22,20 +22,53 @@ static bool id_char(char ch)
 	       ch == '_' || ch == '+' || ch == '-' || ch == '.';
 }
 
+/* Byte c as the error shows it: itself when printable ASCII, else a Go-style
+ * escape (\xc3, \n, \") so the user sees which byte it is, as runc's %q does. */
+static void id_byte_shown(unsigned char c, char out[5])
+{
+	const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '"' ? "\\\"" :
+			    c == '\\' ? "\\\\" : NULL;
+
+	if (named)
+		snprintf(out, 5, "%s", named);
+	else if (c >= ' ' && c < 127)
+		snprintf(out, 5, "%c", c);
+	else
+		snprintf(out, 5, "\\x%02x", c);
+}
+
+/* The first 64 bytes of id, escaped as above, into out (at least 257 bytes). */
+static const char *id_shown(const char *id, char *out)
+{
+	char b[5];
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; id[i] && i < 64; i++) {
+		id_byte_shown((unsigned char)id[i], b);
+		len += (size_t)snprintf(out + len, 5, "%s", b);
+	}
+	return out;
+}
+
 int container_id_check(const char *id, struct error *err)
 {
 	size_t n = strlen(id);
+	char shown[64 * 4 + 1], b[5];
 
 	if (n == 0 || n > 1024)
-		return error_set(err, EINVAL, "invalid container id \"%.64s\": length must be 1 to 1024", id);
+		return error_set(err, EINVAL, "invalid container id \"%s\": length must be 1 to 1024",
+				 id_shown(id, shown));
 	if (id[0] == '.')
-		return error_set(err, EINVAL, "invalid container id \"%s\": must not start with '.'", id);
+		return error_set(err, EINVAL, "invalid container id \"%s\": must not start with '.'",
+				 id_shown(id, shown));
 	for (const char *p = id; *p; p++)
-		if (!id_char(*p))
-			return error_set(err, EINVAL, "invalid container id \"%.64s\": invalid character %s%c%s (a "
-					 "container ID holds letters, digits and _ + - . only)", id,
-					 *p == '\'' ? "\"" : "'", *p >= ' ' && *p < 127 ? *p : '?',
-					 *p == '\'' ? "\"" : "'");
+		if (!id_char(*p)) {
+			id_byte_shown((unsigned char)*p, b);
+			return error_set(err, EINVAL, "invalid container id \"%s\": invalid character %s%s%s (a "
+					 "container ID holds letters, digits and _ + - . only)", id_shown(id, shown),
+					 *p == '\'' ? "\"" : "'", b, *p == '\'' ? "\"" : "'");
+		}
 	return 0;
 }
 

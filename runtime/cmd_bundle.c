@@ -27,18 +27,7 @@
 
 const struct cli_opt cmd_bundle_opts[] = {
 	{ "output", 'o', 'o', "DIR", "the bundle to write (must not exist; its parent must)" },
-	{ "app", 0, 'a', "DIR", "the job's app dir (start.sh, tinyaws.build): copied to /app" },
-	{ "type", 0, 't', "nano|micro|small|medium|large", "25/50/100/200/400 % CPU, 128/256/512/1024/2048 MiB" },
-	{ "service", 0, 'S', NULL, "a service: 1024 MiB by default instead of 512" },
-	{ "memory", 0, 'm', "MB", "memory limit in MiB (over --type)" },
-	{ "cpu", 0, 'c', "PERCENT", "CPU limit in % of one CPU (over --type; period 100000 µs)" },
-	{ "env", 'e', 'e', "K=V", "a variable for the job (repeatable); nothing else of ours passes" },
-	{ "seccomp", 0, 's', "FILE", "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to the real tinyrun binary (an error where that cannot be known), /etc/tinyaws/seccomp-default.json, tinyrun's default)" },
-	{ "no-overlay", 0, 'O', NULL, "no overlay: the image itself is the root, read-only; /app a bind of the copy" },
-	{ "no-limits", 0, 'L', NULL, "no memory, CPU or pids limit" },
-	{ "no-seccomp", 0, 'C', NULL, "no seccomp filter" },
-	{ "no-namespaces", 0, 'N', NULL, "only a mount namespace (the host's pid, network, ipc, uts)" },
-	{ "sandbox", 0, 'X', NULL, "the sandbox profile (spec --sandbox): a leased uid, the image's minimal root, /app a copy of the app in the workspace tmpfs; seccomp default (or --seccomp strict); no layer can be off" },
+	TINYAWS_CONVERT_OPTS(""),
 	{ 0 },
 };
 
@@ -76,7 +65,7 @@ static int fail_config(const struct error *err)
 	return rest ? fail("%s: %s", seccomp_from, rest) : fail("%s", err->msg);
 }
 
-static int parse_num(const char *opt, const char *s, long max, long *out)
+static int parse_num(const char *cmd, const char *opt, const char *s, long max, long *out)
 {
 	char *end;
 	long v;
@@ -84,40 +73,54 @@ static int parse_num(const char *opt, const char *s, long max, long *out)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || end == s || v <= 0 || v > max)
-		return cli_usage_error("bundle", "--%s: expected 1 to %ld, got \"%s\"", opt, max, s), -1;
+		return cli_usage_error(cmd, "--%s: expected 1 to %ld, got \"%s\"", opt, max, s), -1;
 	*out = v;
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
+int cmd_bundle_opt(const char *cmd, int ch, struct tinyaws_opts *t)
 {
 	static char *env[MAX_ENV];
-	int ch;
+
+	switch (ch) {
+	case TA_APP: t->app = optarg; break;
+	case TA_TYPE: t->type = optarg; break;
+	case TA_SERVICE: t->service = true; break;
+	case TA_MEMORY: return parse_num(cmd, "memory", optarg, 1L << 30, &t->memory_mb) < 0 ? -1 : 1;
+	case TA_CPU: return parse_num(cmd, "cpu", optarg, 100000, &t->cpu_percent) < 0 ? -1 : 1;
+	case TA_SECCOMP: t->seccomp = optarg; break;
+	case TA_NO_OVERLAY: t->no_overlay = true; break;
+	case TA_NO_LIMITS: t->no_limits = true; break;
+	case TA_NO_SECCOMP: t->no_seccomp = true; break;
+	case TA_NO_NAMESPACES: t->no_namespaces = true; break;
+	case TA_SANDBOX: t->sandbox = true; break;
+	case 'e':
+		if (!strchr(optarg, '=') || optarg[0] == '=')
+			return cli_usage_error(cmd, "--env: expected K=V, got \"%s\"", optarg), -1;
+		if (t->n_env == MAX_ENV)
+			return cli_usage_error(cmd, "--env: more than %d", MAX_ENV), -1;
+		env[t->n_env++] = optarg;
+		t->env = env;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
+{
+	int ch, r;
 
 	opterr = 0;
 	while ((ch = cli_getopt(argc, argv, cmd_bundle_opts, false)) != -1) {
-		switch (ch) {
-		case 'o': t->out = optarg; break;
-		case 'a': t->app = optarg; break;
-		case 't': t->type = optarg; break;
-		case 'S': t->service = true; break;
-		case 'm': if (parse_num("memory", optarg, 1L << 30, &t->memory_mb) < 0) return -1; break;
-		case 'c': if (parse_num("cpu", optarg, 100000, &t->cpu_percent) < 0) return -1; break;
-		case 's': t->seccomp = optarg; break;
-		case 'O': t->no_overlay = true; break;
-		case 'L': t->no_limits = true; break;
-		case 'C': t->no_seccomp = true; break;
-		case 'N': t->no_namespaces = true; break;
-		case 'X': t->sandbox = true; break;
-		case 'e':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				return cli_usage_error("bundle", "--env: expected K=V, got \"%s\"", optarg), -1;
-			if (t->n_env == MAX_ENV)
-				return cli_usage_error("bundle", "--env: more than %d", MAX_ENV), -1;
-			env[t->n_env++] = optarg;
-			t->env = env;
-			break;
-		default:
+		if (ch == 'o') {
+			t->out = optarg;
+			continue;
+		}
+		if ((r = cmd_bundle_opt("bundle", ch, t)) < 0)
+			return -1;
+		if (r == 0) {
 			cli_option_error("bundle", cmd_bundle_opts, ch, argv);
 			return -1;
 		}
@@ -456,18 +459,17 @@ void cmd_bundle_sandbox_env(struct tinyaws_opts *t)
 	}
 }
 
-int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle)
+int cmd_bundle_temp(struct tinyaws_opts *t, char *dir, char *bundle)
 {
-	struct tinyaws_opts t = { .image = image, .app = app };
 	const char *tmp = callerenv_get("TMPDIR");
 
 	if ((size_t)snprintf(dir, PATH_MAX, "%s/tinyrun-tinyaws-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= PATH_MAX ||
 	    !mkdtemp(dir))
 		return fail("temporary bundle: %s", strerror(errno));
 	snprintf(bundle, PATH_MAX, "%s/bundle", dir);
-	t.out = bundle;
-	cmd_bundle_sandbox_env(&t);
-	if (cmd_bundle_tinyaws(&t) != 0) {
+	t->out = bundle;
+	cmd_bundle_sandbox_env(t);
+	if (cmd_bundle_tinyaws(t) != 0) {
 		rmdir(dir);
 		return 1;
 	}

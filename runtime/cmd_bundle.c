@@ -308,7 +308,7 @@ static int sandbox_transform(const struct tinyaws_opts *t, const struct oci_tiny
  * half-written bundle, and an existing one is never touched. */
 static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaws_job *j, const char *final)
 {
-	char tmp[PATH_MAX], path[PATH_MAX + 32], *json = NULL;
+	char tmp[PATH_MAX], path[PATH_MAX + 32], *json = NULL, **entries = NULL;
 	struct oci_config cfg;
 	struct error err;
 	int fd, r = -1;
@@ -339,6 +339,18 @@ static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaw
 				      mkdir(path, 0700)) < 0) {
 		fail("%s: %s", path, strerror(errno));
 		goto out;
+	}
+	/* --no-overlay: the image is only read; its mount points are made here */
+	if (!j->overlay && !t->sandbox) {
+		snprintf(path, sizeof(path), "%s/rootfs", tmp);
+		if ((r = rootfs_tinyaws_skeleton(j->image, path, &entries, &j->n_image_entries)) < 0) {
+			fail("the root's skeleton from image %s in %s: %s", j->image, path, strerror(-r));
+			r = -1;
+			goto out;
+		}
+		r = -1;
+		j->image_bound = true;
+		j->image_entries = entries;
 	}
 	if (!(json = oci_spec_tinyaws(j, &err))) {
 		fail_config(&err);
@@ -372,6 +384,7 @@ static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaw
 	r = 0;
 out:
 	free(json);
+	rootfs_tinyaws_names_free(entries, j->n_image_entries);
 	if (r < 0)
 		nftw(tmp, rm_one, 32, FTW_DEPTH | FTW_PHYS);
 	return r;

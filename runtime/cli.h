@@ -98,7 +98,8 @@ enum { TA_APP = 0x100, TA_TYPE, TA_SERVICE, TA_MEMORY, TA_CPU, TA_SECCOMP, TA_NO
 	{ "env", 'e', 'e', "K=V", P "a variable for the job (repeatable); nothing else of ours passes" }, \
 	{ "seccomp", 0, TA_SECCOMP, "FILE", P "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to " \
 	  "the real tinyrun binary (an error where that cannot be known), /etc/tinyaws/seccomp-default.json, tinyrun's default)" }, \
-	{ "no-overlay", 0, TA_NO_OVERLAY, NULL, P "no overlay: the image itself is the root, read-only; /app a bind of the copy" }, \
+	{ "no-overlay", 0, TA_NO_OVERLAY, NULL, P "no overlay: the image's top-level entries bound read-only on a read-only " \
+	  "root made in the bundle (the image is never written); /app a bind of the copy" }, \
 	{ "no-limits", 0, TA_NO_LIMITS, NULL, P "no memory, CPU or pids limit" }, \
 	{ "no-seccomp", 0, TA_NO_SECCOMP, NULL, P "no seccomp filter" }, \
 	{ "no-namespaces", 0, TA_NO_NAMESPACES, NULL, P "only a mount namespace (the host's pid, network, ipc, uts)" }, \

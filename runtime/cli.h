@@ -106,6 +106,7 @@ enum { TA_APP = 0x100, TA_TYPE, TA_SERVICE, TA_MEMORY, TA_CPU, TA_SECCOMP, TA_NO
 	{ "sandbox", 0, TA_SANDBOX, NULL, P "the sandbox profile (spec --sandbox): a leased uid, the image's minimal root, " \
 	  "/app a copy of the app in the workspace tmpfs; seccomp default (or --seccomp strict); no layer can be off" }
 struct tinyaws_opts {
+	const char *usage;         /* "bundle" or "run": the command its usage errors name */
 	const char *image, *app, *out, *type, *seccomp;
 	bool service, no_overlay, no_limits, no_seccomp, no_namespaces;
 	bool sandbox_off;          /* TINYAWS_SANDBOX=0 turned them all off */

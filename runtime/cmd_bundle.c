@@ -426,11 +426,11 @@ static int convert(const struct tinyaws_opts *t, int app)
 	    resolve_output(t->out, final) < 0)
 		return 1;
 	if (t->sandbox && (t->no_overlay || t->no_limits || t->no_seccomp || t->no_namespaces))
-		return cli_usage_error("bundle", "--sandbox: every layer is on; --no-%s%s cannot be used with it",
+		return cli_usage_error(t->usage, "--sandbox: every layer is on; --no-%s%s cannot be used with it",
 				       t->no_overlay ? "overlay" : t->no_limits ? "limits" : t->no_seccomp ? "seccomp" : "namespaces",
 				       t->sandbox_off ? " (TINYAWS_SANDBOX=0)" : "");
 	if (t->sandbox && t->seccomp && strcmp(t->seccomp, "strict") && strcmp(t->seccomp, "default"))
-		return cli_usage_error("bundle", "--sandbox: --seccomp takes default or strict (tinyrun's profiles), got \"%s\"",
+		return cli_usage_error(t->usage, "--sandbox: --seccomp takes default or strict (tinyrun's profiles), got \"%s\"",
 				       t->seccomp);
 	if (!t->sandbox && pick_seccomp(t, &profile) < 0)
 		return 1;
@@ -451,7 +451,7 @@ int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
 	int app = -1, r;
 
 	if (t->type && rootfs_tinyaws_type(t->type, &(unsigned){ 0 }, &(unsigned){ 0 }) < 0)
-		return cli_usage_error("bundle", "--type: \"%s\" is not nano, micro, small, medium or large", t->type);
+		return cli_usage_error(t->usage, "--type: \"%s\" is not nano, micro, small, medium or large", t->type);
 	/* opened once: each file of it is read, and it is copied, through this fd */
 	if (t->app && (app = open(t->app, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return fail("--app %s: %s", t->app, errno == ENOTDIR ? "not a directory" : strerror(errno));
@@ -496,7 +496,7 @@ void cmd_bundle_temp_remove(const char *dir)
 
 int cmd_bundle(struct global_opts *g, int argc, char **argv)
 {
-	struct tinyaws_opts t = { 0 };
+	struct tinyaws_opts t = { .usage = "bundle" };
 	int dd = argc, i;
 
 	(void)g;

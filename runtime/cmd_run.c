@@ -193,7 +193,7 @@ static int parse_run(int argc, char **argv, struct create_opts *o, struct run_fl
 	if ((i = cmd_create_parse("run", *dd, argv, o, rf)) < 0 || rf->tinyaws || *dd == argc)
 		return i;
 	*o = (struct create_opts){ .run_mode = true };
-	*t = (struct tinyaws_opts){ 0 };
+	*t = (struct tinyaws_opts){ .usage = "run" };
 	*rf = (struct run_flags){ .conv = t };
 	*dd = argc;
 	optind = 0;
@@ -203,7 +203,7 @@ static int parse_run(int argc, char **argv, struct create_opts *o, struct run_fl
 int cmd_run(struct global_opts *g, int argc, char **argv)
 {
 	struct create_opts o = { .run_mode = true };
-	struct tinyaws_opts t = { 0 };
+	struct tinyaws_opts t = { .usage = "run" };
 	struct run_flags rf = { .conv = &t };
 	char derived[1100];
 	struct bundle b;

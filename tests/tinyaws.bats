@@ -513,10 +513,10 @@ trun() {
 	assert_output --partial 'run: --memory: expected 1 to'
 	trun --type huge "$CID" -- true
 	assert_failure 1
-	assert_output --partial 'is not nano, micro'
+	assert_output --partial 'run: --type: "huge" is not nano, micro'
 	trun --sandbox --no-limits "$CID" -- true
 	assert_failure 1
-	assert_output --partial '--no-limits cannot be used with it'
+	assert_output --partial 'run: --sandbox: every layer is on; --no-limits cannot be used with it'
 	# the command without -- is not taken for ids
 	trun "$CID" echo hi
 	assert_failure 1

@@ -62,6 +62,19 @@ static void mount_entry(struct json_writer *w, const char *dest, const char *typ
 	json_w_object_end(w);
 }
 
+/* --no-overlay: the image's top-level entries, read-only, on the skeleton */
+static void write_image_binds(struct json_writer *w, const struct oci_tinyaws_job *j)
+{
+	static const char *const ro_bind[] = { "rbind", "ro", "nosuid", "nodev", NULL };
+	char dest[4200], src[8400];
+
+	for (size_t i = 0; j->image_bound && i < j->n_image_entries; i++) {
+		snprintf(dest, sizeof(dest), "/%s", j->image_entries[i]);
+		snprintf(src, sizeof(src), "%s/%s", j->image, j->image_entries[i]);
+		mount_entry(w, dest, "bind", src, ro_bind);
+	}
+}
+
 static void write_mounts(struct json_writer *w, const struct oci_tinyaws_job *j, const char *lower,
 			 const char *app)
 {
@@ -80,8 +93,10 @@ static void write_mounts(struct json_writer *w, const struct oci_tinyaws_job *j,
 	json_w_array(w);
 	if (j->overlay)   /* first: every later entry lands on it */
 		mount_entry(w, "/", "overlay", "overlay", root);
-	else
+	else {
+		write_image_binds(w, j);
 		mount_entry(w, "/app", "bind", app, app_bind);
+	}
 	mount_entry(w, "/proc", "proc", "proc", proc);
 	mount_entry(w, "/dev", "tmpfs", "tmpfs", dev);
 	mount_entry(w, "/dev/pts", "devpts", "devpts", pts);
@@ -167,8 +182,9 @@ char *oci_spec_tinyaws(const struct oci_tinyaws_job *j, struct error *err)
 	write_process(w, j);
 	json_w_key(w, "root");
 	json_w_object(w);
-	/* --no-overlay: the image itself, read-only so that it still never changes */
-	oci_spec_key_str(w, "path", j->overlay ? "rootfs" : j->image);
+	/* --no-overlay: the skeleton with the image's entries bound (or the
+	 * image itself, for --sandbox's transform), read-only: it never changes */
+	oci_spec_key_str(w, "path", j->overlay || j->image_bound ? "rootfs" : j->image);
 	json_w_key(w, "readonly");
 	json_w_bool(w, !j->overlay);
 	json_w_object_end(w);

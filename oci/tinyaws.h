@@ -36,6 +36,11 @@ struct oci_tinyaws_job {
 	uint64_t cpu_period;
 	int64_t pids;
 	const char *seccomp_json;  /* a linux.seccomp object, NULL: --no-seccomp */
+	/* --no-overlay: the root is the bundle's rootfs/ skeleton (rootfs_tinyaws_skeleton)
+	 * with these top-level entries of the image bound read-only; false: the image */
+	bool image_bound;
+	char *const *image_entries;
+	size_t n_image_entries;
 };
 
 #define OCI_TINYAWS_LAYER   "layer"     /* <bundle>/layer/app: the copy of the app dir */

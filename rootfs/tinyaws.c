@@ -1,8 +1,10 @@
 /* rootfs/tinyaws.h: tinyaws' conventions, for `tinyrun bundle tinyaws`. */
 #include "rootfs/tinyaws.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,4 +233,96 @@ int rootfs_tinyaws_copy_app(int app, const char *dest_dir)
 	close(from);
 	close(to);
 	return r;
+}
+
+/* the mount points every job gets (spec_tinyaws.c): never bound from the image */
+static const char *const job_mounts[] = { "app", "proc", "dev", "sys" };
+#define N_JOB_MOUNTS (sizeof(job_mounts) / sizeof(job_mounts[0]))
+
+static bool is_job_mount(const char *name)
+{
+	for (size_t i = 0; i < N_JOB_MOUNTS; i++)
+		if (!strcmp(name, job_mounts[i]))
+			return true;
+	return false;
+}
+
+static int not_dots(const struct dirent *e)
+{
+	return strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !is_job_mount(e->d_name);
+}
+
+/* One entry NAME of the image (IMG) in the skeleton (TO): 1 when it is to be
+ * bound (a directory or a file: its mount point made), 0 when done (a link,
+ * copied as a link) or skipped (a device, FIFO or socket), or -errno. */
+static int skeleton_entry(int img, int to, const char *name)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t len;
+
+	if (fstatat(img, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (S_ISLNK(st.st_mode)) {
+		if ((len = readlinkat(img, name, target, sizeof(target) - 1)) < 0)
+			return -errno;
+		target[len] = '\0';
+		return symlinkat(target, to, name) < 0 ? -errno : 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return mkdirat(to, name, 0755) < 0 ? -errno : 1;
+	if (S_ISREG(st.st_mode))
+		return mknodat(to, name, S_IFREG | 0644, 0) < 0 ? -errno : 1;
+	return 0;
+}
+
+static int skeleton_fill(int img, int to, char ***names, size_t *n)
+{
+	struct dirent **list = NULL;
+	int count = scandirat(img, ".", &list, not_dots, alphasort), r = 0;
+
+	if (count < 0)
+		return -errno;
+	if (!(*names = calloc((size_t)count + 1, sizeof(char *))))
+		r = -ENOMEM;
+	for (int i = 0; i < count; i++) {
+		if (r >= 0 && (r = skeleton_entry(img, to, list[i]->d_name)) == 1 &&
+		    !((*names)[(*n)++] = strdup(list[i]->d_name)))
+			r = -ENOMEM;
+		free(list[i]);
+	}
+	free(list);
+	for (size_t i = 0; r >= 0 && i < N_JOB_MOUNTS; i++)
+		if (mkdirat(to, job_mounts[i], 0755) < 0)
+			r = -errno;
+	return r < 0 ? r : 0;
+}
+
+int rootfs_tinyaws_skeleton(const char *image, const char *dest_dir, char ***names, size_t *n)
+{
+	int img = open(image, O_RDONLY | O_DIRECTORY | O_CLOEXEC), to = -1, r;
+
+	*names = NULL;
+	*n = 0;
+	if (img < 0 || (to = open(dest_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		r = -errno;
+	else
+		r = skeleton_fill(img, to, names, n);
+	if (img >= 0)
+		close(img);
+	if (to >= 0)
+		close(to);
+	if (r < 0) {
+		rootfs_tinyaws_names_free(*names, *n);
+		*names = NULL;
+		*n = 0;
+	}
+	return r;
+}
+
+void rootfs_tinyaws_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 }

@@ -58,4 +58,13 @@ int rootfs_tinyaws_app_read(int app, const char *name, size_t max, char **text, 
  * followed. 0 or -errno. */
 int rootfs_tinyaws_copy_app(int app, const char *dest_dir);
 
+/* --no-overlay: the root's skeleton in dest_dir (the bundle's empty rootfs/),
+ * so that the image is never written: a link at the image's top level copied
+ * as that link (never followed), a mount point for each directory and file
+ * (their names in *names, sorted, malloc'd: rootfs_tinyaws_names_free), the
+ * job's app, proc, dev and sys made (the image's own never bound); devices,
+ * FIFOs and sockets left out. The image is only read. 0 or -errno. */
+int rootfs_tinyaws_skeleton(const char *image, const char *dest_dir, char ***names, size_t *n);
+void rootfs_tinyaws_names_free(char **names, size_t n);
+
 #endif

@@ -34,7 +34,8 @@ const struct command cli_commands[] = {
 	{ "kill", cmd_kill, "send a signal to the container's process", "kill [options] ID [SIGNAL]", cmd_kill_opts,
 	  "SIGNAL: a name (KILL, SIGKILL), a number, or 0 to check that it runs; default TERM." },
 	{ "delete", cmd_delete, "remove a stopped container", "delete [options] ID", cmd_delete_opts, NULL },
-	{ "run", cmd_run, "create and start a container", "run [options] ID\nrun [options] BUNDLE-PATH", cmd_run_opts,
+	{ "run", cmd_run, "create and start a container", "run [options] ID\nrun [options] BUNDLE-PATH\n"
+	  "run [options] --tinyaws IMAGE [bundle tinyaws options] ID [-- CMD [ARGS...]]", cmd_run_opts,
 	  "A lone argument naming a directory with a '/' (./, b/) is a bundle path (without --bundle); the id is the\n"
 	  "directory's name (made unique when taken, printed with --detach). In the foreground the exit\n"
 	  "status is the container's (128+N when killed by signal N)." },

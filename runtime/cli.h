@@ -59,6 +59,7 @@ bool cli_wants_help(const struct command *cmd, int argc, char **argv);
 
 struct create_opts;
 struct oci_config;
+struct tinyaws_opts;
 
 /* The options only `run` has. */
 struct run_flags {
@@ -67,7 +68,8 @@ struct run_flags {
 	const char *id;            /* --id, with a bundle path */
 	const char *result;        /* --result FILE: why the process ended, as JSON */
 	const char *tinyaws;       /* --tinyaws IMAGE: a one-shot tinyaws job */
-	const char *app;           /* --app DIR, with --tinyaws */
+	struct tinyaws_opts *conv; /* its conversion options (bundle tinyaws'), NULL: not taken */
+	const char *conv_opt;      /* the first of them given ("--type"), for the error without --tinyaws */
 };
 
 /* runtime/cmd_create.c, shared with cmd_run.c. Parse create/run options
@@ -82,7 +84,29 @@ void cmd_create_socket_activation(struct create_opts *o, struct oci_config *cfg)
 int cmd_create_notify(const struct global_opts *g, struct create_opts *o, struct oci_config *cfg,
 		      struct error *err);
 /* runtime/cmd_bundle.c, shared with `run --tinyaws`: a tinyaws job as a bundle. */
+/* The conversion's options, in `bundle tinyaws`'s table and in `run`'s (for
+ * --tinyaws; P prefixes their help there): one parser, cmd_bundle_opt. Their
+ * values are not letters (but -e's), so they never meet run's. */
+enum { TA_APP = 0x100, TA_TYPE, TA_SERVICE, TA_MEMORY, TA_CPU, TA_SECCOMP, TA_NO_OVERLAY, TA_NO_LIMITS,
+       TA_NO_SECCOMP, TA_NO_NAMESPACES, TA_SANDBOX };
+#define TINYAWS_CONVERT_OPTS(P) \
+	{ "app", 0, TA_APP, "DIR", P "the job's app dir (start.sh, tinyaws.build): copied to /app" }, \
+	{ "type", 0, TA_TYPE, "nano|micro|small|medium|large", P "25/50/100/200/400 % CPU, 128/256/512/1024/2048 MiB" }, \
+	{ "service", 0, TA_SERVICE, NULL, P "a service: 1024 MiB by default instead of 512" }, \
+	{ "memory", 0, TA_MEMORY, "MB", P "memory limit in MiB (over --type)" }, \
+	{ "cpu", 0, TA_CPU, "PERCENT", P "CPU limit in % of one CPU (over --type; period 100000 µs)" }, \
+	{ "env", 'e', 'e', "K=V", P "a variable for the job (repeatable); nothing else of ours passes" }, \
+	{ "seccomp", 0, TA_SECCOMP, "FILE", P "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to " \
+	  "the real tinyrun binary (an error where that cannot be known), /etc/tinyaws/seccomp-default.json, tinyrun's default)" }, \
+	{ "no-overlay", 0, TA_NO_OVERLAY, NULL, P "no overlay: the image's top-level entries bound read-only on a read-only " \
+	  "root made in the bundle (the image is never written); /app a bind of the copy" }, \
+	{ "no-limits", 0, TA_NO_LIMITS, NULL, P "no memory, CPU or pids limit" }, \
+	{ "no-seccomp", 0, TA_NO_SECCOMP, NULL, P "no seccomp filter" }, \
+	{ "no-namespaces", 0, TA_NO_NAMESPACES, NULL, P "only a mount namespace (the host's pid, network, ipc, uts)" }, \
+	{ "sandbox", 0, TA_SANDBOX, NULL, P "the sandbox profile (spec --sandbox): a leased uid, the image's minimal root, " \
+	  "/app a copy of the app in the workspace tmpfs; seccomp default (or --seccomp strict); no layer can be off" }
 struct tinyaws_opts {
+	const char *usage;         /* "bundle" or "run": the command its usage errors name */
 	const char *image, *app, *out, *type, *seccomp;
 	bool service, no_overlay, no_limits, no_seccomp, no_namespaces;
 	bool sandbox_off;          /* TINYAWS_SANDBOX=0 turned them all off */
@@ -93,11 +117,14 @@ struct tinyaws_opts {
 	char *const *cmd;          /* after "--" */
 	int n_cmd;
 };
+/* One conversion option CH (its value optarg) of command CMD into t: 1,
+ * 0 when CH is not one of them, -1 after a usage error naming it. */
+int cmd_bundle_opt(const char *cmd, int ch, struct tinyaws_opts *t);
 /* Convert (messages printed); 0 or 1. */
 int cmd_bundle_tinyaws(const struct tinyaws_opts *t);
-/* `run --tinyaws IMAGE --app DIR`: convert into <dir>/bundle, dir a new
- * temporary directory (size PATH_MAX); 0 or 1 (printed). */
-int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle);
+/* `run --tinyaws IMAGE [options]`: convert t (its out ignored) into
+ * <dir>/bundle, dir a new temporary directory (size PATH_MAX); 0 or 1 (printed). */
+int cmd_bundle_temp(struct tinyaws_opts *t, char *dir, char *bundle);
 /* Remove that directory (what the job left in it too). */
 void cmd_bundle_temp_remove(const char *dir);
 /* TINYAWS_SANDBOX=0 in our environment: every layer off. */

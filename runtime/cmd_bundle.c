@@ -27,18 +27,7 @@
 
 const struct cli_opt cmd_bundle_opts[] = {
 	{ "output", 'o', 'o', "DIR", "the bundle to write (must not exist; its parent must)" },
-	{ "app", 0, 'a', "DIR", "the job's app dir (start.sh, tinyaws.build): copied to /app" },
-	{ "type", 0, 't', "nano|micro|small|medium|large", "25/50/100/200/400 % CPU, 128/256/512/1024/2048 MiB" },
-	{ "service", 0, 'S', NULL, "a service: 1024 MiB by default instead of 512" },
-	{ "memory", 0, 'm', "MB", "memory limit in MiB (over --type)" },
-	{ "cpu", 0, 'c', "PERCENT", "CPU limit in % of one CPU (over --type; period 100000 µs)" },
-	{ "env", 'e', 'e', "K=V", "a variable for the job (repeatable); nothing else of ours passes" },
-	{ "seccomp", 0, 's', "FILE", "the seccomp profile (else $TINYAWS_SECCOMP_PROFILE, seccomp-default.json next to the real tinyrun binary (an error where that cannot be known), /etc/tinyaws/seccomp-default.json, tinyrun's default)" },
-	{ "no-overlay", 0, 'O', NULL, "no overlay: the image itself is the root, read-only; /app a bind of the copy" },
-	{ "no-limits", 0, 'L', NULL, "no memory, CPU or pids limit" },
-	{ "no-seccomp", 0, 'C', NULL, "no seccomp filter" },
-	{ "no-namespaces", 0, 'N', NULL, "only a mount namespace (the host's pid, network, ipc, uts)" },
-	{ "sandbox", 0, 'X', NULL, "the sandbox profile (spec --sandbox): a leased uid, the image's minimal root, /app a copy of the app in the workspace tmpfs; seccomp default (or --seccomp strict); no layer can be off" },
+	TINYAWS_CONVERT_OPTS(""),
 	{ 0 },
 };
 
@@ -76,7 +65,7 @@ static int fail_config(const struct error *err)
 	return rest ? fail("%s: %s", seccomp_from, rest) : fail("%s", err->msg);
 }
 
-static int parse_num(const char *opt, const char *s, long max, long *out)
+static int parse_num(const char *cmd, const char *opt, const char *s, long max, long *out)
 {
 	char *end;
 	long v;
@@ -84,40 +73,54 @@ static int parse_num(const char *opt, const char *s, long max, long *out)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || end == s || v <= 0 || v > max)
-		return cli_usage_error("bundle", "--%s: expected 1 to %ld, got \"%s\"", opt, max, s), -1;
+		return cli_usage_error(cmd, "--%s: expected 1 to %ld, got \"%s\"", opt, max, s), -1;
 	*out = v;
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
+int cmd_bundle_opt(const char *cmd, int ch, struct tinyaws_opts *t)
 {
 	static char *env[MAX_ENV];
-	int ch;
+
+	switch (ch) {
+	case TA_APP: t->app = optarg; break;
+	case TA_TYPE: t->type = optarg; break;
+	case TA_SERVICE: t->service = true; break;
+	case TA_MEMORY: return parse_num(cmd, "memory", optarg, 1L << 30, &t->memory_mb) < 0 ? -1 : 1;
+	case TA_CPU: return parse_num(cmd, "cpu", optarg, 100000, &t->cpu_percent) < 0 ? -1 : 1;
+	case TA_SECCOMP: t->seccomp = optarg; break;
+	case TA_NO_OVERLAY: t->no_overlay = true; break;
+	case TA_NO_LIMITS: t->no_limits = true; break;
+	case TA_NO_SECCOMP: t->no_seccomp = true; break;
+	case TA_NO_NAMESPACES: t->no_namespaces = true; break;
+	case TA_SANDBOX: t->sandbox = true; break;
+	case 'e':
+		if (!strchr(optarg, '=') || optarg[0] == '=')
+			return cli_usage_error(cmd, "--env: expected K=V, got \"%s\"", optarg), -1;
+		if (t->n_env == MAX_ENV)
+			return cli_usage_error(cmd, "--env: more than %d", MAX_ENV), -1;
+		env[t->n_env++] = optarg;
+		t->env = env;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
+{
+	int ch, r;
 
 	opterr = 0;
 	while ((ch = cli_getopt(argc, argv, cmd_bundle_opts, false)) != -1) {
-		switch (ch) {
-		case 'o': t->out = optarg; break;
-		case 'a': t->app = optarg; break;
-		case 't': t->type = optarg; break;
-		case 'S': t->service = true; break;
-		case 'm': if (parse_num("memory", optarg, 1L << 30, &t->memory_mb) < 0) return -1; break;
-		case 'c': if (parse_num("cpu", optarg, 100000, &t->cpu_percent) < 0) return -1; break;
-		case 's': t->seccomp = optarg; break;
-		case 'O': t->no_overlay = true; break;
-		case 'L': t->no_limits = true; break;
-		case 'C': t->no_seccomp = true; break;
-		case 'N': t->no_namespaces = true; break;
-		case 'X': t->sandbox = true; break;
-		case 'e':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				return cli_usage_error("bundle", "--env: expected K=V, got \"%s\"", optarg), -1;
-			if (t->n_env == MAX_ENV)
-				return cli_usage_error("bundle", "--env: more than %d", MAX_ENV), -1;
-			env[t->n_env++] = optarg;
-			t->env = env;
-			break;
-		default:
+		if (ch == 'o') {
+			t->out = optarg;
+			continue;
+		}
+		if ((r = cmd_bundle_opt("bundle", ch, t)) < 0)
+			return -1;
+		if (r == 0) {
 			cli_option_error("bundle", cmd_bundle_opts, ch, argv);
 			return -1;
 		}
@@ -305,7 +308,7 @@ static int sandbox_transform(const struct tinyaws_opts *t, const struct oci_tiny
  * half-written bundle, and an existing one is never touched. */
 static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaws_job *j, const char *final)
 {
-	char tmp[PATH_MAX], path[PATH_MAX + 32], *json = NULL;
+	char tmp[PATH_MAX], path[PATH_MAX + 32], *json = NULL, **entries = NULL;
 	struct oci_config cfg;
 	struct error err;
 	int fd, r = -1;
@@ -336,6 +339,18 @@ static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaw
 				      mkdir(path, 0700)) < 0) {
 		fail("%s: %s", path, strerror(errno));
 		goto out;
+	}
+	/* --no-overlay: the image is only read; its mount points are made here */
+	if (!j->overlay && !t->sandbox) {
+		snprintf(path, sizeof(path), "%s/rootfs", tmp);
+		if ((r = rootfs_tinyaws_skeleton(j->image, path, &entries, &j->n_image_entries)) < 0) {
+			fail("the root's skeleton from image %s in %s: %s", j->image, path, strerror(-r));
+			r = -1;
+			goto out;
+		}
+		r = -1;
+		j->image_bound = true;
+		j->image_entries = entries;
 	}
 	if (!(json = oci_spec_tinyaws(j, &err))) {
 		fail_config(&err);
@@ -369,6 +384,7 @@ static int write_bundle(const struct tinyaws_opts *t, int app, struct oci_tinyaw
 	r = 0;
 out:
 	free(json);
+	rootfs_tinyaws_names_free(entries, j->n_image_entries);
 	if (r < 0)
 		nftw(tmp, rm_one, 32, FTW_DEPTH | FTW_PHYS);
 	return r;
@@ -410,11 +426,11 @@ static int convert(const struct tinyaws_opts *t, int app)
 	    resolve_output(t->out, final) < 0)
 		return 1;
 	if (t->sandbox && (t->no_overlay || t->no_limits || t->no_seccomp || t->no_namespaces))
-		return cli_usage_error("bundle", "--sandbox: every layer is on; --no-%s%s cannot be used with it",
+		return cli_usage_error(t->usage, "--sandbox: every layer is on; --no-%s%s cannot be used with it",
 				       t->no_overlay ? "overlay" : t->no_limits ? "limits" : t->no_seccomp ? "seccomp" : "namespaces",
 				       t->sandbox_off ? " (TINYAWS_SANDBOX=0)" : "");
 	if (t->sandbox && t->seccomp && strcmp(t->seccomp, "strict") && strcmp(t->seccomp, "default"))
-		return cli_usage_error("bundle", "--sandbox: --seccomp takes default or strict (tinyrun's profiles), got \"%s\"",
+		return cli_usage_error(t->usage, "--sandbox: --seccomp takes default or strict (tinyrun's profiles), got \"%s\"",
 				       t->seccomp);
 	if (!t->sandbox && pick_seccomp(t, &profile) < 0)
 		return 1;
@@ -435,7 +451,7 @@ int cmd_bundle_tinyaws(const struct tinyaws_opts *t)
 	int app = -1, r;
 
 	if (t->type && rootfs_tinyaws_type(t->type, &(unsigned){ 0 }, &(unsigned){ 0 }) < 0)
-		return cli_usage_error("bundle", "--type: \"%s\" is not nano, micro, small, medium or large", t->type);
+		return cli_usage_error(t->usage, "--type: \"%s\" is not nano, micro, small, medium or large", t->type);
 	/* opened once: each file of it is read, and it is copied, through this fd */
 	if (t->app && (app = open(t->app, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return fail("--app %s: %s", t->app, errno == ENOTDIR ? "not a directory" : strerror(errno));
@@ -456,18 +472,17 @@ void cmd_bundle_sandbox_env(struct tinyaws_opts *t)
 	}
 }
 
-int cmd_bundle_temp(const char *image, const char *app, char *dir, char *bundle)
+int cmd_bundle_temp(struct tinyaws_opts *t, char *dir, char *bundle)
 {
-	struct tinyaws_opts t = { .image = image, .app = app };
 	const char *tmp = callerenv_get("TMPDIR");
 
 	if ((size_t)snprintf(dir, PATH_MAX, "%s/tinyrun-tinyaws-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= PATH_MAX ||
 	    !mkdtemp(dir))
 		return fail("temporary bundle: %s", strerror(errno));
 	snprintf(bundle, PATH_MAX, "%s/bundle", dir);
-	t.out = bundle;
-	cmd_bundle_sandbox_env(&t);
-	if (cmd_bundle_tinyaws(&t) != 0) {
+	t->out = bundle;
+	cmd_bundle_sandbox_env(t);
+	if (cmd_bundle_tinyaws(t) != 0) {
 		rmdir(dir);
 		return 1;
 	}
@@ -481,7 +496,7 @@ void cmd_bundle_temp_remove(const char *dir)
 
 int cmd_bundle(struct global_opts *g, int argc, char **argv)
 {
-	struct tinyaws_opts t = { 0 };
+	struct tinyaws_opts t = { .usage = "bundle" };
 	int dd = argc, i;
 
 	(void)g;

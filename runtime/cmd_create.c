@@ -29,16 +29,25 @@ const struct cli_opt cmd_run_opts[] = {
 	{ "detach", 'd', 'd', NULL, "return once the container runs, do not wait for it" },
 	{ "keep", 0, 'k', NULL, "keep the stopped container (and its cgroup) until delete" },
 	{ "id", 0, 'i', "ID", "the container id when a bundle path is given" },
-	{ "tinyaws", 0, 'T', "IMAGE", "a tinyaws job: IMAGE converted to a temporary bundle (bundle tinyaws), run, deleted" },
-	{ "app", 0, 'A', "DIR", "with --tinyaws: the job's app dir" },
+	{ "tinyaws", 0, 'T', "IMAGE", "a tinyaws job: IMAGE converted to a temporary bundle (bundle tinyaws), run in the "
+	  "foreground, deleted; ID, then -- CMD [ARGS...] if any, last; not with --bundle, --config, --id, --detach, --keep" },
+	TINYAWS_CONVERT_OPTS("with --tinyaws: "),
 	{ "result", 0, 'R', "FILE", "write why the process ended (exit, signal, policy-violation, oom-kill, "
 	  "pids-limit) to FILE as JSON" },
 	{ 0 },
 };
 
+static const char *opt_name(const struct cli_opt *opts, int ch)
+{
+	for (; opts->name; opts++)
+		if (opts->val == ch)
+			return opts->name;
+	return "?";
+}
+
 int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts *o, struct run_flags *rf)
 {
-	int ch;
+	int ch, r;
 
 	opterr = 0;
 	while ((ch = cli_getopt(argc, argv, rf ? cmd_run_opts : cmd_create_opts, false)) != -1) {
@@ -70,11 +79,17 @@ int cmd_create_parse(const char *cmd, int argc, char **argv, struct create_opts 
 				rf->id = optarg;
 			break;
 		case 'T': rf->tinyaws = optarg; break;
-		case 'A': rf->app = optarg; break;
 		case 'R': rf->result = optarg; break;
 		case 'F': o->config_file = optarg; break;
 		case 'S': break;
 		default:
+			if (rf && rf->conv && (r = cmd_bundle_opt(cmd, ch, rf->conv)) != 0) {
+				if (r < 0)
+					return -1;
+				if (!rf->conv_opt)
+					rf->conv_opt = opt_name(cmd_run_opts, ch);
+				break;
+			}
 			cli_usage_error(cmd, "unknown or incomplete option %s", argv[optind - 1]);
 			return -1;
 		}

@@ -110,9 +110,15 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	return status;
 }
 
-/* argv without --tinyaws and --app (and their values) however getopt took
- * them (-tinyaws, --tinya=IMAGE ...): the same parse again, on the argv the
- * first one left in order (options first), keeping what the others used. */
+static bool is_tinyaws_opt(int ch)
+{
+	return ch == 'T' || ch == 'e' || ch >= TA_APP;
+}
+
+/* argv without --tinyaws and the conversion options (and their values)
+ * however getopt took them (-tinyaws, --tinya=IMAGE ...): the same parse
+ * again, on the argv the first one left in order (options first), keeping
+ * what the others used. */
 static int without_tinyaws_opts(int argc, char **argv, char **out)
 {
 	int n = 0, from = 1, ch;
@@ -122,7 +128,7 @@ static int without_tinyaws_opts(int argc, char **argv, char **out)
 	opterr = 0;
 	while ((ch = cli_getopt(argc, argv, cmd_run_opts, false)) != -1) {
 		for (; from < optind; from++)
-			if (ch != 'T' && ch != 'A')
+			if (!is_tinyaws_opt(ch))
 				out[n++] = argv[from];
 	}
 	for (; from < argc; from++)
@@ -130,23 +136,31 @@ static int without_tinyaws_opts(int argc, char **argv, char **out)
 	return n;
 }
 
-/* `run --tinyaws IMAGE --app DIR ID`: tinyaws' behaviour in one command, a
- * temporary bundle converted, run in the foreground, deleted. */
-static int run_tinyaws(struct global_opts *g, int argc, char **argv, const struct run_flags *rf)
+/* `run --tinyaws IMAGE [conversion options] ID [-- CMD...]`: tinyaws'
+ * behaviour in one command, a temporary bundle converted, run in the
+ * foreground, deleted. ARGC ends before the "--". */
+static int run_tinyaws(struct global_opts *g, int argc, char **argv, const struct create_opts *o,
+		       const struct run_flags *rf)
 {
+	const char *bad = rf->detach ? "--detach" : rf->keep ? "--keep" : o->bundle ? "--bundle" :
+			  o->config_file ? "--config" : rf->id ? "--id" : NULL;
 	char dir[PATH_MAX], bundle[PATH_MAX], *args[64];
 	struct oci_config no_userns = { 0 };
 	struct error err;
 	int n = 0, r;
 
-	if (rf->detach || rf->keep)
-		return cli_usage_error("run", "--tinyaws runs in the foreground (no --detach, --keep)");
+	if (bad)
+		return cli_usage_error("run", "--tinyaws: %s cannot be used with it (the job runs in the foreground, "
+				       "from a temporary bundle)", bad);
+	if (container_id_check(o->id, &err) < 0)
+		return cli_fail(&err);
 	if (argc > 60)
 		return cli_usage_error("run", "--tinyaws: too many arguments");
 	/* the sealed re-exec (a job has no user namespace) before anything is made */
 	if (selfseal_guard(&no_userns, &err) < 0)
 		return cli_fail(&err);
-	if (cmd_bundle_temp(rf->tinyaws, rf->app, dir, bundle) != 0)
+	rf->conv->image = rf->tinyaws;
+	if (cmd_bundle_temp(rf->conv, dir, bundle) != 0)
 		return 1;
 	/* the same run, over the new bundle */
 	n = without_tinyaws_opts(argc, argv, args);
@@ -159,23 +173,59 @@ static int run_tinyaws(struct global_opts *g, int argc, char **argv, const struc
 	return r;
 }
 
+/* the index of the first "--" (argc: none) */
+static int dashdash(int argc, char **argv)
+{
+	for (int k = 1; k < argc; k++)
+		if (!strcmp(argv[k], "--"))
+			return k;
+	return argc;
+}
+
+/* run's options up to "--" (CMD after it for --tinyaws); without --tinyaws
+ * the "--" is getopt's own, as before: the whole line parsed again */
+static int parse_run(int argc, char **argv, struct create_opts *o, struct run_flags *rf, int *dd)
+{
+	struct tinyaws_opts *t = rf->conv;
+	int i;
+
+	*dd = dashdash(argc, argv);
+	if ((i = cmd_create_parse("run", *dd, argv, o, rf)) < 0 || rf->tinyaws || *dd == argc)
+		return i;
+	*o = (struct create_opts){ .run_mode = true };
+	*t = (struct tinyaws_opts){ .usage = "run" };
+	*rf = (struct run_flags){ .conv = t };
+	*dd = argc;
+	optind = 0;
+	return cmd_create_parse("run", argc, argv, o, rf);
+}
+
 int cmd_run(struct global_opts *g, int argc, char **argv)
 {
 	struct create_opts o = { .run_mode = true };
-	struct run_flags rf = { 0 };
+	struct tinyaws_opts t = { .usage = "run" };
+	struct run_flags rf = { .conv = &t };
 	char derived[1100];
 	struct bundle b;
 	struct stat st;
 	struct container c;
 	struct created cr;
 	struct error err;
-	int i = cmd_create_parse("run", argc, argv, &o, &rf), r;
+	int dd, i = parse_run(argc, argv, &o, &rf, &dd), r;
 
 	if (i < 0)
 		return 1;
-	if (argc - i != 1)
-		return cli_usage_error("run", "expected exactly one container id or bundle path");
+	if (dd - i != 1)
+		return cli_usage_error("run", "expected exactly one container id or bundle path%s",
+				       rf.tinyaws && dd - i > 1 ? " (with --tinyaws the command goes after --)" : "");
 	o.id = argv[i];
+	if (rf.tinyaws) {
+		t.cmd = dd < argc ? argv + dd + 1 : NULL;
+		t.n_cmd = dd < argc ? argc - dd - 1 : 0;
+		return run_tinyaws(g, dd, argv, &o, &rf);
+	}
+	if (rf.conv_opt)
+		return cli_usage_error("run", "--%s goes with --tinyaws", rf.conv_opt);
 	/* with --bundle the argument is the id, whatever it holds; without, a
 	 * directory named with a '/' is the bundle (anything else: an id) */
 	if (!o.bundle && strchr(argv[i], '/') && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -189,10 +239,6 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	}
 	if (container_id_check(o.id, &err) < 0)
 		return cli_fail(&err);
-	if (rf.tinyaws)
-		return run_tinyaws(g, argc, argv, &rf);
-	if (rf.app)
-		return cli_usage_error("run", "--app goes with --tinyaws");
 	/* the sealed re-exec before the parse when the text settles it (selfseal.h) */
 	if (bundle_read(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
 		return cli_fail(&err);

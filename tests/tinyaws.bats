@@ -20,6 +20,21 @@ setup() {
 	unset TINYAWS_SECCOMP_PROFILE TINYAWS_IMAGES_DIR TINYAWS_SANDBOX
 }
 
+# the read-only view of the image a test made (ro_image), unmounted even when it fails
+teardown() {
+	if [[ -n "${RO_IMAGE:-}" ]] && mountpoint -q "$RO_IMAGE"; then
+		umount "$RO_IMAGE" || true
+	fi
+	tr_teardown
+}
+
+# ro_image: $IMAGE seen through a read-only bind of it ($RO_IMAGE, in the test's tmpdir)
+ro_image() {
+	RO_IMAGE="$BATS_TEST_TMPDIR/ro-image"
+	mkdir -p "$RO_IMAGE"
+	mount --bind "$IMAGE" "$RO_IMAGE" && mount -o remount,bind,ro "$RO_IMAGE"
+}
+
 # convert OUT [bundle options...] [-- CMD]: the image and app dir as a bundle
 convert() {
 	local out="$1"
@@ -273,7 +288,41 @@ grep -q "^Seccomp:.2" /proc/self/status && printf 1 || printf 0
 	assert_success
 	assert_line --index 0 --partial "/newfile: Read-only file system"
 	assert_line --index 1 y
-	assert_equal "$(snap "$IMAGE" | grep -v '^\./app ')" "$(grep -v '^\./app ' <<<"$img")"
+	assert_equal "$(snap "$IMAGE")" "$img"
+}
+
+@test "tinyaws: --no-overlay and TINYAWS_SANDBOX=0 never write into the image: a read-only one runs, unchanged" {
+	# an image with none of the mount points a job needs (/app /proc /dev /sys),
+	# a top-level symlink and file, seen read-only
+	rmdir "$IMAGE/proc" "$IMAGE/sys" "$IMAGE/dev"
+	ln -s bin "$IMAGE/sbin"
+	echo top >"$IMAGE/top.txt"
+	local img
+	img="$(snap "$IMAGE")"
+	ro_image
+	run touch "$RO_IMAGE/x"
+	assert_failure
+	local cmd='cat /etc/motd /top.txt; ls /sbin/sh; pwd; cat data.txt; echo w >/app/w && cat /app/w; echo x >/newfile; grep -c " /proc .* - proc " /proc/self/mountinfo'
+	run_nohang "$RUNTIME" bundle tinyaws "$RO_IMAGE" -o "$B" --app "$APP" --no-overlay -- "$cmd"
+	assert_success
+	run_nohang runtime run -b "$B" "$CID"
+	assert_success
+	assert_output "$(printf 'image file\ntop\n/sbin/sh\n/app\napp file\nw\nsh: can'"'"'t create /newfile: Read-only file system\n1')"
+	rm -rf "$B"
+	TINYAWS_SANDBOX=0 run_nohang "$RUNTIME" bundle tinyaws "$RO_IMAGE" -o "$B" --app "$APP" -- "$cmd"
+	assert_success
+	run_nohang runtime run -b "$B" "$CID"
+	assert_success
+	assert_output "$(printf 'image file\ntop\n/sbin/sh\n/app\napp file\nw\nsh: can'"'"'t create /newfile: Read-only file system\n1')"
+	mkdir -p "$BATS_TEST_TMPDIR/tmp"
+	TMPDIR="$BATS_TEST_TMPDIR/tmp" run_nohang "$RUNTIME" --root "$ROOT" run --tinyaws "$RO_IMAGE" --no-overlay "$CID" -- 'cat /top.txt'
+	assert_success
+	assert_line --index 1 "tinyrun: bundle tinyaws: off: overlay"
+	assert_line --index 2 top
+	umount "$RO_IMAGE"
+	assert_equal "$(snap "$IMAGE")" "$img"
+	run ls -A "$BATS_TEST_TMPDIR/tmp"
+	assert_output ""
 }
 
 @test "tinyaws: two jobs over one image and one bundle run at once without seeing each other's writes" {
@@ -381,6 +430,100 @@ grep -q "^Seccomp:.2" /proc/self/status && printf 1 || printf 0
 	TMPDIR="$tmp" TINYAWS_IMAGES_DIR="$BATS_TEST_TMPDIR/images" run_nohang runtime run --tinyaws img1 --app "$APP" "$CID"
 	assert_failure 7
 	assert_line out
+}
+
+# trun [run options, conversion options] ID [-- CMD]: run --tinyaws over $IMAGE,
+# its temporary bundle under $BATS_TEST_TMPDIR/tmp (checked empty by the caller)
+trun() {
+	mkdir -p "$BATS_TEST_TMPDIR/tmp"
+	TMPDIR="$BATS_TEST_TMPDIR/tmp" run_nohang "$RUNTIME" --root "$ROOT" run --tinyaws "$IMAGE" "$@"
+}
+
+@test "tinyaws: run --tinyaws takes bundle tinyaws' options, each seen by the job; -- CMD needs no --app" {
+	[[ "$(stat -f -c %T /sys/fs/cgroup)" == tmpfs ]] || skip "not a cgroup v1/hybrid host"
+	trun -e FOO=bar --env B=2 "$CID" -- 'echo hi; env | sort | grep -v "^PWD\|^SHLVL"'
+	assert_success
+	assert_output "$(printf 'tinyrun: bundle tinyaws: seccomp: tinyrun'"'"'s default profile\nhi\nB=2\nFOO=bar\nHOME=/root\nPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')"
+	# the limits in the job's cgroup (its own, at /sys/fs/cgroup through its cgroup namespace)
+	trun --type nano --memory 64 --cpu 30 "$CID" -- "$limits_cmd"
+	assert_success
+	assert_line --index 1 "67108864 30000 100000 1024 "
+	trun --service "$CID" -- "$limits_cmd"
+	assert_line --index 1 "1073741824 100000 100000 1024 "
+	# the app dir, and the command after -- over its start.sh
+	trun --app "$APP" "$CID"
+	assert_success
+	assert_line --index 1 "started in /app"
+	trun --app "$APP" "$CID" -- cat data.txt
+	assert_line --index 1 "app file"
+	# --seccomp FILE: only mkdir denied
+	profile "$BATS_TEST_TMPDIR/p.json" mkdir mkdirat
+	trun --seccomp "$BATS_TEST_TMPDIR/p.json" "$CID" -- "$probe_cmd"
+	assert_success
+	assert_output "$(printf 'tinyrun: bundle tinyaws: seccomp: %s (--seccomp)\n1000' "$BATS_TEST_TMPDIR/p.json")"
+	# --no-*: exactly their layers off (facts: overlay-root limit seccomp pidns)
+	trun --no-seccomp --no-namespaces "$CID" -- "$facts_cmd"
+	assert_success
+	assert_line --index 0 "tinyrun: bundle tinyaws: off: seccomp namespaces"
+	assert_line --index 1 1100
+	trun --no-limits "$CID" -- "$facts_cmd"
+	assert_line --index 1 "tinyrun: bundle tinyaws: off: limits"
+	assert_line --index 2 1011
+	run ls -A "$BATS_TEST_TMPDIR/tmp"
+	assert_output ""
+}
+
+@test "tinyaws: run --tinyaws --sandbox: the job runs as the sandbox's leased uid in its workspace /app" {
+	trun --sandbox --app "$APP" --type micro "$CID" -- 'id -u; cat /proc/self/uid_map; pwd; cat data.txt'
+	assert_success
+	assert_line --index 0 --partial "sandbox: seccomp default"
+	assert_line --index 1 65534
+	[[ "${lines[2]}" =~ ^\ *65534\ +([0-9]+)\ +1$ && "${BASH_REMATCH[1]}" -ge 65536 ]] || fail "uid_map: ${lines[2]}"
+	assert_line --index 3 /app
+	assert_line --index 4 "app file"
+	run ls -A "$BATS_TEST_TMPDIR/tmp"
+	assert_output ""
+}
+
+@test "tinyaws: run --tinyaws keeps run's own options (--pid-file, --result); what cannot go with it is named" {
+	trun --pid-file "$BATS_TEST_TMPDIR/pid" --result "$BATS_TEST_TMPDIR/result.json" -e X=1 "$CID" -- 'echo $$ $X; exit 3'
+	assert_failure 3
+	assert_output --partial "1 1"
+	[[ "$(cat "$BATS_TEST_TMPDIR/pid")" -gt 1 ]]
+	run jq -r '.id, .reason, .exitCode' "$BATS_TEST_TMPDIR/result.json"
+	assert_output "$(printf '%s\nexit\n3' "$CID")"
+	local opt
+	for opt in -d --keep "--bundle $B" "--config c.json" "--id x"; do
+		trun $opt "$CID" -- true
+		assert_failure 1
+		opt="${opt%% *}"
+		[[ "$opt" == -d ]] && opt=--detach
+		assert_output --partial "run: --tinyaws: $opt cannot be used with it"
+	done
+	# a conversion option without --tinyaws, a bad value: named
+	for opt in "--type small" --service "--memory 64" "-e A=1" "--seccomp f" --no-overlay --sandbox "--app $APP"; do
+		run_nohang "$RUNTIME" --root "$ROOT" run -b "$B" $opt "$CID"
+		assert_failure 1
+		opt="${opt%% *}"
+		[[ "$opt" == -e ]] && opt=--env
+		assert_output --partial "run: $opt goes with --tinyaws"
+	done
+	trun --memory 64m "$CID" -- true
+	assert_failure 1
+	assert_output --partial 'run: --memory: expected 1 to'
+	trun --type huge "$CID" -- true
+	assert_failure 1
+	assert_output --partial 'run: --type: "huge" is not nano, micro'
+	trun --sandbox --no-limits "$CID" -- true
+	assert_failure 1
+	assert_output --partial 'run: --sandbox: every layer is on; --no-limits cannot be used with it'
+	# the command without -- is not taken for ids
+	trun "$CID" echo hi
+	assert_failure 1
+	assert_output --partial "with --tinyaws the command goes after --"
+	run ls -A "$BATS_TEST_TMPDIR/tmp"
+	assert_output ""
+	[[ ! -e "$B" ]]
 }
 
 @test "tinyaws: bad input: a clear error and no half-written bundle" {

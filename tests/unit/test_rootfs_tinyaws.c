@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -158,8 +160,63 @@ static void test_spec(void)
 		oci_config_free(&cfg);
 	}
 	free(json);
+	/* --no-overlay: the skeleton root, the image's entries bound read-only before /app */
+	j.image_bound = true;
+	j.image_entries = (char *const[]){ "etc", "usr" };
+	j.n_image_entries = 2;
+	json = oci_spec_tinyaws(&j, &err);
+	CHECK(json && oci_config_parse("config.json", json, strlen(json), OCI_PARSE_ALL, &cfg, &err) == 0);
+	if (json && cfg.arena) {
+		CHECK_STR(cfg.root_path, "rootfs");
+		CHECK(cfg.root_readonly && cfg.n_mounts > 3);
+		CHECK_STR(cfg.mounts[0].destination, "/etc");
+		CHECK_STR(cfg.mounts[0].source, "/img/etc");
+		CHECK(cfg.mounts[0].flags & MS_RDONLY);
+		CHECK_STR(cfg.mounts[1].source, "/img/usr");
+		CHECK_STR(cfg.mounts[2].destination, "/app");
+		oci_config_free(&cfg);
+	}
+	free(json);
 	j.seccomp_json = "{nope";
 	CHECK(oci_spec_tinyaws(&j, &err) == NULL && strstr(err.msg, "seccomp profile"));
+}
+
+/* --no-overlay's skeleton: links copied, mount points for dirs and files, the
+ * job's own made, devices and FIFOs left out; the image only read */
+static void test_skeleton(void)
+{
+	char img[] = "/tmp/test_tinyaws_img-XXXXXX", dst[] = "/tmp/test_tinyaws_dst-XXXXXX", cmd[128], link[16];
+	struct stat st, before;
+	char **names;
+	size_t n;
+	int fd, d;
+
+	if (!mkdtemp(img) || !mkdtemp(dst) || (fd = open(img, O_RDONLY | O_DIRECTORY)) < 0) {
+		CHECK(!"temporary dirs");
+		return;
+	}
+	CHECK(mkdirat(fd, "usr", 0755) == 0 && mkdirat(fd, "proc", 0755) == 0 && symlinkat("usr/bin", fd, "bin") == 0);
+	CHECK(mknodat(fd, "file", S_IFREG | 0600, 0) == 0 && mkfifoat(fd, "fifo", 0600) == 0);
+	CHECK(fstat(fd, &before) == 0);
+	CHECK(rootfs_tinyaws_skeleton(img, dst, &names, &n) == 0);
+	CHECK(n == 2 && !strcmp(names[0], "file") && !strcmp(names[1], "usr"));
+	rootfs_tinyaws_names_free(names, n);
+	d = open(dst, O_RDONLY | O_DIRECTORY);
+	CHECK(readlinkat(d, "bin", link, sizeof(link)) == 7 && !memcmp(link, "usr/bin", 7));
+	CHECK(fstatat(d, "usr", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode));
+	CHECK(fstatat(d, "file", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+	for (const char *const *m = (const char *const[]){ "app", "proc", "dev", "sys", NULL }; *m; m++)
+		CHECK(fstatat(d, *m, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode));
+	CHECK(fstatat(d, "fifo", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT);
+	CHECK(fstat(fd, &st) == 0 && st.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+	      st.st_mtim.tv_nsec == before.st_mtim.tv_nsec && faccessat(fd, "app", F_OK, AT_SYMLINK_NOFOLLOW) < 0);
+	/* a second skeleton in the same place: an error, nothing returned */
+	CHECK(rootfs_tinyaws_skeleton(img, dst, &names, &n) == -EEXIST && !names && n == 0);
+	CHECK(rootfs_tinyaws_skeleton("/nonexistent-image", dst, &names, &n) == -ENOENT);
+	close(d);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", img, dst);
+	CHECK(system(cmd) == 0);
 }
 
 /* the app dir's own regular files only: no link, FIFO, directory; a cap */
@@ -214,5 +271,6 @@ int main(void)
 	test_root_checks();
 	test_spec();
 	test_app_files();
+	test_skeleton();
 	return unit_report("test_rootfs_tinyaws");
 }

@@ -4,6 +4,7 @@
 #   make demo     deps + build + run a busybox container
 #   make check    deps + build + every test, ending with "N passed, M failed"
 #   make bench    deps + build + side-by-side benchmark against crun and runc (and the floor)
+#   make deb      build/tinyrun_<version>_<arch>.deb, a Debian package (contrib/debian/)
 #   make bench-quick  the same in about a minute; make bench-v2  inside the cgroup v2 guest
 
 CC      ?= gcc

@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
 # deb: `make deb`'s package (contrib/debian/): the same files as `make install`
 # (PREFIX=/usr) plus its documentation, lintian-clean, and in a clean Debian root (one
-# vm-run guest, where tinyrun is not installed: tests/lib/deb-guest.sh) dpkg -i, a
+# vm-run guest, where tinyrun is not installed: tests/lib/deb-guest.sh) apt-get install, a
 # container run by the installed tinyrun, one by podman through the packaged podman
-# snippet, and dpkg -P leaving none of the package's files. About 2 minutes here (the
-# guest is emulated; dpkg over its 9p root is most of it).
+# snippet, and dpkg -P leaving none of the package's files. 40 s to 2 minutes here (the
+# guest is emulated; apt and dpkg over its 9p root are most of it).
 
 # the guest test: an emulated guest on a loaded host is slow
 BATS_TEST_TIMEOUT=400
@@ -88,7 +88,7 @@ usr/share/lintian/overrides/tinyrun"
 	assert_output ""
 }
 
-@test "dpkg -i in a clean Debian root: tinyrun and podman run containers with it, dpkg -P leaves none of its files" {
+@test "apt-get install in a clean Debian root: tinyrun and podman run containers with it, dpkg -P leaves none of its files" {
 	[[ -x "$VM_RUN" ]] || skip "no vm-run at $VM_RUN"
 	command -v podman >/dev/null && command -v conmon >/dev/null || skip "podman/conmon not installed"
 	local version

@@ -1,6 +1,7 @@
 #!/bin/bash
 # deb-guest.sh DEB ROOTFS_TAR: tests/deb.bats runs this in a vm-run guest (a throwaway
-# Debian root where tinyrun is not installed): dpkg -i the package, run a busybox container
+# Debian root where tinyrun is not installed): apt-get install the package (README's way; no
+# download: what it needs is installed), run a busybox container
 # with the installed tinyrun and one with podman using it, dpkg -P it, and list what is
 # left. Prints "key: value" lines the test asserts on; exits non-zero at the first step
 # that fails.
@@ -8,8 +9,11 @@ set -uo pipefail
 deb=$1 tar=$2
 die() { echo "FAILED: $*"; exit 1; }
 
-[[ -e /usr/bin/tinyrun ]] && die "/usr/bin/tinyrun before dpkg -i"
-dpkg -i "$deb" >/tmp/dpkg-i.log 2>&1 || { cat /tmp/dpkg-i.log; die "dpkg -i"; }
+[[ -e /usr/bin/tinyrun ]] && die "/usr/bin/tinyrun before the install"
+# README's way: apt, which also checks that the package's relations are met here
+[[ "$deb" == /* ]] || deb=$PWD/$deb
+DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >/tmp/install.log 2>&1 ||
+	{ cat /tmp/install.log; die "apt-get install $deb"; }
 echo "status: $(dpkg-query -W -f='${Status} ${Version}' tinyrun)"
 echo "which: $(command -v tinyrun)"
 echo "version: $(tinyrun --version | head -1)"

@@ -6,7 +6,8 @@
 # snippet, and dpkg -P leaving none of the package's files. 40 s to 2 minutes here (the
 # guest is emulated; apt and dpkg over its 9p root are most of it).
 
-# the guest test: an emulated guest on a loaded host is slow
+# the guest test: an emulated guest on a loaded host is slow (helpers keeps this value)
+# shellcheck disable=SC2034 # read by bats
 BATS_TEST_TIMEOUT=400
 load helpers
 

@@ -20,7 +20,7 @@ echo "version: $(tinyrun --version | head -1)"
 dpkg -L tinyrun >/tmp/files || die "dpkg -L"
 
 # the installed tinyrun, directly
-mkdir -p /tmp/b/rootfs && tar -C /tmp/b/rootfs -xf "$tar" || die "rootfs"
+{ mkdir -p /tmp/b/rootfs && tar -C /tmp/b/rootfs -xf "$tar"; } || die "rootfs"
 (cd /tmp/b && tinyrun spec) || die "tinyrun spec"
 jq '.process.terminal = false | .process.args = ["/bin/sh", "-c", "echo direct pid $$ host $(hostname)"]' \
 	/tmp/b/config.json >/tmp/b/c.json && mv /tmp/b/c.json /tmp/b/config.json

@@ -7,6 +7,7 @@
 #                 M failed"; make check TESTS="lifecycle run": only those bats suites
 #   DEPS_DRY_RUN=1 (deps, deps-build): list what is missing and fail, install nothing
 #   make bench    deps + build + side-by-side benchmark against crun and runc (and the floor)
+#   make deb      build/tinyrun_<version>_<arch>.deb, a Debian package (contrib/debian/)
 #   make bench-quick  the same in about a minute; make bench-v2  inside the cgroup v2 guest
 
 CC      ?= gcc
@@ -48,8 +49,11 @@ DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 # `apt-get source containerd`, compiled with protoc) and CNI's loopback
 DEB_CRI   := python3-grpcio python3-protobuf protobuf-compiler dpkg-dev containernetworking-plugins
 DEB_ALL   += $(DEB_CRI)
+# make deb and tests/deb.bats: the package's checker
+DEB_DEB   := lintian
+DEB_ALL   += $(DEB_DEB)
 
-.PHONY: all deps deps-build deps-src demo check unit bats bench bench-quick bench-v2 install clean conformance fuzz man
+.PHONY: all deps deps-build deps-src demo check unit bats bench bench-quick bench-v2 install deb clean conformance fuzz man
 
 all: tinyrun
 
@@ -225,6 +229,13 @@ install: tinyrun build/tinyrun.8
 	install -D -m 0755 tinyrun $(DESTDIR)$(PREFIX)/bin/tinyrun
 	install -D -m 0644 build/tinyrun.8 $(DESTDIR)$(PREFIX)/share/man/man8/tinyrun.8
 	install -D -m 0644 contrib/completions/tinyrun.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tinyrun
+
+# build/tinyrun_<version>_<arch>.deb: `make install`'s files under /usr, with
+# contrib/debian/ and contrib/'s client snippets as documentation (dpkg-deb, no debhelper)
+deb: tinyrun build/tinyrun.8
+	rm -rf build/deb
+	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/build/deb/root PREFIX=/usr
+	sh contrib/debian/build-deb.sh build/deb/root $(VERSION) build
 
 clean:
 	rm -rf build tinyrun

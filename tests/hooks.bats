@@ -115,6 +115,40 @@ hooks_log() {
 	assert_equal "$(jq -r .status "$OUT/poststop.json")" stopped
 }
 
+# add_exe_probe: a poststart hook that records what the container's process
+# (the pid of the state on stdin) runs: /proc/PID/exe and /proc/PID/cmdline.
+# A startContainer hook that sleeps keeps the init in the runtime's code a
+# while: a poststart hook run before the exec would see that.
+add_exe_probe() {
+	update_config '.hooks.startContainer = [{path: "/bin/sh", args: ["sh", "-c", "sleep 1"]}]
+		| .hooks.poststart = [{path: "/bin/sh", args: ["sh", "-c",
+			("pid=$(jq -r .pid); readlink /proc/$pid/exe >" + $out + "/exe; tr \"\\0\" \" \" </proc/$pid/cmdline >" + $out + "/cmdline")],
+			env: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"]}]' --arg out "$OUT"
+	set_args sleep 1000
+}
+
+assert_probe_saw_program() {
+	assert_equal "$(cat "$OUT/cmdline")" "sleep 1000 "
+	[[ "$(cat "$OUT/exe")" != *tinyrun* ]] || fail "poststart saw the runtime: $(cat "$OUT/exe")"
+}
+
+@test "poststart hooks run once the program runs (execve done): create, start" {
+	add_exe_probe
+	create_container "$CID"
+	run runtime start "$CID"
+	assert_success
+	# start returns after its poststart hooks (config.md)
+	assert_probe_saw_program
+	runtime delete --force "$CID"
+}
+
+@test "poststart hooks run once the program runs (execve done): run -d" {
+	add_exe_probe
+	run_detached "$CID"
+	assert_probe_saw_program
+	runtime delete --force "$CID"
+}
+
 @test "hooks of one kind run in array order" {
 	add_hook createRuntime first
 	add_hook createRuntime second

@@ -261,15 +261,46 @@ assert_probe_saw_program() {
 	assert_no_leftovers
 }
 
-@test "a failing poststart hook only warns: start succeeds, container runs" {
-	is_runc && skip "runc 1.1 treats a failing poststart hook as a start error"
+# runtime-spec 1.3 (runtime.md lifecycle step 9, PR #1262): a failing
+# poststart hook is an error: the container is stopped and destroyed (the
+# poststop hooks run), the later poststart hooks do not run, start/run fail.
+add_failing_poststart() {
 	add_hook poststart failing 1
 	add_hook poststart after-failing
+	add_hook poststop poststop
+}
+
+assert_poststart_failure_destroyed() {
+	assert_failure 1
+	assert_output --partial "error running poststart hook #0: hook /bin/sh: exit status 1"
+	! grep -qx after-failing "$OUT/hooks.log" || fail "a poststart hook ran after the failing one"
+	grep -qx poststop "$OUT/hooks.log" || fail "no poststop hook ran: $(hooks_log)"
+	run runtime state "$CID"
+	assert_failure 1
+	assert_no_leftovers
+}
+
+@test "a failing poststart hook fails start; the container is stopped and destroyed, poststop hooks run" {
+	is_runc && skip "runc 1.1 runs poststart hooks at create"
+	add_failing_poststart
 	create_container "$CID"
 	run runtime start "$CID"
-	assert_success
-	wait_for_file "$OUT/hooks.log" after-failing
-	assert_equal "$(state_field "$CID" status)" running
+	assert_poststart_failure_destroyed
+}
+
+@test "a failing poststart hook fails run -d; the container is stopped and destroyed" {
+	is_runc && skip "runc 1.1 runs poststart hooks at create"
+	add_failing_poststart
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_poststart_failure_destroyed
+}
+
+@test "a failing poststart hook fails a foreground run, --keep or not; nothing is left" {
+	is_runc && skip "runc 1.1 runs poststart hooks at create"
+	add_failing_poststart
+	set_cmd 'echo program >>/out/hooks.log; exec sleep 5'
+	run_nohang timeout -s KILL 30 "$RUNTIME" --root "$ROOT" run --keep --bundle "$BUNDLE" "$CID"
+	assert_poststart_failure_destroyed
 }
 
 @test "a failing poststop hook only warns: delete succeeds and cleans up" {

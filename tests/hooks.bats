@@ -303,6 +303,17 @@ assert_poststart_failure_destroyed() {
 	assert_poststart_failure_destroyed
 }
 
+@test "runc's suite: run with poststart [true, false] fails with \"error running poststart hook #1:\"" {
+	update_config '.hooks.poststart = [{path: "/bin/true"}, {path: "/bin/false"}]'
+	set_args echo "Hello World"
+	run_nohang timeout -s KILL 30 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "error running poststart hook #1: "
+	run runtime state "$CID"
+	assert_failure 1
+	assert_no_leftovers
+}
+
 @test "a failing poststop hook only warns: delete succeeds and cleans up" {
 	add_hook poststop failing 1
 	add_hook poststop after-failing

@@ -76,6 +76,7 @@ hooks_log() {
 }
 
 @test "hooks get the state on stdin, with the status of their moment" {
+	add_hook prestart prestart
 	add_hook createRuntime createRuntime
 	add_hook createContainer createContainer
 	add_hook startContainer startContainer
@@ -94,7 +95,7 @@ hooks_log() {
 	wait_for_file "$OUT/hooks.log" poststop
 
 	local h
-	for h in createRuntime createContainer startContainer poststart poststop; do
+	for h in prestart createRuntime createContainer startContainer poststart poststop; do
 		jq -e . "$OUT/$h.json" >/dev/null || fail "$h: stdin is not JSON: $(cat "$OUT/$h.json")"
 		assert_equal "$(jq -r .id "$OUT/$h.json")" "$CID"
 		assert_equal "$(jq -r .bundle "$OUT/$h.json")" "$BUNDLE"
@@ -102,12 +103,14 @@ hooks_log() {
 		assert_equal "$(jq -r '.annotations["org.tinyrun.test"]' "$OUT/$h.json")" yes
 	done
 	# runtime.md: the pid as seen from the namespace the hook runs in.
-	for h in createRuntime poststart; do
+	for h in prestart createRuntime poststart; do
 		[ "$(jq -r .pid "$OUT/$h.json")" = "$pid" ] || fail "$h: pid $(jq -r .pid "$OUT/$h.json"), wanted $pid"
 	done
 	for h in createContainer startContainer; do
 		[ "$(jq -r .pid "$OUT/$h.json")" = 1 ] || fail "$h: pid $(jq -r .pid "$OUT/$h.json"), wanted 1 (container view)"
 	done
+	# runtime.md lifecycle: steps 3-5 creating, 7 created, 9 running, 13 stopped
+	assert_equal "$(jq -r .status "$OUT/prestart.json")" creating
 	assert_equal "$(jq -r .status "$OUT/createRuntime.json")" creating
 	assert_equal "$(jq -r .status "$OUT/createContainer.json")" creating
 	assert_equal "$(jq -r .status "$OUT/startContainer.json")" created

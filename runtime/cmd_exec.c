@@ -124,7 +124,9 @@ static int parse_cgroup(const char *arg, struct exec_args *a)
 	s = &a->subs[a->o.n_subs];
 	s->path = cgroup_sub_clean(path);
 	if (!s->path)
-		return cli_usage_error("exec", "--cgroup %s: bad sub cgroup path: `..` components are not allowed", arg), -1;
+		/* crun's words, then runc's (its suite greps " .. is not a sub cgroup path") */
+		return cli_usage_error("exec", "--cgroup %s: bad sub cgroup path: `..` components are not allowed: "
+				       "%s is not a sub cgroup path", arg, path), -1;
 	s->ctrl = colon ? strndup(arg, colon - arg) : NULL;
 	a->o.subs = a->subs;
 	a->o.n_subs++;

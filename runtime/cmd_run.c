@@ -63,6 +63,19 @@ static void write_result(const char *path, const struct container *c, const stru
 	free(json);
 }
 
+/* runtime.md: a failing poststart hook stops the container, which is then
+ * destroyed (poststop hooks run), and `run` fails, --keep or not */
+static int poststart_failed(struct container *c, const struct oci_config *cfg, struct error *err)
+{
+	struct error e2;
+
+	log_error("%s", err->msg);
+	flock(c->dirfd, LOCK_EX);
+	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
+		lifecycle_destroy(c, cfg, &e2);
+	return 1;
+}
+
 static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr,
 			  const struct run_flags *rf)
 {
@@ -80,7 +93,9 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
 		log_error("%s", msg);
 	close(cr->sync_fd);
-	lifecycle_poststart(c, cfg);
+	/* after the exec (the socket's end closed then), as runtime.md step 9 */
+	if (lifecycle_poststart(c, cfg, &err) < 0)
+		return poststart_failed(c, cfg, &err);
 	if (detach) {
 		if (nfd >= 0) {
 			notify_wait_ready(nfd, cr->pid, cr->pidfd);

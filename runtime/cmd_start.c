@@ -53,16 +53,33 @@ static int release(struct container *c, struct error *err)
 	return 0;
 }
 
-static void poststart(struct container *c)
+/* release() returned once the program runs: the fifo's end closes at execve */
+static int poststart(struct container *c, struct error *err)
 {
 	struct oci_config cfg;
 	char *buf;
+	int r = 0;
 
 	if (lifecycle_saved_hooks(c, &cfg, &buf)) {
-		lifecycle_poststart(c, &cfg);
+		r = lifecycle_poststart(c, &cfg, err);
 		oci_config_free(&cfg);
 		free(buf);
 	}
+	return r;
+}
+
+/* runtime.md: start fails, the container is destroyed, poststop hooks run */
+static int start_failed(struct container *c, struct error *err, bool destroy, int nfd)
+{
+	struct error e2;
+
+	cli_fail(err);
+	if (destroy)
+		lifecycle_destroy(c, NULL, &e2);
+	if (nfd >= 0)
+		close(nfd);
+	container_close(c);
+	return 1;
 }
 
 int cmd_start(struct global_opts *g, int argc, char **argv)
@@ -83,20 +100,11 @@ int cmd_start(struct global_opts *g, int argc, char **argv)
 				 container_status_name(s));
 	}
 	nfd = notify_listen(c.dirfd);   /* bound before the program can send */
-	if (release(&c, &err) < 0) {
-		/* runtime.md: a failing startContainer hook destroys the container
-		 * and runs the poststop hooks */
-		struct error e2;
-
-		cli_fail(&err);
-		if (err.code == ECANCELED)
-			lifecycle_destroy(&c, NULL, &e2);
-		if (nfd >= 0)
-			close(nfd);
-		container_close(&c);
-		return 1;
-	}
-	poststart(&c);
+	/* a failing startContainer hook (ECANCELED) or poststart hook */
+	if (release(&c, &err) < 0)
+		return start_failed(&c, &err, err.code == ECANCELED, nfd);
+	if (poststart(&c, &err) < 0)
+		return start_failed(&c, &err, true, nfd);
 	if (nfd >= 0) {
 		notify_wait_ready(nfd, c.st.pid, -1);
 		close(nfd);

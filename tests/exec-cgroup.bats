@@ -98,6 +98,11 @@ mk_sub() {
 	run_nohang runtime exec --cgroup ../../escape "$CID" touch /tmp/ran
 	assert_failure
 	assert_output --partial 'bad sub cgroup path: `..` components are not allowed'
+	assert_output --partial ' ../../escape is not a sub cgroup path'
+	# runc's suite: `exec --cgroup ..` fails with " .. is not a sub cgroup path"
+	run_nohang runtime exec --cgroup .. "$CID" touch /tmp/ran
+	assert_failure
+	assert_output --partial ' .. is not a sub cgroup path'
 	# a cgroup beside the container's exists: ".." would reach it (and its
 	# limits, or none); refused before anything is opened
 	mkdir "/sys/fs/cgroup/memory$CGPATH-sib"

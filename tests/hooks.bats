@@ -76,6 +76,7 @@ hooks_log() {
 }
 
 @test "hooks get the state on stdin, with the status of their moment" {
+	add_hook prestart prestart
 	add_hook createRuntime createRuntime
 	add_hook createContainer createContainer
 	add_hook startContainer startContainer
@@ -94,7 +95,7 @@ hooks_log() {
 	wait_for_file "$OUT/hooks.log" poststop
 
 	local h
-	for h in createRuntime createContainer startContainer poststart poststop; do
+	for h in prestart createRuntime createContainer startContainer poststart poststop; do
 		jq -e . "$OUT/$h.json" >/dev/null || fail "$h: stdin is not JSON: $(cat "$OUT/$h.json")"
 		assert_equal "$(jq -r .id "$OUT/$h.json")" "$CID"
 		assert_equal "$(jq -r .bundle "$OUT/$h.json")" "$BUNDLE"
@@ -102,17 +103,53 @@ hooks_log() {
 		assert_equal "$(jq -r '.annotations["org.tinyrun.test"]' "$OUT/$h.json")" yes
 	done
 	# runtime.md: the pid as seen from the namespace the hook runs in.
-	for h in createRuntime poststart; do
+	for h in prestart createRuntime poststart; do
 		[ "$(jq -r .pid "$OUT/$h.json")" = "$pid" ] || fail "$h: pid $(jq -r .pid "$OUT/$h.json"), wanted $pid"
 	done
 	for h in createContainer startContainer; do
 		[ "$(jq -r .pid "$OUT/$h.json")" = 1 ] || fail "$h: pid $(jq -r .pid "$OUT/$h.json"), wanted 1 (container view)"
 	done
+	# runtime.md lifecycle: steps 3-5 creating, 7 created, 9 running, 13 stopped
+	assert_equal "$(jq -r .status "$OUT/prestart.json")" creating
 	assert_equal "$(jq -r .status "$OUT/createRuntime.json")" creating
 	assert_equal "$(jq -r .status "$OUT/createContainer.json")" creating
 	assert_equal "$(jq -r .status "$OUT/startContainer.json")" created
 	is_runc || assert_equal "$(jq -r .status "$OUT/poststart.json")" running # runc 1.1: at create
 	assert_equal "$(jq -r .status "$OUT/poststop.json")" stopped
+}
+
+# add_exe_probe: a poststart hook that records what the container's process
+# (the pid of the state on stdin) runs: /proc/PID/exe and /proc/PID/cmdline.
+# A startContainer hook that sleeps keeps the init in the runtime's code a
+# while: a poststart hook run before the exec would see that.
+add_exe_probe() {
+	update_config '.hooks.startContainer = [{path: "/bin/sh", args: ["sh", "-c", "sleep 1"]}]
+		| .hooks.poststart = [{path: "/bin/sh", args: ["sh", "-c",
+			("pid=$(jq -r .pid); readlink /proc/$pid/exe >" + $out + "/exe; tr \"\\0\" \" \" </proc/$pid/cmdline >" + $out + "/cmdline")],
+			env: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"]}]' --arg out "$OUT"
+	set_args sleep 1000
+}
+
+assert_probe_saw_program() {
+	assert_equal "$(cat "$OUT/cmdline")" "sleep 1000 "
+	[[ "$(cat "$OUT/exe")" != *tinyrun* ]] || fail "poststart saw the runtime: $(cat "$OUT/exe")"
+}
+
+@test "poststart hooks run once the program runs (execve done): create, start" {
+	add_exe_probe
+	create_container "$CID"
+	run runtime start "$CID"
+	assert_success
+	# start returns after its poststart hooks (config.md)
+	assert_probe_saw_program
+	runtime delete --force "$CID"
+}
+
+@test "poststart hooks run once the program runs (execve done): run -d" {
+	add_exe_probe
+	run_detached "$CID"
+	assert_probe_saw_program
+	runtime delete --force "$CID"
 }
 
 @test "hooks of one kind run in array order" {
@@ -227,15 +264,57 @@ hooks_log() {
 	assert_no_leftovers
 }
 
-@test "a failing poststart hook only warns: start succeeds, container runs" {
-	is_runc && skip "runc 1.1 treats a failing poststart hook as a start error"
+# runtime-spec 1.3 (runtime.md lifecycle step 9, PR #1262): a failing
+# poststart hook is an error: the container is stopped and destroyed (the
+# poststop hooks run), the later poststart hooks do not run, start/run fail.
+add_failing_poststart() {
 	add_hook poststart failing 1
 	add_hook poststart after-failing
+	add_hook poststop poststop
+}
+
+assert_poststart_failure_destroyed() {
+	assert_failure 1
+	assert_output --partial "error running poststart hook #0: hook /bin/sh: exit status 1"
+	! grep -qx after-failing "$OUT/hooks.log" || fail "a poststart hook ran after the failing one"
+	grep -qx poststop "$OUT/hooks.log" || fail "no poststop hook ran: $(hooks_log)"
+	run runtime state "$CID"
+	assert_failure 1
+	assert_no_leftovers
+}
+
+@test "a failing poststart hook fails start; the container is stopped and destroyed, poststop hooks run" {
+	is_runc && skip "runc 1.1 runs poststart hooks at create"
+	add_failing_poststart
 	create_container "$CID"
 	run runtime start "$CID"
-	assert_success
-	wait_for_file "$OUT/hooks.log" after-failing
-	assert_equal "$(state_field "$CID" status)" running
+	assert_poststart_failure_destroyed
+}
+
+@test "a failing poststart hook fails run -d; the container is stopped and destroyed" {
+	is_runc && skip "runc 1.1 runs poststart hooks at create"
+	add_failing_poststart
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	assert_poststart_failure_destroyed
+}
+
+@test "a failing poststart hook fails a foreground run, --keep or not; nothing is left" {
+	is_runc && skip "runc 1.1 runs poststart hooks at create"
+	add_failing_poststart
+	set_cmd 'echo program >>/out/hooks.log; exec sleep 5'
+	run_nohang timeout -s KILL 30 "$RUNTIME" --root "$ROOT" run --keep --bundle "$BUNDLE" "$CID"
+	assert_poststart_failure_destroyed
+}
+
+@test "runc's suite: run with poststart [true, false] fails with \"error running poststart hook #1:\"" {
+	update_config '.hooks.poststart = [{path: "/bin/true"}, {path: "/bin/false"}]'
+	set_args echo "Hello World"
+	run_nohang timeout -s KILL 30 "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "error running poststart hook #1: "
+	run runtime state "$CID"
+	assert_failure 1
+	assert_no_leftovers
 }
 
 @test "a failing poststop hook only warns: delete succeeds and cleans up" {
@@ -247,6 +326,7 @@ hooks_log() {
 	wait_for_state "$CID" stopped
 	run runtime delete "$CID"
 	assert_success
+	is_runc || assert_output --partial "error running poststop hook #0: hook /bin/sh: exit status 1"
 	grep -qx failing "$OUT/hooks.log"
 	# runc 1.1 stops at the first failing poststop hook.
 	is_runc || grep -qx after-failing "$OUT/hooks.log"
@@ -263,7 +343,8 @@ hooks_log() {
 		timeout: 1}]' --arg out "$OUT" --arg tok "$TOKEN"
 	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID"
 	assert_failure 1
-	[ -n "$output" ]
+	# runc's words
+	assert_output --partial "error running createRuntime hook #0: hook /bin/sh: timed out: hook ran past specified timeout of 1.0s"
 	[ -e "$OUT/slow" ]
 	assert_no_leftovers
 }

@@ -133,7 +133,9 @@ static int hook_run_one(const struct oci_hook *h, enum oci_hook_kind kind, char 
 		close(pidfd);
 	}
 	if (r == -ETIMEDOUT)
-		return error_set(err, ETIMEDOUT, "hook %s: timed out after %d s", h->path, h->timeout);
+		/* runc's words after ours */
+		return error_set(err, ETIMEDOUT, "hook %s: timed out: hook ran past specified timeout of %d.0s",
+				 h->path, h->timeout);
 	if (r < 0)
 		return error_sys(err, -r, "hook %s: wait", h->path);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -180,6 +182,6 @@ void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,
 		struct error err;
 
 		if (hook_run_one(&hooks->list[kind][i], kind, NULL, state_json, len, &err) < 0)
-			log_warn("%s hook #%zu: %s", kind_names[kind], i, err.msg);
+			log_warn("error running %s hook #%zu: %s", kind_names[kind], i, err.msg);
 	}
 }

@@ -16,7 +16,8 @@ int hooks_run(const struct oci_hooks *hooks, enum oci_hook_kind kind, char *cons
 	      const char *state_json, size_t len, struct error *err);
 const char *hooks_kind_name(enum oci_hook_kind kind);
 
-/* poststart / poststop: every hook runs; a failure is logged as a warning. */
+/* poststop: every hook runs; a failure is logged as a warning (runtime.md
+ * lifecycle step 13). A failing poststart hook is an error: hooks_run. */
 void hooks_run_warn(const struct oci_hooks *hooks, enum oci_hook_kind kind,
 		    const char *state_json, size_t len);
 #endif

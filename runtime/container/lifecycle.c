@@ -16,20 +16,21 @@
 #include "runtime/log.h"
 #include "runtime/linux/rdt.h"
 
-void lifecycle_poststart(struct container *c, const struct oci_config *cfg)
+int lifecycle_poststart(struct container *c, const struct oci_config *cfg, struct error *err)
 {
 	char *json;
 	size_t len;
-	struct error err;
+	int r;
 
 	if (!cfg->hooks.n[OCI_HOOK_POSTSTART])
-		return;
-	if (container_state_json(c, "running", &json, &len, &err) < 0) {
-		log_warn("poststart hooks: %s", err.msg);
-		return;
+		return 0;
+	if ((r = container_state_json(c, "running", &json, &len, err)) < 0) {
+		error_prefix(err, "poststart hooks");
+		return r;
 	}
-	hooks_run_warn(&cfg->hooks, OCI_HOOK_POSTSTART, json, len);
+	r = hooks_run(&cfg->hooks, OCI_HOOK_POSTSTART, NULL, json, len, err);
 	free(json);
+	return r;
 }
 
 /* SIGKILL the init (if it is still ours) and wait until it is gone, unless

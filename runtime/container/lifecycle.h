@@ -8,8 +8,10 @@
 #include "runtime/container/create.h"
 #include "runtime/container/statedir.h"
 
-/* Run poststart hooks with status "running". */
-void lifecycle_poststart(struct container *c, const struct oci_config *cfg);
+/* Run poststart hooks with status "running", once the program runs. The
+ * first failing one is an error (runtime-spec 1.3, lifecycle step 9): the
+ * caller stops and destroys the container (lifecycle_destroy). */
+int lifecycle_poststart(struct container *c, const struct oci_config *cfg, struct error *err);
 /* The copy of config.json saved at create, parsed for hooks only.
  * Returns 1 when loaded (*buf to free). */
 int lifecycle_saved_hooks(struct container *c, struct oci_config *cfg, char **buf);

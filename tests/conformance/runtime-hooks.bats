@@ -113,23 +113,29 @@ start_with_failing_startContainer() {
 	no_ct_process
 }
 
-@test "runtime.md/lifecycle: MUST continue start as if a failing poststart hook had succeeded" {
+# runtime-spec 1.3 (PR #1262), lifecycle step 9: a failing poststart hook is
+# an error, the container is stopped and destroyed (steps 12, 13).
+start_with_failing_poststart() {
 	add_hook poststart "$(hook_json failing exit:1)"
+	add_hook poststart "$(hook_json after)"
+	add_hook poststop "$(hook_json pst)"
 	check pause
 	create
 	run start
-	[ "$status" -eq 0 ]
-	expect_eq "$(status)" running
 }
 
-@test "runtime.md/lifecycle: MUST run the remaining poststart hooks after one fails" {
-	add_hook poststart "$(hook_json failing exit:1)"
-	add_hook poststart "$(hook_json after)"
-	check pause
-	create
-	start || true
-	hook_ran after
-	expect_eq "$(hook_order)" "failing after" order
+@test "runtime.md/lifecycle: MUST generate an error when a poststart hook fails" {
+	start_with_failing_poststart
+	[ "$status" -ne 0 ]
+	hook_ran failing
+	! hook_ran after
+}
+
+@test "runtime.md/lifecycle: MUST stop and destroy the container and invoke poststop hooks when a poststart hook fails" {
+	start_with_failing_poststart
+	expect_no_container
+	no_ct_process
+	hook_ran pst
 }
 
 @test "runtime.md/lifecycle: MUST continue delete as if a failing poststop hook had succeeded" {
@@ -156,13 +162,19 @@ start_with_failing_startContainer() {
 }
 
 @test "runtime.md/warnings: MUST continue the operation as if a logged warning had not been logged" {
-	# a poststart failure is a warning: the program keeps running and can be killed normally
-	add_hook poststart "$(hook_json failing exit:1)"
+	# a poststop failure is a warning (lifecycle step 13): delete goes on,
+	# the container is gone and its process with it
+	add_hook poststop "$(hook_json failing exit:1)"
 	check waitsig
 	create
-	start || true
+	start
 	wait_status running
 	kill_ct "$ID" TERM
 	wait_stopped
 	expect_eq "$(val waitsig)" 15 signal
+	run delete
+	[ "$status" -eq 0 ]
+	hook_ran failing
+	expect_no_container
+	no_ct_process
 }

@@ -242,11 +242,14 @@ void process_warn_ungrantable(const struct oci_process *p)
 		if (missing & (1ULL << cap))
 			log_warn("process.capabilities: %s cannot be granted (the runtime lacks it), skipped",
 				 oci_name_of(oci_capabilities, oci_n_capabilities, cap));
-	/* runc's wording; the process starts without it */
-	for (int cap = 0; no_amb && cap <= last; cap++)
+	/* runc's wording, at debug level: runc and crun say nothing, and the
+	 * stock `runc spec` config (ambient without inheritable) would warn
+	 * three times at every start about what no one can act on; the
+	 * process starts without it */
+	for (int cap = 0; no_amb && log_debug_enabled() && cap <= last; cap++)
 		if (no_amb & (1ULL << cap))
-			log_warn("process.capabilities.ambient: can't raise ambient capability %s: %s",
-				 oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(EPERM));
+			log_debug("process.capabilities.ambient: can't raise ambient capability %s: %s",
+				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(EPERM));
 }
 
 int process_become_user(const struct oci_process *p, enum setgroups_mode groups, struct error *err)

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -237,4 +239,28 @@ void util_rfc3339(const struct timespec *ts, char *buf, size_t size)
 	y = yoe + era * 400 + (m <= 2);
 	snprintf(buf, size, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%09ldZ", y, m, d,
 		 sec / 3600, sec / 60 % 60, sec % 60, ts->tv_nsec);
+}
+
+ssize_t util_send_fd(int sock, const struct iovec *iov, size_t n, int fd)
+{
+	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+	struct msghdr mh = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n };
+	ssize_t sent;
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&u, 0, sizeof(u));
+		mh.msg_control = u.buf;
+		mh.msg_controllen = sizeof(u.buf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	while ((sent = sendmsg(sock, &mh, MSG_NOSIGNAL)) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return sent;
 }

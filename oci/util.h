@@ -20,6 +20,10 @@
  * Returns 0, or -ENOMEM, -EFBIG or read()'s -errno with *out untouched.
  * No check of what fd is: for input a user controls, see oci_read_file. */
 int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len);
+/* One sendmsg(MSG_NOSIGNAL, EINTR retried) of iov[0..n) on a unix socket,
+ * with fd (-1: none) as SCM_RIGHTS: the bytes sent, or -errno. */
+struct iovec;
+ssize_t util_send_fd(int sock, const struct iovec *iov, size_t n, int fd);
 /* openat(dirfd, path, O_RDONLY | O_CLOEXEC | flags), then util_read_fd:
  * for kernel files (cgroupfs, /proc) and our own. -errno of openat too. */
 int util_read_at(int dirfd, const char *path, int flags, size_t hint, size_t max,

@@ -175,12 +175,14 @@ static int hide_host_pseudo_fs(const char *rootfs, struct error *err)
 	return r;
 }
 
-/* --no-pivot (initramfs roots, where pivot_root is impossible). */
-static int do_move(const char *rootfs, struct error *err)
+/* --no-pivot (initramfs roots, where pivot_root is impossible). The shared
+ * host mounts need a slave first only where set_propagation (prepare.c) left
+ * them shared, as the old root's rslave with pivot_root (detach_old_root). */
+static int do_move(const char *rootfs, bool shared, struct error *err)
 {
 	int r;
 
-	if ((r = slave_host_mounts(rootfs, err)) < 0 || (r = hide_host_pseudo_fs(rootfs, err)) < 0)
+	if ((shared && (r = slave_host_mounts(rootfs, err)) < 0) || (r = hide_host_pseudo_fs(rootfs, err)) < 0)
 		return r;
 	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 		return error_sys(err, errno, "move the rootfs to /");
@@ -196,7 +198,7 @@ static int switch_root(const struct oci_config *cfg, const struct rootfs_opts *o
 
 	if (fchdir(root_fd) < 0)
 		return error_sys(err, errno, "chdir to the rootfs");
-	r = o->no_pivot ? do_move(o->rootfs, err) : do_pivot(root_fd, prop & MS_SHARED, err);
+	r = o->no_pivot ? do_move(o->rootfs, prop & MS_SHARED, err) : do_pivot(root_fd, prop & MS_SHARED, err);
 	if (r < 0)
 		return r;
 	if (chdir("/") < 0)

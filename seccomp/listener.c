@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "oci/process-state.h"
+#include "oci/util.h"
 
 static int connect_to(const char *path, struct error *err)
 {
@@ -37,33 +39,16 @@ static int connect_to(const char *path, struct error *err)
 /* The fd goes with the first sendmsg only; the rest of the payload follows. */
 static int send_with_fd(int sock, const char *data, size_t len, int fd)
 {
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
 	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
-	struct cmsghdr *c;
 
-	memset(&ctl, 0, sizeof(ctl));
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	while (len > 0) {
-		ssize_t n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		msg.msg_control = NULL;
-		msg.msg_controllen = 0;
+	while (iov.iov_len > 0) {
+		ssize_t n = util_send_fd(sock, &iov, 1, fd);
+
+		if (n < 0)
+			return (int)n;
+		fd = -1;
 		iov.iov_base = (char *)iov.iov_base + n;
 		iov.iov_len -= (size_t)n;
-		len -= (size_t)n;
 	}
 	return 0;
 }

@@ -37,6 +37,16 @@ run_under_nosys() {
 	run_nohang "$NOSYS" "$1" -- "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
 }
 
+# container_runs_without SYSCALLS: a container with a bind runs through the
+# fallback and sees the bind
+container_runs_without() {
+	bind_marker
+	run_under_nosys "$1"
+	assert_success
+	assert_line "ran-$TOKEN"
+	assert_line "vol-$TOKEN"
+}
+
 @test "check: every facility on this host, exit 0, the minimum kernel stated" {
 	run "$RUNTIME" check
 	assert_success
@@ -92,11 +102,7 @@ run_under_nosys() {
 	[ "$(facility clone3 status)" = missing ]
 	[[ "$(facility clone3 without)" == *"create, run: clone(2)"* ]]
 	[ "$(facility CLONE_INTO_CGROUP status)" = missing ]
-	bind_marker
-	run_under_nosys clone3
-	assert_success
-	assert_line "ran-$TOKEN"
-	assert_line "vol-$TOKEN"
+	container_runs_without clone3
 	set_args sleep 3600
 	run_detached "$CID-2"
 	run_nohang "$NOSYS" clone3 -- "$RUNTIME" --root "$ROOT" exec "$CID-2" true
@@ -111,11 +117,7 @@ run_under_nosys() {
 	[[ "$(facility openat2 without)" == *"component walk with O_PATH"* ]]
 	# the report reads its sysctls without openat2 too
 	[[ "$(facility 'user namespaces' found)" == *"user.max_user_namespaces=$(cat /proc/sys/user/max_user_namespaces) "* ]]
-	bind_marker
-	run_under_nosys openat2
-	assert_success
-	assert_line "ran-$TOKEN"
-	assert_line "vol-$TOKEN"
+	container_runs_without openat2
 }
 
 @test "check without fsopen: a fallback only (exit 0); a container runs" {
@@ -128,11 +130,7 @@ run_under_nosys() {
 	assert_success
 	assert_line --regexp '^fsopen, fsmount +5\.2 +fallback +missing'
 	assert_line --regexp '^ +without it: runtime binary: a sealed memfd copy'
-	bind_marker
-	run_under_nosys fsopen,fsconfig,fsmount
-	assert_success
-	assert_line "ran-$TOKEN"
-	assert_line "vol-$TOKEN"
+	container_runs_without fsopen,fsconfig,fsmount
 }
 
 @test "check without pidfd_open: missing, run goes on without it; kill fails as said" {
@@ -141,11 +139,7 @@ run_under_nosys() {
 	[ "$(facility 'pidfd_open, pidfd_send_signal' status)" = missing ]
 	[[ "$(facility 'pidfd_open, pidfd_send_signal' without)" == *"kill, exec: none"* ]]
 	[ "$(facility 'setns(pidfd)' status)" = missing ]
-	bind_marker
-	run_under_nosys pidfd_open
-	assert_success
-	assert_line "ran-$TOKEN"
-	assert_line "vol-$TOKEN"
+	container_runs_without pidfd_open
 	set_args sleep 3600
 	run_detached "$CID-2"
 	run_nohang "$NOSYS" pidfd_open -- "$RUNTIME" --root "$ROOT" kill "$CID-2" KILL

@@ -341,9 +341,6 @@ bool container_exists(const char *root, const char *id)
  * a short read of a regular file is its end (`list` reads one per container). */
 static int read_file_fd(int fd, size_t max, char **buf, size_t *len);
 
-/* config.json, the copy of one oci_read_file took: its cap (OCI_JSON_MAX_SIZE) */
-#define SAVED_CONFIG_MAX (32 << 20)
-
 static int read_file_at(int dirfd, const char *name, size_t max, char **buf, size_t *len)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -408,7 +405,7 @@ static int read_file_fd(int fd, size_t max, char **buf, size_t *len)
 
 int container_read_file(const struct container *c, const char *name, char **buf, size_t *len)
 {
-	return read_file_at(c->dirfd, name, SAVED_CONFIG_MAX, buf, len);
+	return read_file_at(c->dirfd, name, OCI_JSON_MAX_SIZE, buf, len);   /* config.json's cap */
 }
 
 static int load_state(struct container *c, const char *id, struct error *err);

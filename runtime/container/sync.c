@@ -7,6 +7,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "oci/util.h"
 #include "runtime/container/statedir.h"
 #include "runtime/linux/terminal.h"
 #include "seccomp/seccomp.h"
@@ -15,27 +16,12 @@ int sync_send(int fd, enum sync_type type, int value, const void *payload, size_
 {
 	struct sync_msg m = { .type = type, .value = value };
 	struct iovec iov[2] = { { &m, sizeof(m) }, { (void *)payload, len } };
-	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = payload ? 2 : 1 };
+	ssize_t r;
 
 	if (payload && len >= SYNC_PAYLOAD_MAX)
 		return -EMSGSIZE;
-	if (pass_fd >= 0) {
-		struct cmsghdr *c;
-
-		memset(&u, 0, sizeof(u));
-		mh.msg_control = u.buf;
-		mh.msg_controllen = sizeof(u.buf);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
-	}
-	while (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	r = util_send_fd(fd, iov, payload ? 2 : 1, pass_fd);
+	return r < 0 ? (int)r : 0;
 }
 
 int sync_recv(int fd, struct sync_msg *msg, char *payload, size_t size, int *recv_fd)

@@ -8,6 +8,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "oci/util.h"
+
 /* SO_SNDTIMEO bounds both waits of a unix stream socket: connect() to a
  * listener whose backlog is full (unix_stream_connect sleeps for the send
  * timeout; a non-blocking connect would fail at once with EAGAIN, no poll()
@@ -39,33 +41,13 @@ static int connect_bounded(const char *path, const char *opt, struct error *err)
 	return error_sys(err, r, "%s %s", opt, path);
 }
 
-static int send_fd(int s, const char *name, int fd)
-{
-	struct iovec iov = { (void *)name, strlen(name) };
-	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			     .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *c;
-
-	memset(&u, 0, sizeof(u));
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	while (sendmsg(s, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
-}
-
 int fdsend_to(const char *path, const char *opt, const char *name, int fd, struct error *err)
 {
 	int s = connect_bounded(path, opt, err), r;
 
 	if (s < 0)
 		return s;
-	r = send_fd(s, name, fd);
+	r = (int)util_send_fd(s, &(struct iovec){ (void *)name, strlen(name) }, 1, fd);
 	close(s);
 	if (r == -EAGAIN)
 		return error_set(err, ETIMEDOUT, "%s %s: send: the listener read nothing within %d s", opt, path,

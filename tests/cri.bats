@@ -105,6 +105,9 @@ teardown() {
 	for d in /sys/fs/cgroup/"$CGPARENT" /sys/fs/cgroup/*/"$CGPARENT"; do
 		[[ -d "$d" ]] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
 	done
+	# host mounts a failed test left under its temp dir (deepest first)
+	awk -v d="$BATS_TEST_TMPDIR/" 'index($5, d) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
+		while read -r d; do umount -l "$d"; done
 	export TINYRUN_TEST_TOKEN
 	if [[ -n "$problems" ]]; then
 		printf '%s' "$problems" | batslib_decorate "CRI leftovers" | fail
@@ -704,6 +707,33 @@ remove_pod() {
 	# the host's devices
 	assert_line /dev/kmsg
 	remove_pod
+}
+
+@test "cri: a Bidirectional volume (a CSI node plugin's) propagates mounts both ways" {
+	# kubelet's Bidirectional: the host path is on a shared mount (containerd
+	# refuses it otherwise), the container is privileged and mounts into it
+	vol="$BATS_TEST_TMPDIR/bvol"
+	mkdir -p "$vol"
+	mount -t tmpfs -o size=1m "tr-bvol-$TOKEN" "$vol"
+	mount --make-shared "$vol"
+	run_pod p15 '.linux.securityContext.privileged = true'
+	start_ctr c "{linux: {securityContext: {privileged: true}},
+		mounts: [{containerPath: \"/bvol\", hostPath: \"$vol\", propagation: \"PROPAGATION_BIDIRECTIONAL\"}]}" sleep 3600
+	# container -> host: a tmpfs mounted under the volume inside shows on the host
+	exec_sync "$CTR" sh -c "mkdir /bvol/in && mount -t tmpfs -o size=1m tr-in-$TOKEN /bvol/in && echo mounted"
+	run b64 stdout
+	assert_output mounted
+	run awk -v m="$vol/in" '$5 == m { for (i = 7; $i != "-"; i++); print $(i + 2) }' /proc/self/mountinfo
+	assert_output "tr-in-$TOKEN"
+	# host -> container: a tmpfs the host mounts under the volume shows inside
+	mkdir "$vol/out"
+	mount -t tmpfs -o size=1m "tr-out-$TOKEN" "$vol/out"
+	exec_sync "$CTR" awk '$5 == "/bvol/out" { for (i = 7; $i != "-"; i++); print $(i + 2) }' /proc/self/mountinfo
+	run b64 stdout
+	assert_output "tr-out-$TOKEN"
+	remove_pod
+	umount "$vol/out" "$vol/in"
+	umount "$vol"
 }
 
 @test "cri: a restarted container (attempt 1) and a debug container in the target's pid namespace" {

@@ -340,8 +340,8 @@ int main(int argc, char **argv)
 	read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
 
-	printf("Calibration (`tests/bench/calibrate.c`): virtualisation %s%s%s, %s, DMI %s%s%s; %ld CPUs;",
-	       *virt ? virt : "unknown", *container ? ", in a container: " : "", container, hv,
+	printf("Calibration (`tests/bench/calibrate.c`): virtualisation %s (systemd-detect-virt%s%s), %s, "
+	       "DMI %s%s%s; %ld CPUs;", *virt ? virt : "unknown", *container ? "; container: " : "", container, hv,
 	       *vendor ? vendor : "none", *product ? " " : "", product, sysconf(_SC_NPROCESSORS_ONLN));
 	print_us(" page fault", measure(page_faults, NULL));
 	print_us(", syscall (getppid)", measure(syscalls, NULL));
@@ -349,8 +349,12 @@ int main(int argc, char **argv)
 	n_cg = cgroups(&each, &total, &lo, &hi);
 	if (n_cg) {
 		print_us(", cgroup mkdir+rmdir", each);
-		printf(" a hierarchy (%.0f-%.0f µs) x %d", lo, hi, n_cg);
-		print_us(" =", total);
+		if (n_cg > 1) {
+			printf(" a hierarchy (%.0f-%.0f µs) x %d", lo, hi, n_cg);
+			print_us(" =", total);
+		} else {
+			printf(" (one hierarchy)");
+		}
 	} else {
 		printf(", no cgroup hierarchy usable");
 	}

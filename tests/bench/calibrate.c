@@ -15,7 +15,8 @@
  *   - the floor (tests/bench/floor.c) and the floor with a cgroup in every
  *     hierarchy (floor-cg: floor.c built -DFLOOR_CGROUPS), interleaved, each a
  *     `run` of BUNDLE, when -f, -g and -b are given (BUNDLE's cgroupsPath
- *     must lie under /PARENT: the parents made here are removed at the end);
+ *     must lie under /PARENT: the parents that did not exist are removed at
+ *     the end);
  *   - the kind of virtualisation: VIRT and CONTAINER (systemd-detect-virt
  *     --vm and --container, from the caller), the CPUID hypervisor vendor
  *     (KVMKVMKVM, TCGTCGTCGTCG under QEMU's emulation, Microsoft Hv, ...) and
@@ -179,30 +180,20 @@ static void find_hierarchies(void)
 
 static const char *cg_parent = "tinyrun-bench";
 
-/* a new v1 cpuset has no cpus and no mems: the parent's (floor-cg joins it) */
-static void cpuset_copy(const char *mnt, const char *dir)
-{
-	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
-	char from[600], to[600], buf[4096];
-	int fd;
-	ssize_t n;
+static bool had_parent[MAX_HIER];
 
-	if (!strstr(mnt, "cpuset"))
-		return;
-	for (int i = 0; i < 2; i++) {
-		snprintf(from, sizeof(from), "%s/%s", mnt, files[i]);
-		snprintf(to, sizeof(to), "%s/%s", dir, files[i]);
-		if ((fd = open(from, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf));
-		close(fd);
-		if (n > 0 && (fd = open(to, O_WRONLY | O_CLOEXEC)) >= 0) {
-			if (write(fd, buf, n) < 0) { /* floor-cg's join fails and says so */ }
-			close(fd);
-		}
+/* which hierarchies already have PARENT: the others' are removed at the end */
+static void note_parents(void)
+{
+	char dir[512];
+	struct stat st;
+
+	find_hierarchies();
+	for (int i = 0; i < n_hier; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", hier[i], cg_parent);
+		had_parent[i] = stat(dir, &st) == 0;
 	}
 }
-static bool made_parent[MAX_HIER];
 
 static double cgroup_mkdir_rmdir(void *arg)
 {
@@ -225,15 +216,10 @@ static int cgroups(double *each, double *total, double *lo, double *hi)
 	char dir[512];
 	int n = 0;
 
-	find_hierarchies();
 	*total = 0;
 	for (int i = 0; i < n_hier; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", hier[i], cg_parent);
-		if (mkdir(dir, 0755) == 0) {
-			made_parent[i] = true;
-			cpuset_copy(hier[i], dir);
-		}
-		else if (errno != EEXIST)
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 			continue;
 		if ((v[n] = measure(cgroup_mkdir_rmdir, hier[i])) >= 0)
 			*total += v[n++];
@@ -346,6 +332,16 @@ int main(int argc, char **argv)
 	print_us(" page fault", measure(page_faults, NULL));
 	print_us(", syscall (getppid)", measure(syscalls, NULL));
 	print_us(", fork+exec of a static binary", measure(fork_exec, NULL));
+	note_parents();
+	if (floor_bin && floor_cg && bundle) {   /* first: floor-cg makes a v1 cpuset parent usable */
+		char *a[8] = { (char *)floor_bin, "run", "--bundle", (char *)bundle, "calibrate", NULL };
+		char *b[8] = { (char *)floor_cg, "run", "--bundle", (char *)bundle, "calibrate", NULL };
+
+		memcpy(floor_argv[0], a, sizeof(a));
+		memcpy(floor_argv[1], b, sizeof(b));
+		if (floors(&plain, &cg) < 0)
+			plain = cg = -1;
+	}
 	n_cg = cgroups(&each, &total, &lo, &hi);
 	if (n_cg) {
 		print_us(", cgroup mkdir+rmdir", each);
@@ -359,19 +355,12 @@ int main(int argc, char **argv)
 		printf(", no cgroup hierarchy usable");
 	}
 	if (floor_bin && floor_cg && bundle) {
-		char *a[8] = { (char *)floor_bin, "run", "--bundle", (char *)bundle, "calibrate", NULL };
-		char *b[8] = { (char *)floor_cg, "run", "--bundle", (char *)bundle, "calibrate", NULL };
-
-		memcpy(floor_argv[0], a, sizeof(a));
-		memcpy(floor_argv[1], b, sizeof(b));
-		if (floors(&plain, &cg) < 0)
-			plain = cg = -1;
 		print_us("; floor `run`", plain);
 		print_us(", with a cgroup in every hierarchy", cg);
 	}
 	printf(".\n");
-	for (int i = 0; i < n_hier; i++)   /* the parents made here, once the floors are done */
-		if (made_parent[i] && snprintf(dir, sizeof(dir), "%s/%s", hier[i], cg_parent) > 0)
+	for (int i = 0; i < n_hier; i++)   /* the parents made here or by floor-cg */
+		if (!had_parent[i] && snprintf(dir, sizeof(dir), "%s/%s", hier[i], cg_parent) > 0)
 			rmdir(dir);
 	return 0;
 }

@@ -182,7 +182,8 @@ EOF
 	cat <<'EOF'
 
 Reproduce: `make bench` (BENCH_N=100 default; e.g. `BENCH_N=20 make bench` for a quick look).
-Rows: run = `run` of /bin/true; create/start/state/exec/kill/delete = one command each on a
+Rows: run = `run` of /bin/true; CPU of `run` = its wait4 user+system time, the children it
+waited for (the container's process) included; create/start/state/exec/kill/delete = one command each on a
 container running /bin/sleep (exec = `exec ID /bin/true`; kill = `kill ID KILL`, then the bench
 reaps the init before `delete`); create+start+wait+delete = all four for /bin/true, wait being
 the subreaper's waitpid; peak RSS = wait4 ru_maxrss of the command (its waited-for children

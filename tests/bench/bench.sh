@@ -5,9 +5,10 @@
 #   BENCH_QUICK=1: `make bench-quick`, about a minute (BENCH_N=10, small cost curves, no minmem)
 #   BENCH_PARTS="seq strace par pexec minmem curves tinyaws sandbox": which parts to run (all by default)
 #   BENCH_EXTRA="name=binary ...": more runtimes for the sequential, par and pexec rows, as more
-#     columns of the table (each binary copied to the temp dir, on tmpfs, as ./tinyrun is) (hook for other comparisons: BINARY gets a runtime's command line,
+#     columns of the table (hook for other comparisons: BINARY gets a runtime's command line,
 #     `--root R run --bundle B ID` etc.; a wrapper that only runs is fine, as the floor shows --
-#     name it floor-like in driver.c's is_floor() or let its other rows fail and show n/a)
+#     name it floor-like in driver.c's is_floor() or let its other rows fail and show n/a);
+#     each binary is copied to the temp dir (tmpfs), as ./tinyrun is
 #   make bench-v2: the same inside the cgroup v2 guest (vm-run), table in build/bench-v2/
 #
 # The floor (tests/bench/floor.c: clone + pivot_root + exec /bin/true, no runtime, no
@@ -183,8 +184,8 @@ EOF
 
 Reproduce: `make bench` (BENCH_N=100 default; e.g. `BENCH_N=20 make bench` for a quick look).
 Rows: run = `run` of /bin/true; CPU of `run` = its wait4 user+system time, the children it
-waited for (the container's process) included; create/start/state/exec/kill/delete = one command each on a
-container running /bin/sleep (exec = `exec ID /bin/true`; kill = `kill ID KILL`, then the bench
+waited for (the container's process) included; create/start/state/exec/kill/delete = one
+command each on a container running /bin/sleep (exec = `exec ID /bin/true`; kill = `kill ID KILL`, then the bench
 reaps the init before `delete`); create+start+wait+delete = all four for /bin/true, wait being
 the subreaper's waitpid; peak RSS = wait4 ru_maxrss of the command (its waited-for children
 included); memory.limit = linux.resources.memory.limit (memory.limit_in_bytes on v1), bisected to

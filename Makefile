@@ -203,11 +203,12 @@ bench-quick: deps
 	@BENCH_QUICK=1 bash tests/bench/bench.sh
 
 # the same bench in the cgroup v2 guest (the host's binaries; table in build/bench-v2/); the
-# guest is emulated (TCG): by default the sequential rows only, 10 iterations (about 10 min)
+# guest is emulated (TCG): by default the sequential rows only, 10 iterations (about 10 min);
+# the calibration line is the guest's; BENCH_EXTRA="before=/path/to/tinyrun" adds a column
 VM_RUN ?= ../shared/tools/vm-run
 bench-v2: deps
 	@$(MAKE) --no-print-directory tinyrun
-	@$(VM_RUN) --cpus 2 --mem 4G --timeout 1800 -e BENCH_N=$${BENCH_N:-10} \
+	@$(VM_RUN) --cpus 2 --mem 4G --timeout 1800 -e BENCH_N=$${BENCH_N:-10} -e BENCH_EXTRA \
 	  -e BENCH_PARTS="$${BENCH_PARTS:-seq}" -e BENCH_OUT=build/bench-v2 \
 	  -e BENCH_TIMEOUT=$${BENCH_TIMEOUT:-60} -- bash tests/bench/bench.sh
 

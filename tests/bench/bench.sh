@@ -7,11 +7,13 @@
 #   BENCH_EXTRA="name=binary ...": more runtimes for the sequential, par and pexec rows, as more
 #     columns of the table (hook for other comparisons: BINARY gets a runtime's command line,
 #     `--root R run --bundle B ID` etc.; a wrapper that only runs is fine, as the floor shows --
-#     name it floor-like in driver.c's is_floor() or let its other rows fail and show n/a)
+#     name it floor-like in driver.c's is_floor() or let its other rows fail and show n/a);
+#     each binary is copied to the temp dir (tmpfs), as ./tinyrun is
 #   make bench-v2: the same inside the cgroup v2 guest (vm-run), table in build/bench-v2/
 #
 # The floor (tests/bench/floor.c: clone + pivot_root + exec /bin/true, no runtime, no
-# cgroup) runs next to the runtimes in the `run` and throughput rows.
+# cgroup) runs next to the runtimes in the `run` and throughput rows. A calibration line
+# (tests/bench/calibrate.sh) goes under every table: what this machine costs.
 #
 # Builds build/bench/driver (tests/bench/driver.c: a child subreaper that spawns and times
 # every runtime command, rotating the runtimes each iteration), a busybox bundle whose
@@ -56,6 +58,7 @@ SPECS=()
 for rt in "${RUNTIMES[@]}"; do SPECS+=("$rt=${BIN[$rt]}"); done
 # shellcheck disable=SC2206 # name=binary words
 EXTRA=(${BENCH_EXTRA:-})
+snapshot_extras
 drive() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" "${SPECS[@]}"; }
 # with the floor and the extra runtimes
 drive_all() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" "${SPECS[@]}" \
@@ -102,6 +105,11 @@ else
 	BIND_NOTES=$(probe_check)
 fi
 say "$BIND_NOTES"
+
+say "bench: calibration (tests/bench/calibrate.sh)"
+CALIBRATION=$(BENCH_OUT=$OUT bash tests/bench/calibrate.sh) || CALIBRATION="Calibration: failed (tests/bench/calibrate.sh)."
+export BENCH_CALIBRATION=$CALIBRATION	# tinyaws.sh and sandbox.sh print it beside their tables
+say "$CALIBRATION"
 
 RAW=$TMP/raw.tsv
 : >"$RAW"
@@ -165,16 +173,19 @@ $BIND_NOTES
 EOF
 	awk -F'\t' -v extra="$(printf '%s\n' "${EXTRA[@]}" | sed 's/=.*//' | tr '\n' ' ')" \
 		-f tests/bench/table.awk "$RAW"
+	printf '\n%s\n' "$CALIBRATION"
 	if [ -n "$CURVES_MD" ]; then
 		printf '\n### Cost curves (tinyrun and crun, %s samples a point; plot: %s)\n\n' \
 			"$CURVE_N" "$OUT/curves.png"
 		cat "$CURVES_MD"
+		printf '\n%s\n' "$CALIBRATION"
 	fi
 	cat <<'EOF'
 
 Reproduce: `make bench` (BENCH_N=100 default; e.g. `BENCH_N=20 make bench` for a quick look).
-Rows: run = `run` of /bin/true; create/start/state/exec/kill/delete = one command each on a
-container running /bin/sleep (exec = `exec ID /bin/true`; kill = `kill ID KILL`, then the bench
+Rows: run = `run` of /bin/true; CPU of `run` = its wait4 user+system time, the children it
+waited for (the container's process) included; create/start/state/exec/kill/delete = one
+command each on a container running /bin/sleep (exec = `exec ID /bin/true`; kill = `kill ID KILL`, then the bench
 reaps the init before `delete`); create+start+wait+delete = all four for /bin/true, wait being
 the subreaper's waitpid; peak RSS = wait4 ru_maxrss of the command (its waited-for children
 included); memory.limit = linux.resources.memory.limit (memory.limit_in_bytes on v1), bisected to
@@ -185,7 +196,13 @@ processes left = how many processes besides the container's init the command lef
 the subreaper), after `create` and after `run -d`. Ratios are crun/tinyrun and runc/tinyrun (for
 rates, tinyrun/peer), so above 1 means tinyrun is ahead; floor = tests/bench/floor.c (clone into
 new namespaces + pivot_root + exec /bin/true, no runtime, no cgroup), tinyrun/floor the share of
-the floor's rate tinyrun reaches (floor/tinyrun for times).
+the floor's rate tinyrun reaches (floor/tinyrun for times). The calibration line under each
+table (tests/bench/calibrate.c, measured before the runtimes, medians) is what this machine
+costs: a page fault (first write to an anonymous page), a syscall (getppid), a fork+exec of a
+static binary, a cgroup mkdir+rmdir in each hierarchy and their sum, the floor's `run` and the
+floor with a cgroup in every hierarchy (floor-cg: clone3 into the cgroup2 one, `tasks` of each
+v1 one), and the virtualisation (systemd-detect-virt, CPUID's hypervisor vendor: KVMKVMKVM,
+TCGTCGTCGTCG for QEMU's emulation; DMI): judge a ratio from another machine against it.
 EOF
 }
 

@@ -21,7 +21,7 @@
  *
  * Modes (each prints "metric<TAB>runtime<TAB>median<TAB>p10<TAB>p90<TAB>
  * samples<TAB>failures<TAB>first error" lines on stdout):
- *   seq     N iterations of: --version; run /bin/true (time, peak RSS);
+ *   seq     N iterations of: --version; run /bin/true (time, CPU, peak RSS);
  *           create, start, state, exec /bin/true, kill, delete of a sleeping
  *           container (each timed alone; create's peak RSS); create + start +
  *           wait + delete of /bin/true (timed together). Also the floor:
@@ -66,13 +66,13 @@ extern char **environ;
 enum metric {
 	M_VERSION, M_RUN, M_RUN_RSS, M_CREATE, M_CREATE_RSS, M_START, M_STATE,
 	M_EXEC, M_KILL, M_DELETE, M_CSWD, M_SYSCALLS, M_PAR, M_MINMEM,
-	M_INIT_RSS, M_LEFT_CREATE, M_RUND, M_LEFT_RUND, M_PEXEC, M_LIST, NMETRIC
+	M_INIT_RSS, M_LEFT_CREATE, M_RUND, M_LEFT_RUND, M_PEXEC, M_LIST, M_RUN_CPU, NMETRIC
 };
 
 static const char *const metric_name[NMETRIC] = {
 	"version", "run", "run_rss", "create", "create_rss", "start", "state",
 	"exec", "kill", "delete", "cswd", "syscalls", "par", "minmem",
-	"init_rss", "left_create", "rund", "left_rund", "pexec", "list",
+	"init_rss", "left_create", "rund", "left_rund", "pexec", "list", "run_cpu",
 };
 
 struct series {
@@ -90,6 +90,7 @@ struct runtime {
 struct outcome {
 	int status;	/* exit code, 128+signal, or 124 on timeout */
 	double ms;
+	double cpu_ms;	/* user + system, the children it waited for included */
 	long rss_kib;
 };
 
@@ -354,7 +355,7 @@ static int spawn_wait(char *const argv[], const char *out, const char *err,
 		if (err)
 			write_file(err, strerror(r), strlen(strerror(r)));
 		o->status = 127;
-		o->ms = 0;
+		o->ms = o->cpu_ms = 0;
 		o->rss_kib = 0;
 		return o->status;
 	}
@@ -373,6 +374,8 @@ static int spawn_wait(char *const argv[], const char *out, const char *err,
 	o->ms = now_ms() - t0;
 	alarm(0);
 	o->rss_kib = ru.ru_maxrss;
+	o->cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+		    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 	o->status = timed_out ? 124 : status_code(st);
 	if (timed_out && err) {
 		char msg[64];
@@ -558,6 +561,7 @@ static void seq_run(struct runtime *rt)
 	rt_cmd(rt, 0, NULL, &o, "run", "--bundle", bundle, id);
 	if (record(rt, 0, M_RUN, &o, o.ms) == 0) {
 		push(&rt->s[M_RUN_RSS], o.rss_kib);
+		push(&rt->s[M_RUN_CPU], o.cpu_ms);
 	} else {
 		if (!rt->s[M_RUN_RSS].err[0])
 			snprintf(rt->s[M_RUN_RSS].err, ERR_LEN, "not measured: run failed");

@@ -4,11 +4,12 @@
 
 BEGIN {
 	FS = "\t"
-	nrows = split("version run create start state exec kill delete cswd " \
+	nrows = split("version run run_cpu create start state exec kill delete cswd " \
 		      "rund run_rss create_rss init_rss left_create left_rund minmem syscalls " \
 		      "par2 par8 pexec8", rows, " ")
 	label["version"] = "start-up (`--version`), ms"
 	label["run"] = "`run` /bin/true, ms"
+	label["run_cpu"] = "CPU of `run` (user+sys, its children included), ms"
 	label["create"] = "`create`, ms"
 	label["start"] = "`start`, ms"
 	label["state"] = "`state`, ms"
@@ -35,7 +36,7 @@ BEGIN {
 	kind["syscalls"] = "count"
 	kind["par2"] = kind["par8"] = "rate"
 	# The issue's targets: tinyrun <= f x crun.
-	target["run"] = 0.6; target["state"] = 0.5; target["kill"] = 0.5
+	target["run"] = 0.6; target["run_cpu"] = 0.5; target["state"] = 0.5; target["kill"] = 0.5
 	target["delete"] = 0.5; target["create"] = 0.7; target["exec"] = 0.6
 	target["run_rss"] = 1; target["create_rss"] = 1; target["minmem"] = 1
 	target["syscalls"] = 0.5; target["init_rss"] = 1

@@ -123,3 +123,4 @@ for how in bundle oneshot; do
 	printf '| %s | %s | %s |\n' "$label" "${s%%$'\t'*}" \
 		"$(awk -v a="${r##*$'\t'}" -v b="${s##*$'\t'}" 'BEGIN { printf "%.2f", a / b }')"
 done
+printf '\n%s\n' "${BENCH_CALIBRATION:-$(bash tests/bench/calibrate.sh)}"

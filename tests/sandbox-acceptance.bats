@@ -262,3 +262,56 @@ policy_violation() {
 	assert_line "mknod c=159"
 	assert_equal "$(jq -r .reason <<<"$result")" exit
 }
+
+# debian_bundle: $BUNDLE's rootfs becomes the host's own userland: /usr bound
+# read-only (undone by teardown), bin, lib, lib64 its usrmerge symlinks
+debian_bundle() {
+	[[ -x /usr/bin/python3 && -L /bin ]] || skip "needs a usrmerge host with /usr/bin/python3"
+	rm -rf "$BUNDLE/rootfs"
+	mkdir -p "$BUNDLE/rootfs/usr"
+	ln -s usr/bin "$BUNDLE/rootfs/bin"
+	ln -s usr/lib "$BUNDLE/rootfs/lib"
+	ln -s usr/lib64 "$BUNDLE/rootfs/lib64"
+	mount --bind -o ro /usr "$BUNDLE/rootfs/usr"
+	DEBIAN_USR="$BUNDLE/rootfs/usr"
+}
+
+teardown() {
+	[[ -z "${DEBIAN_USR:-}" ]] || umount "$DEBIAN_USR" || true
+	tr_teardown
+}
+
+@test "ordinary programs run under both profiles: Debian's dash, coreutils and python3 (threads, subprocess, a FIFO); strict refuses the fork with EPERM" {
+	debian_bundle
+	probe_bundle
+	# shellcheck disable=SC2016
+	run_result /usr/bin/sh -c 'ls / | tr "\n" " "; echo; printf "b\na\n" | sort | tr -d "\n"; echo;
+		mkfifo /tmp/f && stat -c %F /tmp/f; cp /etc/passwd /tmp/p && wc -l </tmp/p; date +%Y >/dev/null && id -u;
+		/usr/bin/python3 -c "import json, subprocess, threading
+t = threading.Thread(target=print, args=(\"thread\",)); t.start(); t.join()
+print(subprocess.run([\"/usr/bin/true\"]).returncode, json.dumps({\"py\": 1}))"'
+	assert_success
+	assert_line "bin dev etc lib lib64 proc sys tmp usr workspace "
+	assert_line "ab"
+	assert_line "fifo"
+	assert_line "2"
+	assert_line "65534"
+	assert_line "thread"
+	assert_line '0 {"py": 1}'
+	assert_equal "$(jq -r .reason <<<"$result")" exit
+	probe_bundle --seccomp strict
+	run_result /usr/bin/python3 -c 'import json, os, threading, subprocess
+t = threading.Thread(target=print, args=("thread",)); t.start(); t.join()
+print(json.dumps(sorted(os.listdir("/"))))
+try:
+    subprocess.run(["/usr/bin/true"])
+except PermissionError as e:
+    print("no fork:", e.errno)'
+	assert_success
+	assert_line "thread"
+	assert_line '["bin", "dev", "etc", "lib", "lib64", "proc", "sys", "tmp", "usr", "workspace"]'
+	assert_line "no fork: 1"
+	run_result /usr/bin/sort /etc/group
+	assert_success
+	assert_line "nogroup:x:65534:"
+}

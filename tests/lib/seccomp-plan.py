@@ -151,8 +151,8 @@ def plan(config_path, list_path):
                 if expect in ("kill", "kill-thread") and not modes_done and name in known["x86_64"]:
                     add("x86_64", name, args, expect, ("handler", "thread"))
                     modes_done = True
-                if not x32_done and name in known["x32"]:
-                    add("x32", name, args, expect)
+                if not x32_done and name in known["x32"]:   # from a thread too: the process dies
+                    add("x32", name, args, expect, ("plain", "thread"))
                     x32_done = True
     for name in sorted(named):
         args = complement(prof, name)

@@ -9,6 +9,16 @@
 # A rule added to a profile gets its probe without a line here.
 #
 # The other families, and where they are tested:
+#   submitted paths       tinyaws.bats (a seed reached through a symlink, or
+#                         holding a device node, is refused: no host file is
+#                         copied). The runtime resolves nothing inside a
+#                         workspace for a task: a joining task gets the
+#                         request's /workspace as its tmpfs mount root, opened
+#                         RESOLVE_NO_SYMLINKS and checked (rootfs/minimal.c
+#                         clone_shared); on a read-only root, that mount point
+#                         cannot be renamed, exchanged or replaced (EROFS), so
+#                         a symlink or renameat2 race inside the workspace has
+#                         nothing of the runtime's to steer
 #   root and mounts       sandbox.bats (/, /dev, /etc exactly the profile's; /sys
 #                         empty; no cgroupfs; image dirs read-only), hostile.bats
 #   identity              sandbox.bats (leased uid, no capability, no group,
@@ -21,9 +31,8 @@
 #   CPU, wall time, I/O floods, rlimits, disk: the limits' own suites (issue 31 §1)
 #   lifecycle             sandbox.bats (requests, keys, leases), gc.bats
 # Here: syscalls (the generated probes, SIGSYS handlers, threads, x32), the
-# calls the profile denies end the task as policy-violation, ordinary
-# programs still run, and submitted paths (symlink and renameat2 races in
-# the workspace against a task joining the request).
+# calls the profile denies end the task as policy-violation, and ordinary
+# programs still run under both profiles.
 
 load helpers
 

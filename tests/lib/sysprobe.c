@@ -109,7 +109,7 @@ static void result_of(long r, char *out, size_t size)
 		snprintf(out, size, "ret=%ld", r);
 }
 
-/* The syscall numbered NAME on ARCH, by the number -> name table. */
+/* The number of syscall NAME on ARCH, found through the number -> name table. */
 static long number_of(uint32_t arch, const char *name)
 {
 	long bit = arch == SCMP_ARCH_X32 ? X32_BIT : 0;

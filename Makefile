@@ -37,7 +37,7 @@ LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
-DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3-dbus python3-gi apparmor
+DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats and tests/docker.bats
 DEB_CLIENTS := podman conmon containerd docker.io

@@ -371,6 +371,9 @@ int seccomp_build(const struct oci_seccomp *s, void (*debug)(const char *msg),
 	/* binary search over syscall numbers: shorter paths through big allow-lists */
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	seccomp_attr_set(ctx, SCMP_FLTATR_API_SYSRAWRC, 1);
+	/* a syscall of an architecture the profile does not list (an x32 number
+	 * on x86_64): the whole process dies by SIGSYS, not just its thread */
+	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 	r = arch_add(ctx, s, &al, err);
 	if (r == 0)
 		r = rules_add(ctx, s, def, debug, skipped, err);

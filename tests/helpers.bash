@@ -40,10 +40,10 @@ is_runc() {
 
 # --- helper programs and rootfs -------------------------------------------
 
-# build_static SRC: $TEST_LIB_BIN/<name of SRC without .c>, a static binary,
-# rebuilt when SRC is newer (tests/lib/common.bash).
+# build_static SRC [GCC ARGS...]: $TEST_LIB_BIN/<name of SRC without .c>, a
+# static binary, rebuilt when SRC is newer (tests/lib/common.bash).
 build_static() {
-	build_static_into "$1" "$TEST_LIB_BIN"
+	build_static_into "$1" "$TEST_LIB_BIN" "${@:2}"
 }
 
 # The checker (the in-container probe) and the subreaper.

@@ -166,7 +166,7 @@ add_default_seccomp() {
 	build_static "$TESTS_DIR/lib/sysnr.c"
 	cp "$TEST_LIB_BIN/sysnr" "$BUNDLE/rootfs/bin/sysnr"
 	add_default_seccomp
-	local names name arg
+	local names name args
 	names="$(jq -r '.linux.seccomp.syscalls[] | select(.action == "SCMP_ACT_KILL_PROCESS" or .action == "SCMP_ACT_KILL"
 		or .action == "SCMP_ACT_KILL_THREAD") | .names[]' "$BUNDLE/config.json" | sort -u)"
 	[[ -n "$names" ]]
@@ -177,9 +177,13 @@ add_default_seccomp() {
 			echo "$name: unknown to this libseccomp, skipped"
 			continue
 		fi
-		arg=0
-		[[ "$name" == clone ]] && arg=0x7E020000   # every namespace flag: the rule's args
-		set_args /bin/sysnr "$name" "$arg"
+		case $name in   # the kill rule's arguments
+		clone) args=(0x7E020000) ;;   # every namespace flag
+		mknod) args=(0 0x2000) ;;     # S_IFCHR
+		mknodat) args=(0 0 0x6000) ;; # S_IFBLK
+		*) args=(0) ;;
+		esac
+		set_args /bin/sysnr "$name" "${args[@]}"
 		run_result
 		echo "$name: status $status, $result"
 		assert_equal "$status" 159

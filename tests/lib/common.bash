@@ -46,7 +46,8 @@ runtime_timeout() {
 
 # --- helper programs --------------------------------------------------------
 
-# build_static_into SRC DIR: DIR/<name of SRC without .c>, a static binary,
+# build_static_into SRC DIR [GCC ARGS...]: DIR/<name of SRC without .c>, a
+# static binary (the extra arguments after the source: -pthread, -lseccomp),
 # rebuilt when SRC is newer; concurrent suites serialise on DIR/.lock (never
 # take that lock around a call).
 build_static_into() {
@@ -57,7 +58,7 @@ build_static_into() {
 	(
 		flock 9
 		if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
-			gcc -static -O2 -Wall -Wextra -Werror -o "$bin.tmp" "$src" && mv "$bin.tmp" "$bin"
+			gcc -static -O2 -Wall -Wextra -Werror -o "$bin.tmp" "$src" "${@:3}" && mv "$bin.tmp" "$bin"
 		fi
 	) 9>"$dir/.lock"
 }

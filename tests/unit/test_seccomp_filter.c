@@ -674,6 +674,20 @@ static int do_thread(void *arg, int fd)
 	return ret == (void *)0x5 ? 0 : 2;
 }
 
+/* An x32 number (x32 is not in the profile's architectures) from a second
+ * thread: the whole process dies, not just the thread (bad-arch action). */
+static void *x32_getpid(void *arg) { (void)arg; syscall(0x40000000L | SYS_getpid); return NULL; }
+
+static int do_x32_thread(void *arg, int fd)
+{
+	pthread_t t;
+	(void)arg; (void)fd;
+	if (pthread_create(&t, NULL, x32_getpid, NULL) != 0)
+		return 1;
+	pthread_join(t, NULL);
+	return 0;   /* survived */
+}
+
 static void test_profile_default(void)
 {
 	struct oci_config cfg = { 0 };
@@ -706,6 +720,7 @@ static void test_profile_default(void)
 	CHECK(exited_ok(run_filtered(&p, do_fork, &zero)));
 	CHECK(exited_ok(run_filtered(&p, do_socket, &zero)));
 	CHECK(exited_ok(run_filtered(&p, do_thread, NULL)));
+	CHECK(killed_by_sigsys(run_filtered(&p, do_x32_thread, NULL)));
 	seccomp_prog_free(&p);
 	oci_config_free(&cfg);
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# Nothing crosses between two sandbox requests (issue 31 §3, SPEC-NOTES
+# "Sandbox profile", "Between requests"): for each channel a task of request A
+# holds one end while a task of request B, at the same time and under another
+# leased uid, tries the other; where a task of A's own request can use the
+# channel, that task shows the probe would see it. tests/lib/isoprobe.c is the
+# probe. And the lease range skips /etc/subuid and /etc/subgid.
+
+load helpers
+
+RANGE_FIRST=1900000000
+RANGE_LAST=1900065535
+
+# iso_bundle DIR [SPEC OPTIONS...]: DIR with `spec --sandbox`'s config, the
+# test's range and token, and /bin/isoprobe in its image.
+iso_bundle() {
+	local dir="$1"
+	[[ -d "$dir/rootfs" ]] || { mkdir -p "$dir" && cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"; }
+	cp "$TEST_LIB_BIN/isoprobe" "$dir/rootfs/bin/isoprobe"
+	rm -f "$dir/config.json" "$dir/request.key"
+	"$RUNTIME" spec --sandbox -b "$dir" "${@:2}"
+	BUNDLE="$dir" update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
+		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
+}
+
+# hold ID DIR QUERY...: request ID from bundle DIR runs isoprobe QUERY...
+# then sleeps; returns once its last query answered.
+hold() {
+	local id="$1" dir="$2" last="${*: -1}"
+	BUNDLE="$dir" set_args isoprobe "${@:3}" sleep:3600
+	BUNDLE="$dir" run_detached "$id"
+	wait_for_file "$(container_log "$id")" "^${last}="
+}
+
+# probe ID DIR QUERY...: request ID from bundle DIR runs isoprobe QUERY...
+# in the foreground; $output holds the answers.
+probe() {
+	local id="$1" dir="$2"
+	BUNDLE="$dir" set_args isoprobe "${@:3}"
+	run_nohang runtime run --bundle "$dir" "$id"
+}
+
+# lease ID: the host uid a container's user namespace maps to
+lease() {
+	awk '{print $2}' "/proc/$(state_field "$1" pid)/uid_map"
+}
+
+setup() {
+	tr_setup
+	build_static "$TESTS_DIR/lib/isoprobe.c"
+	iso_bundle "$BUNDLE"
+	B="$BATS_TEST_TMPDIR/other"
+	iso_bundle "$B"
+}
+
+@test "isolation: a file lock on the image taken by one request is not seen by another (its own read-only overlay)" {
+	hold "$CID-a" "$BUNDLE" flock:/bin/busybox setlk:/bin/checker
+	assert_line "flock:/bin/busybox=ok"
+	assert_line "setlk:/bin/checker=ok"
+	# the same inodes on the host (hard links of one image), another request, another uid
+	[ "$(stat -c %i "$BUNDLE/rootfs/bin/busybox")" = "$(stat -c %i "$B/rootfs/bin/busybox")" ]
+	BUNDLE="$B" hold "$CID-b" "$B" flock-ex:/bin/busybox getlk:/bin/checker
+	[ "$(lease "$CID-a")" != "$(lease "$CID-b")" ]
+	run cat "$(container_log "$CID-b")"
+	assert_line "flock-ex:/bin/busybox=free"
+	assert_line "getlk:/bin/checker=unlocked"
+	# the probe sees a lock held in its own root (a second process of A)
+	run runtime exec "$CID-a" isoprobe flock-ex:/bin/busybox getlk:/bin/checker
+	assert_line "flock-ex:/bin/busybox=ERR:EAGAIN"
+	assert_line "getlk:/bin/checker=locked"
+}

@@ -69,3 +69,21 @@ setup() {
 	assert_line "flock-ex:/bin/busybox=ERR:EAGAIN"
 	assert_line "getlk:/bin/checker=locked"
 }
+
+@test "isolation: the profile allows unix, inet, inet6 and netlink sockets only: AF_VSOCK and the rest get ENOSYS" {
+	# 40 AF_VSOCK (the VM's host, any other guest's listener), 17 AF_PACKET,
+	# 38 AF_ALG, 30 AF_TIPC, 21 AF_RDS, 3 AF_AX25, 5 AF_APPLETALK, 9 AF_X25,
+	# 12 AF_DECnet, 0 AF_UNSPEC; 2^32+1: AF_UNIX in the kernel's int, refused
+	probe "$CID" "$BUNDLE" socket:1:1 socket:2:2 socket:10:1 socket:16:3 \
+		socket:40:1 socket:17:3 socket:38:5 socket:30:5 socket:21:5 socket:3:2 socket:5:2 socket:9:5 \
+		socket:12:5 socket:0:1 socket:4294967297:1
+	assert_success
+	assert_line "socket:1:1=ok"
+	assert_line "socket:2:2=ok"
+	assert_line "socket:10:1=ok"
+	assert_line "socket:16:3=ok"
+	local f
+	for f in 40:1 17:3 38:5 30:5 21:5 3:2 5:2 9:5 12:5 0:1 4294967297:1; do
+		assert_line "socket:$f=ERR:ENOSYS"
+	done
+}

@@ -161,7 +161,7 @@ static void query(const char *q)
 	char a[256], b[64];
 
 	if (!strncmp(q, "socket:", 7))
-		q_num(q, syscall(SYS_socket, atoi(arg(q, 1, b, sizeof(b))), atoi(arg(q, 2, a, sizeof(a))), 0));
+		q_num(q, syscall(SYS_socket, strtol(arg(q, 1, b, sizeof(b)), NULL, 0), atoi(arg(q, 2, a, sizeof(a))), 0));
 	else if (!strncmp(q, "flock:", 6))
 		q_lock(q, arg(q, 1, a, sizeof(a)), 's');
 	else if (!strncmp(q, "flock-ex:", 9))

@@ -87,3 +87,61 @@ setup() {
 		assert_line "socket:$f=ERR:ENOSYS"
 	done
 }
+
+# with_subids SUBUID SUBGID CMD...: CMD in a private mount namespace where
+# the files SUBUID and SUBGID are bound over /etc/subuid and /etc/subgid (the
+# host's own files are never touched)
+with_subids() {
+	unshare -m --propagation private sh -c 'mount --bind "$1" /etc/subuid && mount --bind "$2" /etc/subgid &&
+		shift 2 && exec "$@"' sh "$@"
+}
+
+@test "isolation: a uid lease skips every range of /etc/subuid and /etc/subgid, read at lease time" {
+	local su="$BATS_TEST_TMPDIR/subuid" sg="$BATS_TEST_TMPDIR/subgid"
+	printf 'alice:%d:3\n# a comment\nnot a range\n' "$RANGE_FIRST" >"$su"
+	printf 'bob:%d:2\n' "$((RANGE_FIRST + 3))" >"$sg"
+	set_args isoprobe sleep:3600
+	run_nohang_to "$(container_log "$CID-a")" with_subids "$su" "$sg" \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID-a"
+	assert_success
+	record_container_pid "$CID-a"
+	# RANGE_FIRST .. +2 are alice's, +3 and +4 bob's: the lowest free id is +5
+	assert_equal "$(lease "$CID-a")" "$((RANGE_FIRST + 5))"
+	assert_equal "$(awk '{print $2}' "/proc/$(state_field "$CID-a" pid)/gid_map")" "$((RANGE_FIRST + 5))"
+	# without them (the host's empty files) the lowest id is free again
+	run_detached "$CID-b"
+	assert_equal "$(lease "$CID-b")" "$RANGE_FIRST"
+	# a range wholly listed: refused, nothing left
+	BUNDLE="$B" update_config '.annotations["run.tinyrun.userns.range"] = $r' \
+		--arg r "$RANGE_FIRST-$((RANGE_FIRST + 4))"
+	BUNDLE="$B" run_nohang with_subids "$su" "$sg" "$RUNTIME" --root "$ROOT" run --bundle "$B" "$CID-c"
+	assert_failure 1
+	assert_output --partial "no free id in $RANGE_FIRST-$((RANGE_FIRST + 4)) (every one is leased to a live container or listed in /etc/subuid or /etc/subgid)"
+	[ ! -e "$ROOT/$CID-c" ]
+}
+
+@test "isolation: an /etc/subuid that is a symlink, a FIFO or too large is refused by name, nothing left" {
+	local sg="$BATS_TEST_TMPDIR/subgid" big="$BATS_TEST_TMPDIR/big"
+	: >"$sg"
+	mkdir "$BATS_TEST_TMPDIR/etc"   # an /etc whose subuid is a symlink (a bind would follow it)
+	ln -s /etc/passwd "$BATS_TEST_TMPDIR/etc/subuid"
+	: >"$BATS_TEST_TMPDIR/etc/subgid"
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	head -c 1048577 /dev/zero | tr '\0' '#' >"$big"
+	local f
+	for f in link fifo big; do
+		if [[ $f == link ]]; then
+			run_nohang unshare -m --propagation private sh -c 'mount --bind "$1" /etc &&
+				exec "$2" --root "$3" run --bundle "$4" "$5"' sh "$BATS_TEST_TMPDIR/etc" "$RUNTIME" "$ROOT" "$BUNDLE" "$CID-$f"
+		else
+			run_nohang with_subids "$BATS_TEST_TMPDIR/$f" "$sg" "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID-$f"
+		fi
+		assert_failure 1
+		case $f in
+		link) assert_output --partial "tinyrun: run.tinyrun.userns: /etc/subuid: Too many levels of symbolic links" ;;
+		fifo) assert_output --partial "tinyrun: run.tinyrun.userns: /etc/subuid: not a regular file (a FIFO)" ;;
+		big) assert_output --partial "tinyrun: run.tinyrun.userns: /etc/subuid: larger than 1048576 bytes" ;;
+		esac
+		[ ! -e "$ROOT/$CID-$f" ]
+	done
+}

@@ -24,11 +24,16 @@ iso_bundle() {
 }
 
 # hold ID DIR QUERY...: request ID from bundle DIR runs isoprobe QUERY...
-# then sleeps; returns once its last query answered.
+# then sleeps; returns once its last query answered. $WRAP (words): a
+# command the runtime runs under.
 hold() {
 	local id="$1" dir="$2" last="${*: -1}"
 	BUNDLE="$dir" set_args isoprobe "${@:3}" sleep:3600
-	BUNDLE="$dir" run_detached "$id"
+	# shellcheck disable=SC2086
+	run_nohang_to "$(container_log "$id")" ${WRAP:-} \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$dir" "$id"
+	assert_success
+	record_container_pid "$id"
 	wait_for_file "$(container_log "$id")" "^${last}="
 }
 
@@ -37,7 +42,8 @@ hold() {
 probe() {
 	local id="$1" dir="$2"
 	BUNDLE="$dir" set_args isoprobe "${@:3}"
-	run_nohang runtime run --bundle "$dir" "$id"
+	# shellcheck disable=SC2086
+	run_nohang ${WRAP:-} "$RUNTIME" --root "$ROOT" run --bundle "$dir" "$id"
 }
 
 # lease ID: the host uid a container's user namespace maps to
@@ -143,5 +149,76 @@ with_subids() {
 		big) assert_output --partial "tinyrun: run.tinyrun.userns: /etc/subuid: larger than 1048576 bytes" ;;
 		esac
 		[ ! -e "$ROOT/$CID-$f" ]
+	done
+}
+
+@test "isolation: keyrings: the profile kills add_key and keyctl; without it each request has its own session keyring" {
+	probe "$CID" "$BUNDLE" key-add:iso
+	assert_failure 159   # SIGSYS
+	refute_line "key-add:iso=ok"
+	probe "$CID-k" "$BUNDLE" keyring
+	assert_failure 159
+	# the second fence alone: a new session keyring per container, per-uid user
+	# keyrings; the runtime's caller has a session keyring of its own (a login's)
+	WRAP="$TEST_LIB_BIN/isoprobe --session"
+	update_config 'del(.linux.seccomp)'
+	BUNDLE="$B" update_config 'del(.linux.seccomp)'
+	hold "$CID-a" "$BUNDLE" keyring key-add:iso ukey-add:iso key-find:iso
+	assert_line "keyring=_ses.$CID-a"
+	assert_line "key-add:iso=ok"
+	assert_line "ukey-add:iso=ok"
+	assert_line "key-find:iso=found"   # the probe finds a key where it is
+	probe "$CID-b" "$B" keyring key-find:iso ukey-find:iso
+	assert_success
+	assert_line "keyring=_ses.$CID-b"
+	assert_line "key-find:iso=ERR:ENOKEY"
+	assert_line "ukey-find:iso=ERR:ENOKEY"
+	# a second process of A (exec) has A's uid, so A's user keyring
+	run runtime exec "$CID-a" isoprobe ukey-find:iso
+	assert_success
+	assert_line "ukey-find:iso=found"
+}
+
+@test "isolation: SysV and POSIX IPC, /dev/shm and abstract unix sockets reach a task of the same request only" {
+	iso_bundle "$BUNDLE" --request-key
+	hold "$CID-a" "$BUNDLE" sysv-make:4242 mq-make:isoq touch:/dev/shm/iso abstract-bind:iso touch:/tmp/iso
+	assert_line "sysv-make:4242=ok"
+	assert_line "mq-make:isoq=ok"
+	assert_line "touch:/dev/shm/iso=ok"
+	assert_line "abstract-bind:iso=ok"
+	# another request, at the same time, another uid: nothing
+	probe "$CID-b" "$B" sysv-get:4242 mq-get:isoq exists:/dev/shm/iso abstract-connect:iso exists:/tmp/iso
+	assert_success
+	assert_line "sysv-get:4242=ERR:ENOENT"
+	assert_line "mq-get:isoq=ERR:ENOENT"
+	assert_line "exists:/dev/shm/iso=ERR:ENOENT"
+	assert_line "abstract-connect:iso=ERR:ECONNREFUSED"
+	assert_line "exists:/tmp/iso=ERR:ENOENT"
+	# a task of A's request shares its ipc and network namespaces and /tmp: the probe sees them
+	local task="$BATS_TEST_TMPDIR/task"
+	iso_bundle "$task" --request "$CID-a"
+	cp "$BUNDLE/request.key" "$task/request.key"
+	probe "$CID-t" "$task" sysv-get:4242 mq-get:isoq exists:/dev/shm/iso abstract-connect:iso exists:/tmp/iso
+	assert_success
+	assert_line "sysv-get:4242=ok"
+	assert_line "mq-get:isoq=ok"
+	assert_line "abstract-connect:iso=ok"
+	assert_line "exists:/tmp/iso=ok"
+	assert_line "exists:/dev/shm/iso=ERR:ENOENT"   # /dev/shm is each container's own tmpfs
+}
+
+@test "isolation: io_uring is ENOSYS; clone with a namespace flag kills, clone3 is ENOSYS, plain clone works" {
+	probe "$CID" "$BUNDLE" io_uring clone:0 clone3:0 clone3:0x10000000
+	assert_success
+	assert_line "io_uring=ERR:ENOSYS"
+	assert_line "clone:0=ok"
+	assert_line "clone3:0=ERR:ENOSYS"
+	assert_line "clone3:0x10000000=ERR:ENOSYS"
+	local f i=0
+	# CLONE_NEWUSER, NEWNET, NEWIPC, NEWNS, NEWPID, NEWUTS, NEWCGROUP: SIGSYS
+	for f in 0x10000000 0x40000000 0x08000000 0x00020000 0x20000000 0x04000000 0x02000000; do
+		probe "$CID-$((i++))" "$BUNDLE" "clone:$f"
+		assert_failure 159
+		refute_line "clone:$f=ok"
 	done
 }

@@ -13,14 +13,17 @@
  *   key-find:DESC ukey-find:DESC    keyctl(KEYCTL_SEARCH) of the session / user keyring: "found" or ERR
  *   keyring               the session keyring's description (KEYCTL_DESCRIBE)
  *   sysv-make:KEY  sysv-get:KEY    shmget(KEY, 4096, IPC_CREAT|0666) / shmget(KEY, 0, 0)
- *   mq-make:NAME   mq-get:NAME     mq_open(NAME, O_CREAT|O_RDWR) / mq_open(NAME, O_RDWR)
+ *   mq-make:NAME   mq-get:NAME     mq_open(NAME, O_CREAT|O_RDWR) / mq_open(NAME, O_RDWR) (raw: no leading /)
  *   abstract-bind:NAME  abstract-connect:NAME   an abstract unix stream socket "\0NAME"
  *   vsock-listen:PORT  vsock-connect:PORT    AF_VSOCK stream: listen on any CID / connect to the local CID
  *   touch:PATH  exists:PATH   create PATH / stat it
  *   io_uring              io_uring_setup(1): "ok" or ERR
  *   clone:FLAGS           raw clone(FLAGS|SIGCHLD), the child exits 0: "ok" or ERR
  *   clone3:FLAGS          raw clone3 with flags FLAGS
- *   sleep:SECS            sleep, then "ok" */
+ *   sleep:SECS            sleep, then "ok"
+ * Host side: isoprobe --session CMD [ARGS...] runs CMD in a new session
+ * keyring of its own (a real one, as a login's pam_keyinit makes): what a
+ * container would share with its caller without its own. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -220,6 +223,15 @@ static void query(const char *q)
 
 int main(int argc, char **argv)
 {
+	if (argc > 2 && !strcmp(argv[1], "--session")) {
+		if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0) {
+			perror("isoprobe: keyctl(KEYCTL_JOIN_SESSION_KEYRING)");
+			return 2;
+		}
+		execvp(argv[2], argv + 2);
+		perror(argv[2]);
+		return 127;
+	}
 	for (int i = 1; i < argc; i++)
 		query(argv[i]);
 	return 0;

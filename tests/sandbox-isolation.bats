@@ -222,3 +222,30 @@ with_subids() {
 		refute_line "clone:$f=ok"
 	done
 }
+
+# in_userns_without_userns CMD...: CMD as root of a new user namespace (and
+# mount namespace) whose user.max_user_namespaces is 0: the host knob, for
+# this namespace only (the host's own value is not touched)
+in_userns_without_userns() {
+	unshare -U -r -m sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' sh "$@"
+}
+
+@test "host: where user.max_user_namespaces is 0 the sandbox is refused naming the knob, in the error and the result, nothing left" {
+	local result="$BATS_TEST_TMPDIR/result.json"
+	run_nohang in_userns_without_userns "$RUNTIME" --root "$ROOT" run --result "$result" --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: sandbox: user namespaces are disabled: /proc/sys/user/max_user_namespaces is 0"
+	[ ! -e "$ROOT/$CID" ]
+	# the result says it never started, and why
+	assert_equal "$(jq -r '.reason, .status, .hostBlocked' "$result" | tr '\n' '|')" \
+		"not-started|null|user namespaces are disabled: /proc/sys/user/max_user_namespaces is 0|"
+	# any config with a user namespace: the kernel's refusal is explained by the same knob
+	make_bundle "$BATS_TEST_TMPDIR/plain"
+	BUNDLE="$BATS_TEST_TMPDIR/plain" update_config '.linux.namespaces += [{"type": "user"}]
+		| .linux.uidMappings = [{"containerID": 0, "hostID": 0, "size": 1}]
+		| .linux.gidMappings = [{"containerID": 0, "hostID": 0, "size": 1}]'
+	run_nohang in_userns_without_userns "$RUNTIME" --root "$ROOT" --cgroup-manager disabled run --bundle "$BATS_TEST_TMPDIR/plain" "$CID-plain"
+	assert_failure 1
+	assert_output --partial "No space left on device: user namespaces are disabled: /proc/sys/user/max_user_namespaces is 0"
+	[ ! -e "$ROOT/$CID-plain" ]
+}

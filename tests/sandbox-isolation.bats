@@ -76,6 +76,28 @@ setup() {
 	assert_line "getlk:/bin/checker=locked"
 }
 
+@test "isolation: an inotify watch on the image sees no access by another request, one by its own process" {
+	BUNDLE="$BUNDLE" set_args isoprobe watch:/bin/busybox wait-event:6 sleep:3600
+	run_detached "$CID-a"
+	wait_for_file "$(container_log "$CID-a")" "^watch:/bin/busybox="
+	probe "$CID-b" "$B" read:/bin/busybox
+	assert_success
+	assert_line "read:/bin/busybox=ok"
+	wait_for_file "$(container_log "$CID-a")" "^wait-event:6="
+	run cat "$(container_log "$CID-a")"
+	assert_line "watch:/bin/busybox=ok"
+	assert_line "wait-event:6=none"
+	# the watch sees an access in its own root (a second process of the request)
+	BUNDLE="$BUNDLE" set_args isoprobe watch:/bin/busybox wait-event:6 sleep:3600
+	run_detached "$CID-c"
+	wait_for_file "$(container_log "$CID-c")" "^watch:/bin/busybox="
+	run runtime exec "$CID-c" isoprobe read:/bin/busybox
+	assert_success
+	wait_for_file "$(container_log "$CID-c")" "^wait-event:6="
+	run cat "$(container_log "$CID-c")"
+	assert_line "wait-event:6=event"
+}
+
 @test "isolation: the profile allows unix, inet, inet6 and netlink sockets only: AF_VSOCK and the rest get ENOSYS" {
 	# 40 AF_VSOCK (the VM's host, any other guest's listener), 17 AF_PACKET,
 	# 38 AF_ALG, 30 AF_TIPC, 21 AF_RDS, 3 AF_AX25, 5 AF_APPLETALK, 9 AF_X25,

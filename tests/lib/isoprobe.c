@@ -17,6 +17,9 @@
  *   abstract-bind:NAME  abstract-connect:NAME   an abstract unix stream socket "\0NAME"
  *   vsock-listen:PORT  vsock-connect:PORT    AF_VSOCK stream: listen on any CID / connect to the local CID
  *   touch:PATH  exists:PATH   create PATH / stat it
+ *   watch:PATH            inotify watch on PATH (open, access, attrib): kept for wait-event
+ *   wait-event:SECS       an event of that watch within SECS: "event" or "none"
+ *   read:PATH             open PATH and read a byte: "ok" or ERR
  *   io_uring              io_uring_setup(1): "ok" or ERR
  *   clone:FLAGS           raw clone(FLAGS|SIGCHLD), the child exits 0: "ok" or ERR
  *   clone3:FLAGS          raw clone3 with flags FLAGS
@@ -36,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
+#include <poll.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
@@ -137,6 +142,41 @@ static void q_vsock(const char *q, const char *port, int listen_it)
 	out(q, "ok");
 }
 
+static int watch_fd = -1;
+
+static void q_watch(const char *q, const char *path)
+{
+	if (watch_fd < 0 && (watch_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK)) < 0)
+		return fail(q, errno);
+	if (inotify_add_watch(watch_fd, path, IN_OPEN | IN_ACCESS | IN_ATTRIB | IN_CLOSE_NOWRITE) < 0)
+		return fail(q, errno);
+	out(q, "ok");
+}
+
+static void q_wait_event(const char *q, int secs)
+{
+	struct pollfd p = { .fd = watch_fd, .events = POLLIN };
+
+	if (watch_fd < 0)
+		return fail(q, EBADF);
+	out(q, poll(&p, 1, secs * 1000) > 0 ? "event" : "none");
+}
+
+static void q_read(const char *q, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char c;
+
+	if (fd < 0)
+		return fail(q, errno);
+	if (read(fd, &c, 1) != 1) {
+		close(fd);
+		return fail(q, errno ? errno : EIO);
+	}
+	close(fd);
+	out(q, "ok");
+}
+
 static void q_clone(const char *q, const char *flags, int v3)
 {
 	unsigned long f = strtoul(flags, NULL, 0);
@@ -207,7 +247,13 @@ static void query(const char *q)
 	else if (!strncmp(q, "exists:", 7)) {
 		struct stat sb;
 		q_num(q, stat(arg(q, 1, a, sizeof(a)), &sb));
-	} else if (!strcmp(q, "io_uring")) {
+	} else if (!strncmp(q, "watch:", 6))
+		q_watch(q, arg(q, 1, a, sizeof(a)));
+	else if (!strncmp(q, "wait-event:", 11))
+		q_wait_event(q, atoi(q + 11));
+	else if (!strncmp(q, "read:", 5))
+		q_read(q, arg(q, 1, a, sizeof(a)));
+	else if (!strcmp(q, "io_uring")) {
 		char params[120] = { 0 };
 		q_num(q, syscall(SYS_io_uring_setup, 1, params));
 	} else if (!strncmp(q, "clone:", 6))

@@ -5,6 +5,7 @@
  * tries the other end. Raw syscalls: it must see what the kernel says, not
  * a libc fallback. Queries (ARG parts separated by ':'):
  *   socket:FAMILY:TYPE    socket(FAMILY, TYPE, 0) (numbers): "ok" or ERR
+ *   socketcall32:FAMILY:TYPE  the same through x86-32's socketcall(SYS_SOCKET) (int $0x80)
  *   flock:PATH            open PATH read-only, flock(LOCK_SH|LOCK_NB), keep it: "ok" or ERR
  *   flock-ex:PATH         open PATH read-only, flock(LOCK_EX|LOCK_NB): "free" or ERR (held elsewhere)
  *   setlk:PATH            open read-only, fcntl(F_SETLK, F_RDLCK) over the file, keep it
@@ -77,7 +78,7 @@ static const char *arg(const char *q, int n, char *buf, size_t size)
 		else
 			p++;
 	snprintf(buf, size, "%s", p);
-	if (n == 1 && !strncmp(q, "socket:", 7))
+	if (n == 1 && (!strncmp(q, "socket:", 7) || !strncmp(q, "socketcall32:", 13)))
 		buf[strcspn(buf, ":")] = '\0';
 	return buf;
 }
@@ -177,6 +178,27 @@ static void q_read(const char *q, const char *path)
 	out(q, "ok");
 }
 
+/* x86-32's socketcall(SYS_SOCKET, {family, type, 0}) from this 64-bit
+ * process: its arguments in memory below 4 GiB (a static non-PIE binary) */
+static void q_socketcall32(const char *q, long family, long type)
+{
+#if defined(__x86_64__)
+	static unsigned int args[3];
+	long r;
+
+	args[0] = (unsigned int)family;
+	args[1] = (unsigned int)type;
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(102), "b"(1), "c"((unsigned long)args) : "memory");
+	if (r < 0 && r > -4096)
+		return fail(q, (int)-r);
+	out(q, "ok");
+#else
+	(void)family;
+	(void)type;
+	fail(q, ENOSYS);
+#endif
+}
+
 static void q_clone(const char *q, const char *flags, int v3)
 {
 	unsigned long f = strtoul(flags, NULL, 0);
@@ -205,6 +227,8 @@ static void query(const char *q)
 
 	if (!strncmp(q, "socket:", 7))
 		q_num(q, syscall(SYS_socket, strtol(arg(q, 1, b, sizeof(b)), NULL, 0), atoi(arg(q, 2, a, sizeof(a))), 0));
+	else if (!strncmp(q, "socketcall32:", 13))
+		q_socketcall32(q, strtol(arg(q, 1, b, sizeof(b)), NULL, 0), atoi(arg(q, 2, a, sizeof(a))));
 	else if (!strncmp(q, "flock:", 6))
 		q_lock(q, arg(q, 1, a, sizeof(a)), 's');
 	else if (!strncmp(q, "flock-ex:", 9))

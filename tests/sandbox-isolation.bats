@@ -11,16 +11,12 @@ load helpers
 RANGE_FIRST=1900000000
 RANGE_LAST=1900065535
 
-# iso_bundle DIR [SPEC OPTIONS...]: DIR with `spec --sandbox`'s config, the
-# test's range and token, and /bin/isoprobe in its image.
+# shellcheck source=lib/sandbox.bash
+source "$TESTS_DIR/lib/sandbox.bash"
+
+# iso_bundle DIR [SPEC OPTIONS...]: sandbox_bundle DIR, with /bin/isoprobe in its image.
 iso_bundle() {
-	local dir="$1"
-	[[ -d "$dir/rootfs" ]] || { mkdir -p "$dir" && cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"; }
-	cp "$TEST_LIB_BIN/isoprobe" "$dir/rootfs/bin/isoprobe"
-	rm -f "$dir/config.json" "$dir/request.key"
-	"$RUNTIME" spec --sandbox -b "$dir" "${@:2}"
-	BUNDLE="$dir" update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
-		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
+	sandbox_bundle "$@" && cp "$TEST_LIB_BIN/isoprobe" "$1/rootfs/bin/isoprobe"
 }
 
 # hold ID DIR QUERY...: request ID from bundle DIR runs isoprobe QUERY...

@@ -37,8 +37,9 @@ const char *sandbox_host_userns_why(int e, const struct host_userns_knobs *k, bo
 	if (k->max_user_namespaces == 0)
 		snprintf(buf, size, "user namespaces are disabled: /proc/sys/user/max_user_namespaces is 0");
 	else if (e == ENOSPC && k->max_user_namespaces > 0)
-		snprintf(buf, size, "no more user namespaces: /proc/sys/user/max_user_namespaces is %ld "
-			 "(or 32 nested levels) reached", k->max_user_namespaces);
+		snprintf(buf, size, "a namespace limit is reached: /proc/sys/user/max_user_namespaces is %ld "
+			 "(or another /proc/sys/user/max_*_namespaces, or 32 nested user namespaces)",
+			 k->max_user_namespaces);
 	else if (!privileged && k->unprivileged_clone == 0)
 		snprintf(buf, size, "unprivileged user namespaces are disabled: "
 			 "/proc/sys/kernel/unprivileged_userns_clone is 0");

@@ -22,7 +22,8 @@ static void test_why(void)
 	CHECK_STR(why(0, 0, -1, -1, true), off);
 	CHECK_STR(why(ENOSPC, 0, 1, 0, false), off);
 	CHECK_STR(why(ENOSPC, 15000, -1, -1, true),
-		  "no more user namespaces: /proc/sys/user/max_user_namespaces is 15000 (or 32 nested levels) reached");
+		  "a namespace limit is reached: /proc/sys/user/max_user_namespaces is 15000 "
+		  "(or another /proc/sys/user/max_*_namespaces, or 32 nested user namespaces)");
 	/* the unprivileged knobs only for an unprivileged caller */
 	CHECK_STR(why(EPERM, 15000, 1, -1, false), "unprivileged user namespaces are restricted by AppArmor: "
 		  "/proc/sys/kernel/apparmor_restrict_unprivileged_userns is 1");

@@ -20,8 +20,8 @@ iso_bundle() {
 }
 
 # hold ID DIR QUERY...: request ID from bundle DIR runs isoprobe QUERY...
-# then sleeps; returns once its last query answered. $WRAP (words): a
-# command the runtime runs under.
+# then sleeps; returns once its last query answered, the answers in $output
+# and $lines. $WRAP (words): a command the runtime runs under.
 hold() {
 	local id="$1" dir="$2" last="${*: -1}"
 	BUNDLE="$dir" set_args isoprobe "${@:3}" sleep:3600
@@ -31,6 +31,7 @@ hold() {
 	assert_success
 	record_container_pid "$id"
 	wait_for_file "$(container_log "$id")" "^${last}="
+	run cat "$(container_log "$id")"   # $output and $lines: the answers so far
 }
 
 # probe ID DIR QUERY...: request ID from bundle DIR runs isoprobe QUERY...

@@ -230,6 +230,11 @@ int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char 
 	}
 	json_w_object(w);
 	write_exit(w, id, e);
+	/* sbiso (issue 31 §5): why the host refused the sandbox */
+	if (e->host_blocked) {
+		json_w_key(w, "hostBlocked");
+		json_w_string(w, e->host_blocked);
+	}
 	json_w_object_end(w);
 	if (as_event)
 		json_w_object_end(w);

@@ -28,6 +28,10 @@ struct oci_exit {
 	int status;                /* the code, or 128 + signal */
 	uint64_t oom_kills;
 	uint64_t pids_limit_hits;
+	/* sbiso (issue 31 §5): the host knob that kept a sandbox from starting
+	 * ("user namespaces are disabled: /proc/sys/user/max_user_namespaces
+	 * is 0", runtime/container/sandbox_host.h), or NULL: "hostBlocked" */
+	const char *host_blocked;
 };
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len);
 

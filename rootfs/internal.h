@@ -132,6 +132,10 @@ int rootfs_minimal_build(struct rootfs_ctx *c);
 /* The built root (O_PATH), for rootfs_pivot: by then the host path to it may
  * be out of the process's reach. -1 before rootfs_minimal_build. */
 int rootfs_minimal_root_fd(void);
+/* minimal_overlay.c: a detached read-only (nosuid, nodev) overlay mount of
+ * the image directory image_dir_fd, with inodes of its own: its fd, or
+ * -errno. */
+int rootfs_image_overlay(int image_dir_fd);
 
 /* ---- paths.c ---- */
 int rootfs_mask_paths(struct rootfs_ctx *c);

@@ -2,7 +2,8 @@
  * runtime rather than from config mounts (whose bundle-relative sources a
  * hostile image could point at host paths with a symlink):
  *   /                 a tmpfs (read-only once pivoted, root.readonly)
- *   /usr /bin /lib /lib64  the image's, bound read-only, nosuid, nodev; each
+ *   /usr /bin /lib /lib64  the image's, each through a read-only overlay of its
+ *                     own (minimal_overlay.c), nosuid, nodev; each
  *                     resolved as one component of the image (a usrmerge
  *                     symlink such as bin -> usr/bin is recreated as that
  *                     symlink, never followed on the host)
@@ -96,13 +97,6 @@ static int attach(int tree, int root_fd, const char *path, bool is_file, struct 
 	return r < 0 ? fail(err, errno, "attach", path) : 0;
 }
 
-static int readonly_tree(int tree, unsigned extra)
-{
-	struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
-
-	return rootfs_setattr_fd(tree, AT_RECURSIVE | extra, &a);
-}
-
 /* One of the image's top directories: bound read-only, or its symlink copied. */
 static int image_dir(int image_fd, int root_fd, const char *name, struct error *err)
 {
@@ -123,14 +117,10 @@ static int image_dir(int image_fd, int root_fd, const char *name, struct error *
 		return error_set(err, ENOTDIR, "run.tinyrun.rootfs=minimal: the image's /%s is not a directory", name);
 	if ((fd = rootfs_open_in_root_flags(image_fd, name, O_PATH | O_DIRECTORY, true)) < 0)
 		return fail(err, -fd, "image", name);
-	tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+	tree = rootfs_image_overlay(fd);   /* its own inodes: no lock shared with another request */
 	close(fd);
 	if (tree < 0)
-		return fail(err, errno, "bind the image's", name);
-	if ((r = readonly_tree(tree, AT_EMPTY_PATH)) < 0) {
-		close(tree);
-		return fail(err, -r, "read-only", name);
-	}
+		return fail(err, -tree, "a read-only overlay of the image's", name);
 	r = attach(tree, root_fd, name, false, err);
 	close(tree);
 	return r;

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "runtime/container/sync.h"
 #include "runtime/container/result.h"
+#include "runtime/container/sandbox_host.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
 #include <sys/wait.h>
@@ -57,6 +58,23 @@ static void write_result(const char *path, const struct container *c, const stru
 
 	result_make(raw, &cr->cg, &e);
 	if (oci_exit_json(c->id, &e, false, &json, &len) < 0)
+		return;
+	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)
+		log_warn("--result %s: %s", path, strerror(errno));
+	free(json);
+}
+
+/* --result FILE when the host refused the sandbox before anything ran
+ * (sandbox_host.h): reason not-started and the knob, as "hostBlocked".
+ * sbiso's stand-in until the result's own not-started path (sbresult). */
+static void write_host_refusal(const char *path, const char *id)
+{
+	struct oci_exit e = { .reason = "not-started", .exit_code = -1, .host_blocked = sandbox_host_blocked() };
+	char *json;
+	size_t len;
+	FILE *f;
+
+	if (!e.host_blocked || oci_exit_json(id, &e, false, &json, &len) < 0)
 		return;
 	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)
 		log_warn("--result %s: %s", path, strerror(errno));
@@ -276,6 +294,8 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	if (r == 0)
 		r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
 	if (r < 0) {
+		if (rf.result)
+			write_host_refusal(rf.result, o.id);
 		bundle_free(&b);
 		return cli_fail(&err);
 	}

@@ -39,6 +39,7 @@
 #include "runtime/container/process.h"
 #include "runtime/container/scratch.h"
 #include "runtime/container/sandbox.h"
+#include "runtime/container/sandbox_host.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/pidfd.h"
@@ -414,7 +415,8 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
-	out->pid = do_clone(ctx, out, err);
+	if ((out->pid = do_clone(ctx, out, err)) < 0)
+		sandbox_host_explain_clone(ctx->clone_ns, err);   /* the knob that says no */
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));
 	close(cwd);
@@ -496,6 +498,9 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	memset(out, 0, sizeof(*out));
 	out->pidfd = out->sync_fd = out->pty_master = -1;
 	out->cg.v2_dirfd = -1;
+	/* a host whose knobs allow no user namespace: refused by name */
+	if ((r = sandbox_host_check(cfg, err)) < 0)
+		return r;
 	/* a task of a sandbox request: the request's namespaces (sandbox.h) */
 	if ((r = container_sandbox_join_open(g->root, o->bundle, cfg, &sj, err)) < 0)
 		return r;

@@ -1,5 +1,6 @@
 /* Leased host ids: see lease.h. */
 #include "runtime/container/lease.h"
+#include "runtime/container/lease_subid.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -166,31 +167,68 @@ static int lock_leases(struct container *c, struct error *err)
 	return fd;
 }
 
+/* The lowest id of [first, last] neither held nor in a subordinate range:
+ * 0 and *pick, or -EBUSY. held is sorted. */
+static int lowest_free(uint32_t first, uint32_t last, const uint32_t *held, size_t n,
+		       const struct subid_ranges *sub, uint32_t *pick)
+{
+	uint64_t id = first, skip;
+	size_t i = 0;
+
+	while (id <= last) {
+		if (subid_contains(sub, id, &skip)) {
+			id = skip;
+			continue;
+		}
+		while (i < n && held[i] < id)
+			i++;
+		if (i < n && held[i] == id) {
+			id++;
+			continue;
+		}
+		*pick = (uint32_t)id;
+		return 0;
+	}
+	return -EBUSY;
+}
+
+/* Every range of /etc/subuid and /etc/subgid, read now (they change). */
+static int subid_ranges_read(struct subid_ranges *sub, struct error *err)
+{
+	int r = subid_read("/etc/subuid", sub, err);
+
+	if (r == 0)
+		r = subid_read("/etc/subgid", sub, err);
+	if (r < 0)
+		subid_free(sub);
+	return r;
+}
+
 int container_lease_acquire(struct container *c, const struct oci_sandbox *sb, uint32_t *id,
 			    struct error *err)
 {
-	uint32_t *held, pick = sb->range_first;
+	struct subid_ranges sub = { 0 };
+	uint32_t *held, pick = 0;
 	size_t n;
 	int lock, r;
 
-	if ((lock = lock_leases(c, err)) < 0)
+	if ((r = subid_ranges_read(&sub, err)) < 0)
+		return r;
+	if ((lock = lock_leases(c, err)) < 0) {
+		subid_free(&sub);
 		return lock;
+	}
 	if ((r = held_ids(c, sb->range_first, sb->range_last, &held, &n)) < 0) {
 		close(lock);
+		subid_free(&sub);
 		return error_sys(err, -r, "%s: scan the uid leases", c->dir);
 	}
-	for (size_t i = 0; i < n && held[i] <= pick; i++)
-		if (held[i] == pick) {
-			if (pick == sb->range_last) {
-				pick = 0;   /* the whole range is held */
-				break;
-			}
-			pick++;
-		}
+	r = lowest_free(sb->range_first, sb->range_last, held, n, &sub, &pick);
 	free(held);
-	if (!pick || pick > sb->range_last)
-		r = error_set(err, EBUSY, "run.tinyrun.userns: no free id in %u-%u (every one is leased to a live container)",
-			      sb->range_first, sb->range_last);
+	subid_free(&sub);
+	if (r < 0)
+		r = error_set(err, EBUSY, "run.tinyrun.userns: no free id in %u-%u (every one is leased to a live "
+			      "container or listed in /etc/subuid or /etc/subgid)", sb->range_first, sb->range_last);
 	else if ((r = write_record(c, pick, err)) == 0)
 		*id = pick;
 	close(lock);   /* the record is on disk: the next picker sees it */

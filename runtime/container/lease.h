@@ -5,7 +5,8 @@
  * in each container's own state dir, the record `uid-lease` ("<id>\n"; the
  * host uid and gid are the same number). Picking scans the records of the
  * other state dirs under the lock and takes the lowest id of the range that
- * no live container holds. A record is held while its state dir is locked
+ * no live container holds and no range of /etc/subuid or /etc/subgid lists
+ * (lease_subid.h: read at each lease, a user's rootless ids are not ours). A record is held while its state dir is locked
  * (a create or delete in progress) or its init is alive; a record of a
  * stopped or dead half-made container is free to reuse. Deleting the state
  * dir (container_dir_remove) returns the id. */
@@ -23,7 +24,7 @@
 #define LEASE_LOCK ".uid-leases.lock"
 
 /* Pick a free id of sb's range and record it in c's state dir (c->dirfd,
- * c->rootfd open): 0 and *id, or -errno ("no free id in 100000-165535"). */
+ * c->rootfd open): 0 and *id, or -errno ("no free id in 100000-165535 ..."). */
 int container_lease_acquire(struct container *c, const struct oci_sandbox *sb, uint32_t *id,
 			    struct error *err);
 /* Record `id` (the lease of the request c joins) in c's state dir. */

@@ -28,6 +28,10 @@ struct oci_exit {
 	int status;                /* the code, or 128 + signal */
 	uint64_t oom_kills;
 	uint64_t pids_limit_hits;
+	/* sbland (issue 31 §4): "landlockAbi": N when the config asked for
+	 * Landlock (0: the kernel had none), absent otherwise */
+	bool landlock_asked;
+	int landlock_abi;
 };
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len);
 

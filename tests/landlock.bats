@@ -74,3 +74,129 @@ teardown() {
 	[[ ! -e "$HOSTDIR/new" ]]
 	assert_equal "$(jq -r '.landlockAbi, .reason' "$OUT/result.json" | tr '\n' ' ')" "$KERNEL_ABI exit "
 }
+
+@test "landlock: run.tinyrun.landlock adds r:/data to the sandbox: read, but no write where the mount is rw; the task cannot undo it" {
+	sandbox_bundle
+	bind_host_dir
+	update_config '.annotations["run.tinyrun.landlock"] = "r:/data"'
+	set_args checker read:/data/secret readdir:/data write:/data/new write:/data/secret
+	run_result
+	assert_success
+	assert_line "read:/data/secret=ok 7"
+	assert_line "readdir:/data=secret"
+	assert_line "write:/data/new=ERR:EACCES"
+	assert_line "write:/data/secret=ERR:EACCES"
+	assert_equal "$(cat "$HOSTDIR/secret")" secret
+	[[ ! -e "$HOSTDIR/new" ]]
+	# a second ruleset granting everything below / only narrows the first
+	sandbox_bundle
+	bind_host_dir
+	set_args landlock-probe widen /data/secret
+	run_result
+	assert_failure 1
+	assert_line "restrict=ok"
+	assert_line "read=ERR:EACCES"
+}
+
+@test "landlock: run.tinyrun.landlock on a plain bundle: a host bind and the rootfs outside its rules are denied" {
+	bind_host_dir
+	update_config '.annotations["run.tinyrun.landlock"] = "rx:/bin;r:/etc,/proc;rw:/tmp" | .root.readonly = false'
+	set_args checker read:/data/secret read:/etc/passwd write:/etc/x write:/tmp/f exec:/bin/true readdir:/root read:/proc/self/status
+	run_result
+	assert_success
+	assert_line "read:/data/secret=ERR:EACCES"
+	assert_line --regexp "^read:/etc/passwd=ok [0-9]+"
+	assert_line "write:/etc/x=ERR:EACCES"
+	assert_line "write:/tmp/f=ok"
+	assert_line "exec:/bin/true=ok 0"
+	assert_line "readdir:/root=ERR:EACCES"
+	assert_line --regexp "^read:/proc/self/status=ok [0-9]+"
+	[[ ! -e "$BUNDLE/rootfs/etc/x" ]]
+	assert_equal "$(jq -r .landlockAbi "$OUT/result.json")" "$KERNEL_ABI"
+	# without the annotation: no fence, no key in the result
+	update_config 'del(.annotations["run.tinyrun.landlock"])'
+	run_result
+	assert_success
+	assert_line "read:/data/secret=ok 7"
+	assert_equal "$(jq -r 'has("landlockAbi")' "$OUT/result.json")" false
+}
+
+@test "landlock: a sandbox reaches no abstract unix socket of another request, even in one network namespace" {
+	(( KERNEL_ABI >= 6 )) || skip "Landlock ABI $KERNEL_ABI: no scoping (6)"
+	local name="tinyrun-test-$TOKEN" a="$BATS_TEST_TMPDIR/a"
+	# request A listens; both requests in the host's network namespace (widened on purpose)
+	sandbox_bundle
+	update_config 'del(.linux.namespaces[] | select(.type == "network"))'
+	mkdir -p "$a" && cp -a "$BUNDLE/." "$a/"
+	BUNDLE="$a" set_args landlock-probe listen "$name" 60
+	BUNDLE="$a" run_detached "$CID-a"
+	wait_for_file "$(container_log "$CID-a")" listening
+	# the host (no Landlock) gets through: the socket is there
+	run "$PROBE" connect "$name"
+	assert_output "connect=ok"
+	set_args landlock-probe connect "$name"
+	run_result
+	assert_failure 1
+	assert_line "connect=ERR:EPERM"
+}
+
+@test "landlock: scope:signal: a task in the host's pid namespace cannot signal a host process" {
+	(( KERNEL_ABI >= 6 )) || skip "Landlock ABI $KERNEL_ABI: no scoping (6)"
+	sleep 60 &
+	local victim=$!
+	record_pid "$victim"
+	update_config 'del(.linux.namespaces[] | select(.type == "pid"))'
+	update_config '.annotations["run.tinyrun.landlock"] = "rx:/bin;scope:signal"'
+	set_args landlock-probe kill "$victim"
+	run_result
+	kill "$victim"
+	assert_failure 1
+	assert_line "kill=ERR:EPERM"
+	# without the scope the same kill goes through (SIGCONT: harmless)
+	sleep 60 &
+	victim=$!
+	record_pid "$victim"
+	update_config '.annotations["run.tinyrun.landlock"] = "rx:/bin"'
+	set_args landlock-probe kill "$victim"
+	run_result
+	kill "$victim"
+	assert_success
+	assert_line "kill=ok"
+}
+
+@test "landlock: a bad run.tinyrun.landlock is refused naming it, before anything exists" {
+	local v
+	for v in "" "r" ":/x" "q:/x" "rr:/x" "r:x" "r:/a/../b" "r:/a/./b" "r:/a/" "r:/a,,/b" "r:/a," "r:/a;" ";r:/a" \
+		"r:/a;;w:/b" "scope:bogus" "scope:" "r w:/a"; do
+		update_config '.annotations["run.tinyrun.landlock"] = $v' --arg v "$v"
+		run_nohang "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+		assert_failure 1
+		assert_output --partial 'config.json: .annotations["run.tinyrun.landlock"]: '
+		assert_equal "$(ls "$ROOT")" ""
+	done
+	update_config '.annotations["run.tinyrun.landlock"] = "rx:/" | .process.noNewPrivileges = false'
+	run_nohang "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial '.annotations["run.tinyrun.landlock"]: needs .process.noNewPrivileges: true'
+	# a path missing in the container fails the start, naming it
+	update_config '.annotations["run.tinyrun.landlock"] = "rx:/bin,/nonexistent" | .process.noNewPrivileges = true'
+	set_args true
+	run_nohang "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID"
+	assert_failure
+	assert_output --partial "Landlock: open /nonexistent: No such file or directory"
+}
+
+@test "landlock: a kernel without Landlock: a warning, landlockAbi 0, and the sandbox still runs" {
+	build_static "$TESTS_DIR/lib/nosys.c"
+	sandbox_bundle
+	bind_host_dir
+	set_args checker read:/data/secret write:/workspace/f
+	mkdir -p "$OUT"
+	run_nohang "$TEST_LIB_BIN/subreaper" "$TEST_LIB_BIN/nosys" landlock_create_ruleset -- \
+		"$RUNTIME" --root "$ROOT" run --result "$OUT/result.json" --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line --regexp "^tinyrun: warning: Landlock: not in this kernel .*: the container runs without it"
+	assert_line "read:/data/secret=ok 7"
+	assert_line "write:/workspace/f=ok"
+	assert_equal "$(jq -r .landlockAbi "$OUT/result.json")" 0
+}

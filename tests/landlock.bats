@@ -200,3 +200,23 @@ teardown() {
 	assert_line "write:/workspace/f=ok"
 	assert_equal "$(jq -r .landlockAbi "$OUT/result.json")" 0
 }
+
+@test "landlock: tinyrun exec into a fenced container runs under the same rules" {
+	bind_host_dir
+	update_config '.annotations["run.tinyrun.landlock"] = "rx:/bin;r:/etc"'
+	set_args sleep 3600
+	run_detached "$CID"
+	run_nohang "$RUNTIME" --root "$ROOT" exec "$CID" checker read:/data/secret read:/etc/passwd
+	assert_success
+	assert_line "read:/data/secret=ERR:EACCES"
+	assert_line --regexp "^read:/etc/passwd=ok [0-9]+"
+	# the sandbox's derived rules too
+	sandbox_bundle
+	bind_host_dir
+	set_args sleep 3600
+	run_detached "$CID-s"
+	run_nohang "$RUNTIME" --root "$ROOT" exec "$CID-s" checker read:/data/secret write:/workspace/f
+	assert_success
+	assert_line "read:/data/secret=ERR:EACCES"
+	assert_line "write:/workspace/f=ok"
+}

@@ -93,19 +93,28 @@ int fence_apply(const struct oci_config *cfg, int abi, struct error *err)
 	return landlock_restrict(abi, rules, n, scope, err);
 }
 
-void fence_result(int dirfd, struct oci_exit *e)
+int fence_recorded(int dirfd)
 {
 	char buf[16] = "";
 	int fd = openat(dirfd, "landlock-abi", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	ssize_t n;
+	long v;
+	char *end;
 
 	if (fd < 0)
-		return;
+		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return;
-	buf[n] = 0;
-	e->landlock_asked = true;
-	e->landlock_abi = atoi(buf);
+		return -1;
+	v = strtol(buf, &end, 10);
+	return end == buf || (*end && *end != '\n') || v < 0 || v > LANDLOCK_ABI_KNOWN ? -1 : (int)v;
+}
+
+void fence_result(int dirfd, struct oci_exit *e)
+{
+	int abi = fence_recorded(dirfd);
+
+	e->landlock_asked = abi >= 0;
+	e->landlock_abi = abi < 0 ? 0 : abi;
 }

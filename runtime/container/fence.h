@@ -10,6 +10,7 @@
  *                     after every mount and pivot_root, at that ABI: a
  *                     failure fails the start, so the recorded ABI is the one
  *                     the task runs under
+ *   exec              fence_recorded: its process under the same rules
  *   run, events       fence_result: landlockAbi in the result */
 #ifndef TINYRUN_FENCE_H
 #define TINYRUN_FENCE_H
@@ -25,6 +26,8 @@ int fence_plan(const struct oci_config *cfg);
 int fence_record(int dirfd, int abi, struct error *err);
 /* abi > 0: restrict the calling process (setup_exec). */
 int fence_apply(const struct oci_config *cfg, int abi, struct error *err);
+/* The recorded ABI (exec's processes get the same fence), or -1. */
+int fence_recorded(int dirfd);
 /* The recorded ABI into e (landlock_asked, landlock_abi). */
 void fence_result(int dirfd, struct oci_exit *e);
 

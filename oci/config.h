@@ -402,6 +402,7 @@ struct oci_linux {
 #define OCI_LANDLOCK_READ 1u               /* r: read files, list directories */
 #define OCI_LANDLOCK_WRITE 2u              /* w: write, make, remove, rename, truncate */
 #define OCI_LANDLOCK_EXEC 4u               /* x: execute */
+#define OCI_LANDLOCK_LIST 8u               /* (the sandbox's "/" only) list directories */
 #define OCI_LANDLOCK_SCOPE_SIGNAL 1u       /* scope:signal */
 #define OCI_LANDLOCK_SCOPE_ABSTRACT_UNIX 2u /* scope:abstract-unix */
 #define OCI_LANDLOCK_RULES_MAX 64

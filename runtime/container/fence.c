@@ -20,9 +20,11 @@
  * the image's read-only binds read and execute, /etc (noexec) read, the
  * workspace (added by fence_apply) and /tmp everything, /dev/shm (noexec)
  * read and write, the five host devices read and write, /proc read (the
- * task's own /proc/self). /, /sys, /dev's directory and anything a config
- * mount adds on top: nothing. */
+ * task's own /proc/self). Below / only listing directories: the root's
+ * layout is no secret (`ls /` works, as before the fence), and no file
+ * outside the rules opens, a config mount added on top included. */
 static const struct landlock_rule sandbox_rules[] = {
+	{ "/", OCI_LANDLOCK_LIST, false },
 	{ "/usr", R | X, true }, { "/bin", R | X, true }, { "/lib", R | X, true }, { "/lib64", R | X, true },
 	{ "/etc", R, true }, { "/tmp", R | W | X, true }, { "/dev/shm", R | W, true },
 	{ "/dev/null", R | W, true }, { "/dev/zero", R | W, true }, { "/dev/full", R | W, true },

@@ -56,6 +56,7 @@ static uint64_t handled_fs(int abi)
 static uint64_t rights(unsigned int access)
 {
 	return (access & OCI_LANDLOCK_READ ? FS_READ_FILE | FS_READ_DIR : 0) |
+	       (access & OCI_LANDLOCK_LIST ? FS_READ_DIR : 0) |
 	       (access & OCI_LANDLOCK_WRITE ? FS_WRITE_RIGHTS : 0) |
 	       (access & OCI_LANDLOCK_EXEC ? FS_EXECUTE : 0);
 }

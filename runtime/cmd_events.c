@@ -99,7 +99,8 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 			break;
 		r = container_status(&c) == STATUS_STOPPED;
 		status = r ? result_saved_status(&c) : -1;
-		fence_result(c.dirfd, &fence);
+		if (r)
+			fence_result(c.dirfd, &fence);
 		container_close(&c);
 		if (n > 0 && have_watch && cgroup_oom_watch_read(&w, &kills, err) == 0)
 			for (uint64_t k = 0; k < kills; k++)

@@ -219,4 +219,11 @@ teardown() {
 	assert_success
 	assert_line "read:/data/secret=ERR:EACCES"
 	assert_line "write:/workspace/f=ok"
+	# events' exit event says the ABI too
+	timeout 20 "$RUNTIME" --root "$ROOT" events --interval 100ms "$CID-s" >"$BATS_TEST_TMPDIR/events" 2>&1 </dev/null 3>&- 4>&- &
+	local events=$!
+	wait_for_file "$BATS_TEST_TMPDIR/events" stats
+	"$RUNTIME" --root "$ROOT" kill "$CID-s" KILL
+	wait "$events"
+	assert_equal "$(tail -n 1 "$BATS_TEST_TMPDIR/events" | jq -r '.type, .data.landlockAbi' | tr '\n' ' ')" "exit $KERNEL_ABI "
 }

@@ -396,6 +396,27 @@ struct oci_linux {
 #define OCI_SANDBOX_KEY_MIN 16     /* bytes of a request's key: at least, */
 #define OCI_SANDBOX_KEY_MAX 4096   /* at most */
 
+/* run.tinyrun.landlock (oci/annotations_landlock.c): what the task may do
+ * below each path of the container (resolved after pivot_root), and which
+ * IPC leaves its Landlock domain. */
+#define OCI_LANDLOCK_READ 1u               /* r: read files, list directories */
+#define OCI_LANDLOCK_WRITE 2u              /* w: write, make, remove, rename, truncate */
+#define OCI_LANDLOCK_EXEC 4u               /* x: execute */
+#define OCI_LANDLOCK_LIST 8u               /* (the sandbox's "/" only) list directories */
+#define OCI_LANDLOCK_SCOPE_SIGNAL 1u       /* scope:signal */
+#define OCI_LANDLOCK_SCOPE_ABSTRACT_UNIX 2u /* scope:abstract-unix */
+#define OCI_LANDLOCK_RULES_MAX 64
+struct oci_landlock_rule {
+	char *path;                /* absolute, no "." or ".." component */
+	unsigned int access;       /* OCI_LANDLOCK_READ | ... */
+};
+struct oci_landlock {
+	bool set;                  /* the annotation is there */
+	struct oci_landlock_rule *rules;
+	size_t n_rules;
+	unsigned int scope;        /* OCI_LANDLOCK_SCOPE_* */
+};
+
 struct oci_sandbox {
 	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
 	uint32_t range_first;      /* run.tinyrun.userns.range=FIRST-LAST (default 100000-165535) */
@@ -407,6 +428,7 @@ struct oci_sandbox {
 	                            * tasks present */
 	char *workspace_seed;      /* run.tinyrun.workspace.seed=DIR: a directory of the bundle
 	                            * (relative, no "..") copied into a new workspace */
+	struct oci_landlock landlock;
 };
 /* "FIRST-LAST" -> ids; 0 or -EINVAL. */
 int oci_sandbox_range_parse(const char *s, uint32_t *first, uint32_t *last);

@@ -32,6 +32,10 @@ struct oci_exit {
 	 * ("user namespaces are disabled: /proc/sys/user/max_user_namespaces
 	 * is 0", runtime/container/sandbox_host.h), or NULL: "hostBlocked" */
 	const char *host_blocked;
+	/* sbland (issue 31 §4): "landlockAbi": N when the config asked for
+	 * Landlock (0: the kernel had none), absent otherwise */
+	bool landlock_asked;
+	int landlock_abi;
 };
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len);
 

@@ -16,6 +16,7 @@
 #include "runtime/container/lifecycle.h"
 #include "log.h"
 #include "runtime/container/sync.h"
+#include "runtime/container/fence.h"
 #include "runtime/container/result.h"
 #include "runtime/container/sandbox_host.h"
 #include "runtime/container/wait.h"
@@ -57,6 +58,7 @@ static void write_result(const char *path, const struct container *c, const stru
 	FILE *f;
 
 	result_make(raw, &cr->cg, &e);
+	fence_result(c->dirfd, &e);
 	if (oci_exit_json(c->id, &e, false, &json, &len) < 0)
 		return;
 	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)

@@ -246,6 +246,8 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 		.use_init = ctx->cfg->init,
 		.init_fd = ctx->init_fd,
 		.status_fd = ctx->status_fd,
+		.fence_cfg = ctx->cfg,
+		.landlock_abi = ctx->landlock_abi,
 	};
 }
 

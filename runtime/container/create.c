@@ -25,6 +25,7 @@
 
 #include "runtime/linux/attrs.h"
 #include "runtime/container/create_log.h"
+#include "runtime/container/fence.h"
 #include "runtime/container/gc.h"
 #include "runtime/container/hooks.h"
 #include "runtime/container/init-image.h"
@@ -219,6 +220,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 		if (!ctx->selinux)
 			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
 	}
+	ctx->landlock_abi = fence_plan(cfg);
 	if (cfg->init && (ctx->init_fd = init_image_memfd(err)) < 0)
 		return ctx->init_fd;
 	if (cfg->linux_.has_seccomp) {
@@ -371,7 +373,8 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 	if (cfg->init && (ctx->status_fd = openat(c->dirfd, "exit-status", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 						  0600)) < 0)
 		return error_sys(err, errno, "%s/exit-status", c->dir);
-	if ((r = save_copy_of_config(c, config_json, config_len, err)) < 0 ||
+	if ((r = fence_record(c->dirfd, ctx->landlock_abi, err)) < 0 ||
+	    (r = save_copy_of_config(c, config_json, config_len, err)) < 0 ||
 	    (r = make_scratch(o, cfg, c, ctx, err)) < 0 ||
 	    (r = make_cgroup(g, o, cfg, c, out, ctx, err)) < 0)
 		return r;

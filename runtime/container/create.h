@@ -64,6 +64,7 @@ struct child_ctx {
 	int status_fd;               /* run.tinyrun.init: <state dir>/exit-status for it, or -1 */
 	int creator_pidfd;           /* pidfd of the creating tinyrun: the child dies with it */
 	pid_t creator_pid;
+	int landlock_abi;            /* fence_plan's (fence.h): -1 none asked, 0 none in the kernel */
 };
 
 /* What create leaves for run/start. */

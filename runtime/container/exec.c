@@ -21,6 +21,7 @@
 #include "runtime/cgroup/join.h"
 #include "runtime/log.h"
 #include "runtime/linux/namespaces.h"
+#include "runtime/container/fence.h"
 #include "runtime/container/process.h"
 #include "runtime/container/setup.h"
 #include "runtime/container/sync.h"
@@ -42,6 +43,7 @@ struct exec_ctx {
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
 	struct cgroup_join join;
+	int landlock_abi;             /* the container's fence (fence.h), recorded by create */
 };
 
 static int exec_terminal(struct exec_ctx *x, struct error *err)
@@ -94,6 +96,8 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 		.env = &x->env,
 		.self_dev = x->self_dev,
 		.self_ino = x->self_ino,
+		.fence_cfg = x->cfg,
+		.landlock_abi = x->landlock_abi,
 	};
 
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
@@ -210,6 +214,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 
 	x.ns_flags = ns_exec_join_flags(&cfg->linux_);
 	process_runtime_binary(&x.self_dev, &x.self_ino);
+	x.landlock_abi = fence_recorded(c->dirfd);
 	if (cfg->linux_.has_seccomp) {
 		if ((r = seccomp_compile(&cfg->linux_.seccomp, o->seccomp_cache, log_debug_msg, &x.seccomp, err)) < 0)
 			return r;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/container/fence.h"
 #include "runtime/container/process.h"
 #include "runtime/container/sync.h"
 #include "runtime/log.h"
@@ -154,6 +155,8 @@ static int exec_init(const struct setup *s, const char *exe, char **env, struct 
  * CLONE_VM shares it), never the container's (oci/callerenv.h) */
 int setup_exec(const struct setup *s, const char *exe, char **env, struct error *err)
 {
+	if (s->landlock_abi > 0 && fence_apply(s->fence_cfg, s->landlock_abi, err) < 0)
+		return -1;
 	if (s->use_init)
 		return exec_init(s, exe, env, err);
 	execve(exe, s->p->args, env);

@@ -26,7 +26,9 @@
  *    12. seccomp point SETUP_AFTER_START
  *   [create only: startContainer hooks, under the filter as in runc]
  *   setup_exec()                                      both
- *    13. execve (run.tinyrun.init: execveat of the sealed tinyrun-init,
+ *    13. Landlock (fence.h: after every mount, the start wait and the
+ *        hooks; the init's execveat of its memfd is not a path it checks)
+ *        and execve (run.tinyrun.init: execveat of the sealed tinyrun-init,
  *        which forks the program as PID 2 and stays PID 1: after every
  *        step above, so it runs as the user, with NoNewPrivileges and the
  *        capabilities of the program; with NoNewPrivileges and no notify
@@ -62,6 +64,8 @@ struct setup {
 	bool use_init;                      /* run.tinyrun.init: exec tinyrun-init from init_fd */
 	int init_fd;                        /* the sealed memfd of tinyrun-init (init-image.h) */
 	int status_fd;                      /* <state dir>/exit-status, written by tinyrun-init */
+	const struct oci_config *fence_cfg; /* its Landlock rules (fence.h), when landlock_abi > 0 */
+	int landlock_abi;                   /* > 0: Landlock at this ABI right before the execve */
 };
 
 /* The seccomp points, in the order the path reaches them. */

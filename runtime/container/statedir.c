@@ -546,7 +546,7 @@ int container_save_state(struct container *c, struct error *err)
 void container_dir_remove(struct container *c)
 {
 	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring", "exit-status",
+					     "no-new-keyring", "exit-status", "landlock-abi" /* fence.h */,
 					     "creator", "cgroup", "init",
 					     "uid-lease.tmp", "request-key" /* request_key.h */,
 					     "uid-lease" /* the lease returns with the record: lease.h */ };

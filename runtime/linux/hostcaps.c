@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/landlock.h>
 #include <linux/magic.h>
 #include <linux/mount.h>
 #include <linux/sched.h>
@@ -27,6 +26,7 @@
 
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/linux/hostcaps_criu.h"
+#include "runtime/linux/landlock.h"
 #include "runtime/linux/procfs.h"
 
 #ifndef PIDFD_GET_USER_NAMESPACE
@@ -283,15 +283,16 @@ static void probe_seccomp_notify(struct oci_host_report *r)
 
 static void probe_landlock(struct oci_host_report *r)
 {
-	struct oci_host_row *w = row(r, "Landlock", "5.13", OCI_HOST_NOTE, "not used by tinyrun");
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	struct oci_host_row *w = row(r, "Landlock", "5.13", OCI_HOST_NOTE,
+				     "the sandbox's second fence and run.tinyrun.landlock run without it (warned)");
+	int abi = landlock_abi();
 
 	if (abi > 0)
-		found(w, OCI_HOST_PRESENT, "ABI %ld", abi);
-	else if (errno == EOPNOTSUPP)
+		found(w, OCI_HOST_PRESENT, "ABI %d", abi);
+	else if (abi == -EOPNOTSUPP)
 		found(w, OCI_HOST_MISSING, "built in, disabled at boot (lsm=)");
 	else
-		found(w, OCI_HOST_MISSING, "landlock_create_ruleset: %s", strerror(errno));
+		found(w, OCI_HOST_MISSING, "landlock_create_ruleset: %s", strerror(-abi));
 }
 
 /* The first line of a small file, or "" */

@@ -8,8 +8,8 @@
 
 #include "parse.h"
 
-#define SIZE_MAX_BYTES (1ull << 50)     /* 1 PiB: more is a typo */
-#define INODES_MAX (1ull << 32)
+#define SIZE_MAX_BYTES OCI_LIMIT_BYTES_MAX
+#define INODES_MAX OCI_LIMIT_INODES_MAX
 
 int oci_size_parse(const char *s, uint64_t max, uint64_t *out)
 {

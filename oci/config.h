@@ -410,6 +410,8 @@ struct oci_output_limits {
 	uint64_t workspace_size;   /* run.tinyrun.workspace-size: bytes of the workspace and of /tmp */
 	uint64_t workspace_inodes; /* run.tinyrun.workspace-inodes: their nr_inodes */
 };
+#define OCI_LIMIT_BYTES_MAX (1ull << 50)    /* 1 PiB: more is a typo */
+#define OCI_LIMIT_INODES_MAX (1ull << 32)
 /* "N", "Nk", "Nm", "Ng" (powers of 1024), 1 <= value <= max -> *out; 0 or -EINVAL. */
 int oci_size_parse(const char *s, uint64_t max, uint64_t *out);
 

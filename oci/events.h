@@ -28,6 +28,14 @@ struct oci_exit {
 	int status;                /* the code, or 128 + signal */
 	uint64_t oom_kills;
 	uint64_t pids_limit_hits;
+	/* sboutput: the task's output through `run` (runtime/container/output.h),
+	 * only with run.tinyrun.output-limit or .request-output-limit:
+	 * "stdoutBytes", "stderrBytes" (what the task wrote), "stdoutTruncated",
+	 * "stderrTruncated" (not all of it was passed on); reasons
+	 * "output-limit" and "file-size" (SIGXFSZ) */
+	bool has_output;
+	uint64_t stdout_bytes, stderr_bytes;
+	bool stdout_truncated, stderr_truncated;
 };
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len);
 

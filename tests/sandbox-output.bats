@@ -74,7 +74,7 @@ teardown() {
 
 @test "output-limit: a task below the limit passes everything, not truncated; its fds 1 and 2 are run's pipes, not run's own" {
 	sandbox_bundle "$BUNDLE" --output-limit 1000
-	set_cmd 'head -c 999 /dev/zero | tr "\0" o; printf err >&2; readlink /proc/$$/fd/1 >&2; readlink /proc/$$/fd/2 >&2'
+	set_cmd 'head -c 999 /dev/zero | tr "\0" o; printf err >&2; a=$(readlink /proc/$$/fd/1); b=$(readlink /proc/$$/fd/2); echo "$a" >&2; echo "$b" >&2'
 	run_split "$CID"
 	assert_equal "$status" 0
 	assert_equal "$(cat "$STDOUT")" "$(printf 'o%.0s' $(seq 999))"

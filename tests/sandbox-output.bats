@@ -88,6 +88,16 @@ teardown() {
 	(($(result .stderrBytes) > 3))
 }
 
+@test "output-limit: more than a pipe holds, below the limit, passes whole: run reads while it waits (no deadlock)" {
+	sandbox_bundle "$BUNDLE" --output-limit 1m
+	set_cmd 'head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2; exit 3'
+	run_split "$CID"
+	assert_equal "$status" 3
+	assert_equal "$(stat -c %s "$STDOUT") $(stat -c %s "$STDERR")" "300000 200000"
+	assert_equal "$(result '.reason, .exitCode, .stdoutBytes, .stderrBytes, .stdoutTruncated, .stderrTruncated' | tr '\n' ' ')" \
+		'"exit" 3 300000 200000 false false '
+}
+
 @test "request-output-limit: the request's tasks share one cap, recorded in its state dir" {
 	sandbox_bundle "$BUNDLE" --request-key
 	set_args sleep 3600

@@ -211,7 +211,7 @@ teardown() {
 	assert_output ""
 }
 
-@test "spec --sandbox and bundle tinyaws --sandbox: the limit flags write their annotations, checked" {
+@test "spec --sandbox: the limit flags write their annotations, checked; the profile's rlimits" {
 	local cfg="$BUNDLE/config.json"
 	sandbox_bundle "$BUNDLE" --output-limit 64k --workspace-size 1g --workspace-inodes 1000
 	assert_equal "$(jq -c '.annotations | [.["run.tinyrun.output-limit"], .["run.tinyrun.workspace-size"], .["run.tinyrun.workspace-inodes"]]' "$cfg")" \

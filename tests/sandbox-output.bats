@@ -9,18 +9,8 @@
 
 load helpers
 
-RANGE_FIRST=1900000000
-RANGE_LAST=1900065535
-
-# sandbox_bundle [DIR [SPEC OPTIONS...]]: DIR with `spec --sandbox OPTIONS`
-sandbox_bundle() {
-	local dir="${1:-$BUNDLE}"
-	[[ -d "$dir/rootfs" ]] || { mkdir -p "$dir" && cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"; }
-	rm -f "$dir/config.json" "$dir/request.key"
-	"$RUNTIME" spec --sandbox -b "$dir" "${@:2}"
-	BUNDLE="$dir" update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
-		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
-}
+# shellcheck source=lib/sandbox.bash
+load lib/sandbox   # RANGE_FIRST, RANGE_LAST, sandbox_bundle
 
 # run_split ID [BUNDLE]: `run` in the foreground with --result $RESULT, its
 # stdout in $STDOUT and stderr in $STDERR (separately), status in $status

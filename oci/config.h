@@ -416,6 +416,24 @@ struct oci_landlock {
 	size_t n_rules;
 	unsigned int scope;        /* OCI_LANDLOCK_SCOPE_* */
 };
+/* The output and disk limits (oci/annotations_output.c); 0: not set. */
+#define OCI_ANNOTATION_OUTPUT_LIMIT "run.tinyrun.output-limit"
+#define OCI_ANNOTATION_REQUEST_OUTPUT_LIMIT "run.tinyrun.request-output-limit"
+#define OCI_ANNOTATION_WORKSPACE_SIZE "run.tinyrun.workspace-size"
+#define OCI_ANNOTATION_WORKSPACE_INODES "run.tinyrun.workspace-inodes"
+#define OCI_SANDBOX_WORKSPACE_SIZE (128ull << 20)   /* the minimal root's workspace and /tmp, each: */
+#define OCI_SANDBOX_WORKSPACE_INODES 65536ull       /* defaults without the annotations */
+struct oci_output_limits {
+	uint64_t output;           /* run.tinyrun.output-limit: bytes passed on per stream */
+	uint64_t request_output;   /* run.tinyrun.request-output-limit: bytes passed on by all the
+	                            * tasks of the request, both streams */
+	uint64_t workspace_size;   /* run.tinyrun.workspace-size: bytes of the workspace and of /tmp */
+	uint64_t workspace_inodes; /* run.tinyrun.workspace-inodes: their nr_inodes */
+};
+#define OCI_LIMIT_BYTES_MAX (1ull << 50)    /* 1 PiB: more is a typo */
+#define OCI_LIMIT_INODES_MAX (1ull << 32)
+/* "N", "Nk", "Nm", "Ng" (powers of 1024), 1 <= value <= max -> *out; 0 or -EINVAL. */
+int oci_size_parse(const char *s, uint64_t max, uint64_t *out);
 
 struct oci_sandbox {
 	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
@@ -429,6 +447,7 @@ struct oci_sandbox {
 	char *workspace_seed;      /* run.tinyrun.workspace.seed=DIR: a directory of the bundle
 	                            * (relative, no "..") copied into a new workspace */
 	struct oci_landlock landlock;
+	struct oci_output_limits limits; /* oci/annotations_output.c */
 };
 /* "FIRST-LAST" -> ids; 0 or -EINVAL. */
 int oci_sandbox_range_parse(const char *s, uint32_t *first, uint32_t *last);

@@ -223,6 +223,15 @@ static void write_exit(struct json_writer *w, const char *id, const struct oci_e
 		json_w_key(w, "landlockAbi");
 		json_w_int(w, e->landlock_abi);
 	}
+	/* sboutput: the output limit's counts (flat until the usage object exists) */
+	if (e->has_output) {
+		key_u64(w, "stdoutBytes", e->stdout_bytes);
+		key_u64(w, "stderrBytes", e->stderr_bytes);
+		json_w_key(w, "stdoutTruncated");
+		json_w_bool(w, e->stdout_truncated);
+		json_w_key(w, "stderrTruncated");
+		json_w_bool(w, e->stderr_truncated);
+	}
 }
 
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len)

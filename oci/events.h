@@ -36,6 +36,14 @@ struct oci_exit {
 	 * Landlock (0: the kernel had none), absent otherwise */
 	bool landlock_asked;
 	int landlock_abi;
+	/* sboutput: the task's output through `run` (runtime/container/output.h),
+	 * only with run.tinyrun.output-limit or .request-output-limit:
+	 * "stdoutBytes", "stderrBytes" (what the task wrote), "stdoutTruncated",
+	 * "stderrTruncated" (not all of it was passed on); reasons
+	 * "output-limit" and "file-size" (SIGXFSZ) */
+	bool has_output;
+	uint64_t stdout_bytes, stderr_bytes;
+	bool stdout_truncated, stderr_truncated;
 };
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len);
 

@@ -134,6 +134,8 @@ int parse_root_mount(struct pctx *c, struct oci_config *cfg);
 int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg);
 /* run.tinyrun.landlock into cfg->sandbox.landlock (annotations_landlock.c). */
 int oci_landlock_parse(struct pctx *c, struct oci_config *cfg);
+/* oci/annotations_output.c: the output and disk limits (struct oci_output_limits) */
+int oci_output_parse(struct pctx *c, struct oci_config *cfg);
 
 /* Parse `text` (NUL-terminated, `len` bytes before the NUL) with the JSON
  * library: error "<name>: invalid JSON: ...". A NUL byte inside the text or

@@ -28,6 +28,9 @@ char *oci_spec_generate_version(bool rootless, unsigned uid, unsigned gid, const
 #define OCI_SANDBOX_WORKSPACE "/workspace"
 #define OCI_SANDBOX_MEMORY (512LL << 20)      /* bytes; swap off */
 #define OCI_SANDBOX_PIDS 128
+#define OCI_SANDBOX_NOFILE 256                /* the profile's rlimits, soft = hard */
+#define OCI_SANDBOX_STACK (8LL << 20)
+#define OCI_SANDBOX_FSIZE (64LL << 20)
 char *oci_spec_sandbox(const char *config_json, const char *seccomp_json, char *errbuf, size_t errlen);
 /* What a caller of the profile may choose (bundle tinyaws --sandbox); 0 or
  * NULL keeps the profile's value. Limits are never off. */
@@ -40,6 +43,13 @@ struct oci_sandbox_opts {
 	const char *request;       /* run.tinyrun.sandbox.request: a task of this request */
 	const char *request_key_file; /* run.tinyrun.sandbox.request-key-file: the key's file
 	                            * (the creator's, or the task's copy of it) */
+	struct oci_sandbox_output_opts {   /* the output and disk limits, as given (checked by
+	                                    * the caller: oci_size_parse); NULL: the input's */
+		const char *output_limit;          /* run.tinyrun.output-limit */
+		const char *request_output_limit;  /* run.tinyrun.request-output-limit */
+		const char *workspace_size;        /* run.tinyrun.workspace-size */
+		const char *workspace_inodes;      /* run.tinyrun.workspace-inodes */
+	} out;
 };
 #define OCI_SANDBOX_KEY_FILE "request.key"   /* `spec --sandbox --request-key`'s file */
 char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,

@@ -111,8 +111,12 @@ static void write_process(struct json_writer *w, const struct json_val *in, cons
 	json_w_object_end(w);
 	json_w_key(w, "rlimits");
 	json_w_array(w);
+	/* a judge's defaults (Faber's): no core dump, 256 fds, an 8 MiB stack,
+	 * files of at most 64 MiB (SIGXFSZ past it: reason "file-size") */
 	write_rlimit(w, "RLIMIT_CORE", 0);
-	write_rlimit(w, "RLIMIT_NOFILE", 1024);
+	write_rlimit(w, "RLIMIT_NOFILE", OCI_SANDBOX_NOFILE);
+	write_rlimit(w, "RLIMIT_STACK", OCI_SANDBOX_STACK);
+	write_rlimit(w, "RLIMIT_FSIZE", OCI_SANDBOX_FSIZE);
 	json_w_array_end(w);
 	json_w_key(w, "noNewPrivileges");
 	json_w_bool(w, true);
@@ -131,8 +135,33 @@ static bool chosen(const char *k)
 	return false;
 }
 
+/* the output and disk limits the caller gave: key, value (NULL: not given) */
+static size_t output_opts(const struct oci_sandbox_opts *o, const char *kv[4][2])
+{
+	const char *const keys[] = { OCI_ANNOTATION_OUTPUT_LIMIT, OCI_ANNOTATION_REQUEST_OUTPUT_LIMIT,
+				     OCI_ANNOTATION_WORKSPACE_SIZE, OCI_ANNOTATION_WORKSPACE_INODES };
+	const char *vals[] = { o->out.output_limit, o->out.request_output_limit, o->out.workspace_size,
+			       o->out.workspace_inodes };
+
+	for (size_t i = 0; i < 4; i++) {
+		kv[i][0] = keys[i];
+		kv[i][1] = vals[i];
+	}
+	return 4;
+}
+
+static bool given(const char *kv[4][2], const char *k)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (kv[i][1] && strcmp(k, kv[i][0]) == 0)
+			return true;
+	return false;
+}
+
 static void write_annotations(struct json_writer *w, const struct json_val *in, const struct oci_sandbox_opts *o)
 {
+	const char *kv[4][2];
+	size_t n_kv = output_opts(o, kv);
 	static const char *const ours[][2] = {
 		{ "run.tinyrun.userns", "auto" },
 		{ "run.tinyrun.rootfs", "minimal" },
@@ -149,7 +178,7 @@ static void write_annotations(struct json_writer *w, const struct json_val *in, 
 		for (size_t j = 0; j < 3; j++)
 			replaced |= strcmp(k, ours[j][0]) == 0;
 		/* the profile has no overlay; its seed and request are the caller's choice */
-		replaced |= chosen(k);
+		replaced |= chosen(k) || given(kv, k);
 		if (!replaced && str_of(json_at(a, i)))
 			oci_spec_key_str(w, k, str_of(json_at(a, i)));
 	}
@@ -161,6 +190,9 @@ static void write_annotations(struct json_writer *w, const struct json_val *in, 
 		oci_spec_key_str(w, "run.tinyrun.sandbox.request", o->request);
 	if (o->request_key_file)
 		oci_spec_key_str(w, OCI_ANNOTATION_REQUEST_KEY_FILE, o->request_key_file);
+	for (size_t i = 0; i < n_kv; i++)
+		if (kv[i][1])
+			oci_spec_key_str(w, kv[i][0], kv[i][1]);
 	json_w_object_end(w);
 }
 

@@ -124,9 +124,11 @@ struct minimal_step {
 	const char *data;         /* filesystem options */
 };
 /* The steps, in order, for a workspace at `cwd` ("/workspace"); `shared`: a
- * task of a request (workspace and /tmp are the request's). Pure. Returns the
- * count (fills at most max). */
-size_t rootfs_minimal_plan(const char *cwd, bool shared, struct minimal_step *s, size_t max);
+ * task of a request (workspace and /tmp are the request's); q: their size
+ * and inodes (0 or NULL: the defaults). Pure. Returns the count (fills at
+ * most max). */
+size_t rootfs_minimal_plan(const char *cwd, bool shared, const struct oci_output_limits *q,
+			   struct minimal_step *s, size_t max);
 /* Build the root on c->o->rootfs, set c->root_fd to it. */
 int rootfs_minimal_build(struct rootfs_ctx *c);
 /* The built root (O_PATH), for rootfs_pivot: by then the host path to it may

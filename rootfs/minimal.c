@@ -9,8 +9,10 @@
  *                     symlink, never followed on the host)
  *   /etc              a read-only tmpfs: passwd and group (root, nobody),
  *                     the image's ld.so.cache and alternatives (symlinks)
- *   <cwd> and /tmp    128 MiB nodev,nosuid tmpfs (a request's task: the
- *                     first container's, shared)
+ *   <cwd> and /tmp    nodev,nosuid tmpfs, each of run.tinyrun.workspace-size
+ *                     bytes (128 MiB) and .workspace-inodes inodes (65536):
+ *                     the disk quota (a request's task: the first
+ *                     container's, shared: the quota is the request's)
  *   /proc             proc with subset=pid,hidepid=invisible
  *   /sys              an empty read-only tmpfs
  *   /dev              a read-only tmpfs: null zero full random urandom (host
@@ -36,8 +38,21 @@
 static const char *const image_dirs[] = { "usr", "bin", "lib", "lib64" };
 static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom" };
 
-size_t rootfs_minimal_plan(const char *cwd, bool shared, struct minimal_step *s, size_t max)
+/* The workspace's and /tmp's tmpfs options: the disk quota (size, nr_inodes) */
+static const char *quota_data(char *buf, size_t len, const char *mode, const struct oci_output_limits *q)
 {
+	uint64_t size = q && q->workspace_size ? q->workspace_size : OCI_SANDBOX_WORKSPACE_SIZE;
+	uint64_t inodes = q && q->workspace_inodes ? q->workspace_inodes : OCI_SANDBOX_WORKSPACE_INODES;
+
+	snprintf(buf, len, "mode=%s,size=%llu,nr_inodes=%llu", mode, (unsigned long long)size,
+		 (unsigned long long)inodes);
+	return buf;
+}
+
+size_t rootfs_minimal_plan(const char *cwd, bool shared, const struct oci_output_limits *q,
+			   struct minimal_step *s, size_t max)
+{
+	static char ws_data[96], tmp_data[96];
 	const unsigned long safe = MS_NOSUID | MS_NODEV | MS_NOEXEC;
 	struct minimal_step all[16];
 	size_t n = 0;
@@ -46,9 +61,9 @@ size_t rootfs_minimal_plan(const char *cwd, bool shared, struct minimal_step *s,
 		all[n++] = (struct minimal_step){ image_dirs[i], MIN_IMAGE, MS_RDONLY | MS_NOSUID | MS_NODEV, NULL };
 	all[n++] = (struct minimal_step){ "etc", MIN_ETC, MS_RDONLY | safe, "mode=755,size=16m" };
 	all[n++] = (struct minimal_step){ cwd + 1, shared ? MIN_SHARED : MIN_TMPFS, MS_NOSUID | MS_NODEV,
-					  "mode=755,size=128m" };
+					  quota_data(ws_data, sizeof(ws_data), "755", q) };
 	all[n++] = (struct minimal_step){ "tmp", shared ? MIN_SHARED : MIN_TMPFS, MS_NOSUID | MS_NODEV,
-					  "mode=1777,size=128m" };
+					  quota_data(tmp_data, sizeof(tmp_data), "1777", q) };
 	all[n++] = (struct minimal_step){ "proc", MIN_PROC, safe, "subset=pid,hidepid=invisible" };
 	all[n++] = (struct minimal_step){ "sys", MIN_SYS, MS_RDONLY | safe, "mode=555,size=4k" };
 	all[n++] = (struct minimal_step){ "dev", MIN_DEV, MS_RDONLY | MS_NOSUID | MS_NOEXEC, "mode=755,size=64k" };
@@ -371,7 +386,7 @@ int rootfs_minimal_build(struct rootfs_ctx *c)
 	char data[96];
 	struct minimal_step s[16];
 	int trees[16], image_fd, seed_fd = -1, r = 0;
-	size_t n = rootfs_minimal_plan(c->cfg->process.cwd, c->o->request_mnt_fd >= 0, s, 16);
+	size_t n = rootfs_minimal_plan(c->cfg->process.cwd, c->o->request_mnt_fd >= 0, &c->cfg->sandbox.limits, s, 16);
 
 	for (size_t i = 0; i < n; i++)
 		trees[i] = -1;

@@ -117,6 +117,19 @@ struct tinyaws_opts {
 	char *const *cmd;          /* after "--" */
 	int n_cmd;
 };
+/* spec --sandbox's (and bundle tinyaws --sandbox's) output and disk limits
+ * (runtime/cmd_spec.c): the option's value, checked, into o: 1, 0 when CH is
+ * not one of them, -1 after a usage error naming it. */
+enum { SPEC_OUTPUT_LIMIT = 0x310, SPEC_REQUEST_OUTPUT_LIMIT, SPEC_WORKSPACE_SIZE, SPEC_WORKSPACE_INODES };
+#define SPEC_OUTPUT_OPTS \
+	{ "output-limit", 0, SPEC_OUTPUT_LIMIT, "BYTES", "with --sandbox: `run` passes on at most BYTES of each of " \
+	  "stdout and stderr, then ends the task (reason output-limit; default: no limit, the task writes to run's own)" }, \
+	{ "workspace-size", 0, SPEC_WORKSPACE_SIZE, "BYTES", "with --sandbox: the size of the workspace and of /tmp, " \
+	  "each (default 128m; k, m, g suffixes)" }, \
+	{ "workspace-inodes", 0, SPEC_WORKSPACE_INODES, "N", "with --sandbox: the inodes of the workspace and of /tmp, " \
+	  "each (default 65536)" }
+struct oci_sandbox_output_opts;
+int cmd_spec_output_opt(const char *cmd, int ch, const char *arg, struct oci_sandbox_output_opts *o);
 /* One conversion option CH (its value optarg) of command CMD into t: 1,
  * 0 when CH is not one of them, -1 after a usage error naming it. */
 int cmd_bundle_opt(const char *cmd, int ch, struct tinyaws_opts *t);

@@ -28,6 +28,7 @@
 const struct cli_opt cmd_bundle_opts[] = {
 	{ "output", 'o', 'o', "DIR", "the bundle to write (must not exist; its parent must)" },
 	TINYAWS_CONVERT_OPTS(""),
+	SPEC_OUTPUT_OPTS,
 	{ 0 },
 };
 
@@ -108,6 +109,9 @@ int cmd_bundle_opt(const char *cmd, int ch, struct tinyaws_opts *t)
 	return 1;
 }
 
+/* --output-limit, --workspace-size, --workspace-inodes (with --sandbox) */
+static struct oci_sandbox_output_opts sandbox_out;
+
 static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
 {
 	int ch, r;
@@ -118,7 +122,9 @@ static int parse_opts(int argc, char **argv, struct tinyaws_opts *t)
 			t->out = optarg;
 			continue;
 		}
-		if ((r = cmd_bundle_opt("bundle", ch, t)) < 0)
+		if ((r = cmd_spec_output_opt("bundle", ch, optarg, &sandbox_out)) == 1)
+			continue;
+		if (r < 0 || (r = cmd_bundle_opt("bundle", ch, t)) < 0)
 			return -1;
 		if (r == 0) {
 			cli_option_error("bundle", cmd_bundle_opts, ch, argv);
@@ -289,7 +295,7 @@ static int sandbox_transform(const struct tinyaws_opts *t, const struct oci_tiny
 	const char *profile = t->seccomp && !strcmp(t->seccomp, "strict") ? "strict" : "default";
 	struct oci_sandbox_opts o = {
 		.workspace = "/app", .seed = OCI_TINYAWS_LAYER "/app", .memory = (int64_t)j->memory_bytes,
-		.cpu_quota = j->cpu_quota, .cpu_period = (int64_t)j->cpu_period,
+		.cpu_quota = j->cpu_quota, .cpu_period = (int64_t)j->cpu_period, .out = sandbox_out,
 	};
 	char path[PATH_MAX + 32], errbuf[256], *sb;
 
@@ -429,6 +435,8 @@ static int convert(const struct tinyaws_opts *t, int app)
 		return cli_usage_error(t->usage, "--sandbox: every layer is on; --no-%s%s cannot be used with it",
 				       t->no_overlay ? "overlay" : t->no_limits ? "limits" : t->no_seccomp ? "seccomp" : "namespaces",
 				       t->sandbox_off ? " (TINYAWS_SANDBOX=0)" : "");
+	if (!t->sandbox && (sandbox_out.output_limit || sandbox_out.workspace_size || sandbox_out.workspace_inodes))
+		return cli_usage_error(t->usage, "--output-limit, --workspace-size and --workspace-inodes need --sandbox");
 	if (t->sandbox && t->seccomp && strcmp(t->seccomp, "strict") && strcmp(t->seccomp, "default"))
 		return cli_usage_error(t->usage, "--sandbox: --seccomp takes default or strict (tinyrun's profiles), got \"%s\"",
 				       t->seccomp);

@@ -7,6 +7,7 @@
 #include "oci/callerenv.h"
 #include "runtime/container/bundle.h"
 #include "cli.h"
+#include "runtime/container/output.h"
 #include "runtime/container/selfseal.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/notify.h"
@@ -154,7 +155,9 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	o.bundle = b.path;
 	o.config_path = b.config_path;
 	cmd_create_socket_activation(&o, &b.cfg);
-	r = cmd_create_notify(g, &o, &b.cfg, &err);
+	r = output_refuse_detached(&b.cfg, &err);   /* output.h: only `run` in the foreground */
+	if (r == 0)
+		r = cmd_create_notify(g, &o, &b.cfg, &err);
 	if (r == 0)
 		r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
 	bundle_free(&b);

@@ -21,6 +21,7 @@
 #include "runtime/container/sandbox_host.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
+#include "runtime/container/output.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
@@ -50,7 +51,8 @@ static int id_from_bundle(struct global_opts *g, const char *path, char *id, siz
 }
 
 /* --result FILE: why it ended (result.h), as one JSON object (oci/events.h). */
-static void write_result(const char *path, const struct container *c, const struct created *cr, int raw)
+static void write_result(const char *path, const struct container *c, const struct created *cr, int raw,
+			 const struct output_relay *out)
 {
 	struct oci_exit e;
 	char *json;
@@ -59,6 +61,7 @@ static void write_result(const char *path, const struct container *c, const stru
 
 	result_make(raw, &cr->cg, &e);
 	fence_result(c->dirfd, &e);
+	output_result(out, &e);
 	if (oci_exit_json(c->id, &e, false, &json, &len) < 0)
 		return;
 	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)
@@ -97,7 +100,7 @@ static int poststart_failed(struct container *c, const struct oci_config *cfg, s
 }
 
 static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr,
-			  const struct run_flags *rf)
+			  const struct run_flags *rf, struct output_relay *out)
 {
 	bool detach = rf->detach, keep = rf->keep;
 	struct sync_msg m;
@@ -124,6 +127,9 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 		return 0;
 	}
 	wait_relay_notify(nfd);
+	out->pid = cr->pid;
+	out->cg = &cr->cg;
+	wait_relay_output(out);
 	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig, &raw);
 	/* tinyrun-init exits 128+N for a task killed by N: its record says which */
 	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
@@ -134,8 +140,11 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	}
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
+	if (out->ended)
+		log_error("%s: output limit: %s truncated, the task was ended", c->id,
+			  out->truncated[0] ? out->truncated[1] ? "stdout and stderr" : "stdout" : "stderr");
 	if (rf->result)
-		write_result(rf->result, c, cr, raw);
+		write_result(rf->result, c, cr, raw, out);
 	if (keep)   /* stopped, with its cgroup, until `delete` */
 		return status;
 	c->st.pid = 0;
@@ -143,6 +152,21 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
 		lifecycle_destroy(c, cfg, &err);
 	return status;
+}
+
+/* created, but it cannot start (output.h's request total): undone, nothing left */
+static void start_failed(struct container *c, const struct oci_config *cfg, struct created *cr)
+{
+	struct error e2;
+	int ws;
+
+	close(cr->sync_fd);
+	lifecycle_destroy(c, cfg, &e2);
+	waitpid(cr->pid, &ws, __WALL);
+	if (cr->pidfd >= 0)
+		close(cr->pidfd);
+	cgroup_close(&cr->cg);
+	container_close(c);
 }
 
 static bool is_tinyaws_opt(int ch)
@@ -245,6 +269,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	struct stat st;
 	struct container c;
 	struct created cr;
+	struct output_relay out;
 	struct error err;
 	int dd, i = parse_run(argc, argv, &o, &rf, &dd), r;
 
@@ -292,19 +317,26 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 		bundle_free(&b);
 		return cli_failf("process.terminal is true: --console-socket is required with --detach");
 	}
-	r = cmd_create_notify(g, &o, &b.cfg, &err);
+	/* run.tinyrun.output-limit: the task's stdout and stderr are our pipes */
+	if ((r = output_open(&out, &b.cfg, rf.detach, &err)) == 0 && out.on)
+		o.output_fds = out.child;
 	if (r == 0)
-		r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
+		r = cmd_create_notify(g, &o, &b.cfg, &err);
+	if (r == 0 && (r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err)) == 0 &&
+	    (r = output_started(&out, &b.cfg, g->root, &c, &err)) < 0)
+		start_failed(&c, &b.cfg, &cr);
 	if (r < 0) {
 		if (rf.result)
 			write_host_refusal(rf.result, o.id);
+		output_close(&out);
 		bundle_free(&b);
 		return cli_fail(&err);
 	}
 	if (rf.detach && o.id == derived)
 		printf("%s\n", o.id);
 	fflush(stdout);
-	r = start_and_wait(&c, &b.cfg, &cr, &rf);
+	r = start_and_wait(&c, &b.cfg, &cr, &rf, &out);
+	output_close(&out);
 	if (cr.pidfd >= 0)
 		close(cr.pidfd);
 	cgroup_close(&cr.cg);

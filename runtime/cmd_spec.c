@@ -22,8 +22,34 @@ const struct cli_opt cmd_spec_opts[] = {
 	  " (0600); each task's bundle needs a copy" },
 	{ "request", 0, 'R', "ID", "with --sandbox: a task of request ID (its workspace, /tmp, network, IPC, uid); "
 	  "needs a copy of ID's " OCI_SANDBOX_KEY_FILE " in DIR" },
+	SPEC_OUTPUT_OPTS,
+	{ "request-output-limit", 0, SPEC_REQUEST_OUTPUT_LIMIT, "BYTES", "with --sandbox and --request or --request-key: "
+	  "at most BYTES passed on by all the request's tasks, both streams (default: no limit)" },
 	{ 0 },
 };
+
+int cmd_spec_output_opt(const char *cmd, int ch, const char *arg, struct oci_sandbox_output_opts *o)
+{
+	static const struct { int ch; const char *name; uint64_t max; } opts[] = {
+		{ SPEC_OUTPUT_LIMIT, "output-limit", OCI_LIMIT_BYTES_MAX },
+		{ SPEC_REQUEST_OUTPUT_LIMIT, "request-output-limit", OCI_LIMIT_BYTES_MAX },
+		{ SPEC_WORKSPACE_SIZE, "workspace-size", OCI_LIMIT_BYTES_MAX },
+		{ SPEC_WORKSPACE_INODES, "workspace-inodes", OCI_LIMIT_INODES_MAX },
+	};
+	const char **to[] = { &o->output_limit, &o->request_output_limit, &o->workspace_size, &o->workspace_inodes };
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (opts[i].ch != ch)
+			continue;
+		if (oci_size_parse(arg, opts[i].max, &v) < 0)
+			return cli_usage_error(cmd, "--%s: expected 1 to %llu (k, m, g: KiB, MiB, GiB), got \"%s\"", opts[i].name,
+					       (unsigned long long)opts[i].max, arg), -1;
+		*to[i] = arg;
+		return 1;
+	}
+	return 0;
+}
 
 /* BUNDLE/request.key: a new key, 32 random bytes in hex; 0 or -errno */
 static int write_request_key(const char *bundle, char *path, size_t size)
@@ -54,7 +80,7 @@ static int write_request_key(const char *bundle, char *path, size_t size)
 int cmd_spec(struct global_opts *g, int argc, char **argv)
 {
 	const char *bundle = ".", *profile = NULL, *profile_json = NULL, *oci_version = NULL;
-	bool rootless = false, sandbox = false, request_key = false;
+	bool rootless = false, sandbox = false, request_key = false, output_opt = false;
 	struct oci_sandbox_opts sopts = { 0 };
 	char path[4200], key_path[4200], *json;
 	int ch, fd, r;
@@ -77,7 +103,11 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 			sopts.request = optarg;
 		else if (ch == 'V')
 			oci_version = optarg;
-		else
+		else if ((r = cmd_spec_output_opt("spec", ch, optarg, &sopts.out)) != 0) {
+			if (r < 0)
+				return 1;
+			output_opt = true;
+		} else
 			return cli_option_error("spec", cmd_spec_opts, ch, argv);
 	}
 	if (optind != argc)
@@ -92,6 +122,9 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 		return cli_usage_error("spec", "--sandbox and --rootless: choose one");
 	if ((request_key || sopts.request) && !sandbox)
 		return cli_usage_error("spec", "--%s needs --sandbox", request_key ? "request-key" : "request");
+	if (output_opt && !sandbox)
+		return cli_usage_error("spec", "--output-limit, --request-output-limit, --workspace-size and "
+				       "--workspace-inodes need --sandbox");
 	if (request_key && sopts.request)
 		return cli_usage_error("spec", "--request-key (a request's creator) and --request (one of its tasks): choose one");
 	if (request_key || sopts.request)

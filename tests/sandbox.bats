@@ -196,7 +196,7 @@ setup() {
 	assert_equal "$got" "$want"
 	assert_line "fds=0,1,2"
 	assert_line "rlimit:CORE=0 0"
-	assert_line "rlimit:NOFILE=1024 1024"
+	assert_line "rlimit:NOFILE=256 256"
 }
 
 @test "sandbox: setuid, setgroups, chroot, mount, sethostname, map rewriting, new namespaces all fail (no seccomp)" {

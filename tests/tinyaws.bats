@@ -804,3 +804,21 @@ os.execv("/proc/self/fd/%d" % fd, sys.argv[1:])'
 	assert_success
 	assert_line data.txt
 }
+
+@test "tinyaws --sandbox: --output-limit, --workspace-size, --workspace-inodes write their annotations; the job's output is cut" {
+	sandbox_convert --output-limit 100 --workspace-size 1m --workspace-inodes 500 -- 'head -c 500 /dev/zero | tr "\0" x; sleep 3600'
+	assert_equal "$(jq -c '.annotations | [.["run.tinyrun.output-limit"], .["run.tinyrun.workspace-size"], .["run.tinyrun.workspace-inodes"]]' "$B/config.json")" \
+		'["100","1m","500"]'
+	status=0
+	runtime_timeout 60 run -b "$B" "$CID" </dev/null >"$BATS_TEST_TMPDIR/out" 2>/dev/null || status=$?
+	assert_equal "$status" 137
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "$(printf 'x%.0s' $(seq 100))"
+	rm -rf "$B"
+	convert "$B" --output-limit 100
+	assert_failure 1
+	assert_output --partial "bundle: --output-limit, --workspace-size and --workspace-inodes need --sandbox"
+	convert "$B" --sandbox --workspace-inodes 0
+	assert_failure 1
+	assert_output --partial "--workspace-inodes: expected 1 to 4294967296"
+	[[ ! -e "$B" ]]
+}

@@ -28,6 +28,7 @@
 #include "runtime/container/setup.h"
 #include "runtime/linux/procfs.h"
 #include "rootfs/rootfs.h"
+#include "runtime/container/output.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
@@ -384,6 +385,8 @@ void container_child_main(struct child_ctx *ctx)
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
 	process_reset_signals();
 	creator_watch(ctx);
+	if (ctx->o->output_fds)   /* run.tinyrun.output-limit: the runtime's pipes (output.h) */
+		output_child_stdio(ctx->o->output_fds);
 	if (process_set_oom_score(p, &err) < 0)
 		goto fail;
 	/* While this process runs the runtime's code inside the container, no

@@ -27,6 +27,8 @@ struct create_opts {
 	int preserve_fds;
 	bool run_mode;               /* run: no exec fifo, the parent sends SYNC_START */
 	bool notify;                 /* NOTIFY_SOCKET: notify_plan added its mount (notify.h) */
+	const int *output_fds;       /* run.tinyrun.output-limit: the task's stdout and stderr
+	                              * (output.h), or NULL: the runtime's own */
 };
 
 /* Everything the child needs, computed before clone. */

@@ -25,6 +25,8 @@ void result_make(int ws, const struct cgroup *cg, struct oci_exit *e)
 	}
 	if (e->has_status && e->signal == SIGSYS)
 		e->reason = "policy-violation";
+	else if (e->has_status && e->signal == SIGXFSZ)   /* sboutput: past RLIMIT_FSIZE */
+		e->reason = "file-size";
 	else if (e->oom_kills && (!e->has_status || e->signal == SIGKILL || e->status != 0))
 		e->reason = "oom-kill";
 	else if (e->pids_limit_hits && (!e->has_status || e->status != 0))

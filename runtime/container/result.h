@@ -1,7 +1,9 @@
 /* Why the container's process ended: the wait status (run's own, or the
  * one tinyrun-init recorded in <state dir>/exit-status) and the cgroup's
  * counters, to one reason (oci/events.h: struct oci_exit), in this order:
+ *   (output-limit     a limit of run.tinyrun.output-limit ended it: output.h)
  *   policy-violation  killed by SIGSYS (the seccomp filter's kill action)
+ *   file-size         killed by SIGXFSZ: a file written past RLIMIT_FSIZE
  *   oom-kill          killed by SIGKILL, or failed, with an OOM kill counted
  *                     (memory.events oom_kill on v2, memory.oom_control on v1)
  *   pids-limit        failed (status != 0) with forks refused at pids.max

@@ -549,6 +549,7 @@ void container_dir_remove(struct container *c)
 					     "no-new-keyring", "exit-status", "landlock-abi" /* fence.h */,
 					     "creator", "cgroup", "init",
 					     "uid-lease.tmp", "request-key" /* request_key.h */,
+					     "output-total" /* output.h: a request's bytes passed on */,
 					     "uid-lease" /* the lease returns with the record: lease.h */ };
 
 	struct error err;

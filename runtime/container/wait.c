@@ -2,6 +2,7 @@
  * forwards the signals it gets and reports the exit status. */
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
+#include "runtime/container/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,10 +20,16 @@
 
 static sigset_t forwarded;
 static int notify_fd = -1;
+static struct output_relay *output;
 
 void wait_relay_notify(int fd)
 {
 	notify_fd = fd;
+}
+
+void wait_relay_output(struct output_relay *o)
+{
+	output = o && o->on ? o : NULL;
 }
 
 void wait_block_signals(void)
@@ -175,12 +182,14 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 	long long hup_at = 0;
 	struct pty_eof eof = { .peer = -1, .last_ms = -EOF_EVERY_MS };
 	int n;
-	struct pollfd p[5] = {
+	struct pollfd p[7] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = pidfd, .events = POLLIN },
 		{ .fd = pty_master >= 0 ? STDIN_FILENO : -1, .events = POLLIN },
 		{ .fd = pty_master, .events = POLLIN },
 		{ .fd = notify_fd, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },   /* run.tinyrun.output-limit: the task's stdout, */
+		{ .fd = -1, .events = POLLIN },   /* stderr (output.h) */
 	};
 
 	if (tty) {
@@ -194,7 +203,9 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 	for (;;) {
 		if (reap(pid, &status))
 			break;
-		n = poll(p, 5, eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1);
+		for (int i = 0; i < 2; i++)
+			p[5 + i].fd = output ? output->fd[i] : -1;
+		n = poll(p, 7, eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (hung_up && now_ms() - hup_at >= HANGUP_GRACE_MS) {   /* a pid-namespace init ignores SIGHUP */
@@ -210,6 +221,9 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 			close(notify_fd);
 			notify_fd = p[4].fd = -1;
 		}
+		for (int i = 0; i < 2; i++)
+			if (p[5 + i].revents)
+				output_pump(output, i);
 		if (p[2].revents) {
 			enum copied c = copy(STDIN_FILENO, pty_master, &last_in);
 			if (c == COPY_EOF) {
@@ -236,6 +250,9 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 	while (pty_master >= 0 && p[3].fd >= 0 && poll(&p[3], 1, 0) > 0 && (p[3].revents & POLLIN) &&
 	       copy(pty_master, STDOUT_FILENO, NULL) == COPY_OK)
 		;
+	if (output)
+		output_drain(output);
+	output = NULL;
 	if (eof.peer >= 0)
 		close(eof.peer);
 	if (tty)

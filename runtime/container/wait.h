@@ -13,5 +13,9 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 /* While wait_container waits: relay READY=1 from this NOTIFY_SOCKET socket
  * (notify_listen; -1: none), which wait_container then closes. */
 void wait_relay_notify(int fd);
+/* While wait_container waits: pass the task's output on within its limits
+ * (output.h; NULL or not on: none), drained once the task is reaped. */
+struct output_relay;
+void wait_relay_output(struct output_relay *o);
 
 #endif

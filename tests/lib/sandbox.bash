@@ -1,7 +1,13 @@
 # shellcheck shell=bash
-# What the sandbox suites share (tests/sandbox.bats, tests/sandbox-isolation.bats):
-# needs $RANGE_FIRST, $RANGE_LAST (the suite's lease range), $TEST_CACHE and
+# What the sandbox suites share (tests/sandbox*.bats, after `load helpers`):
+# the profile's bundle in a lease range no host user has; needs $TEST_CACHE and
 # $TOKEN (tests/helpers.bash).
+
+# A lease range no host user has (this machine's users stay below 100000,
+# and /etc/subuid is empty) unless the suite set its own; each test has its
+# own --root, so its own leases.
+: "${RANGE_FIRST:=1900000000}"
+: "${RANGE_LAST:=1900065535}"
 
 # sandbox_bundle [DIR [SPEC OPTIONS...]]: DIR (default $BUNDLE) with `spec
 # --sandbox`'s config, the test's range and token.

@@ -1,6 +1,7 @@
 /* Why the process ended (result.h). */
 #include "runtime/container/result.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,29 +9,85 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void result_make(int ws, const struct cgroup *cg, struct oci_exit *e)
-{
-	struct error err;
+#include "runtime/cgroup/usage.h"
 
-	*e = (struct oci_exit){ .reason = "unknown", .exit_code = -1 };
+static void set_status(struct oci_exit *e, int ws)
+{
+	if (ws < 0 || !(WIFEXITED(ws) || WIFSIGNALED(ws)))
+		return;
+	e->has_status = true;
+	e->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+	e->exit_code = e->signal ? -1 : WEXITSTATUS(ws);
+	e->status = e->signal ? 128 + e->signal : e->exit_code;
+}
+
+static uint64_t tv_us(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec;
+}
+
+/* the reaper's figures; CPU from rusage only where the cgroup gave none */
+static void add_task(struct oci_usage *u, const struct result_task *t)
+{
+	u->has_wall = true;
+	u->wall_ms = t->wall_ms;
+	if (!t->has_rusage)
+		return;
+	u->has_csw = true;
+	u->voluntary_csw = (uint64_t)t->ru.ru_nvcsw;
+	u->involuntary_csw = (uint64_t)t->ru.ru_nivcsw;
+	if (!u->has_cpu) {
+		u->has_cpu = true;
+		u->cpu_source = "rusage";
+		u->cpu_user_us = tv_us(t->ru.ru_utime);
+		u->cpu_system_us = tv_us(t->ru.ru_stime);
+	}
+}
+
+void result_make_task(int ws, const struct cgroup *cg, const struct result_task *t, struct oci_exit *e)
+{
+	static char lost[sizeof(((struct error *)0)->msg) + 64];
+	struct cgroup_usage cu = { 0 };
+	struct error err;
+	bool failed;
+
+	*e = (struct oci_exit){ .reason = "unknown", .exit_code = -1, .usage.cleanup = -1 };
 	if (cg && cg->path) {
 		cgroup_oom_kill_count(cg, &e->oom_kills, &err);
 		cgroup_pids_limit_hits(cg, &e->pids_limit_hits, &err);
+		if (cgroup_usage(cg, &cu, &err) == -ENOENT) {
+			snprintf(lost, sizeof(lost), "the container's cgroup is gone: %s", err.msg);
+			e->error = lost;
+		}
+		e->usage = cu.u;
 	}
-	if (ws >= 0 && (WIFEXITED(ws) || WIFSIGNALED(ws))) {
-		e->has_status = true;
-		e->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
-		e->exit_code = e->signal ? -1 : WEXITSTATUS(ws);
-		e->status = e->signal ? 128 + e->signal : e->exit_code;
-	}
-	if (e->has_status && e->signal == SIGSYS)
+	set_status(e, ws);
+	if (t)
+		add_task(&e->usage, t);
+	failed = !e->has_status || e->status != 0;
+	if (e->error)
+		e->reason = "infrastructure-failure";
+	else if (t && !e->has_status)
+		e->reason = "infrastructure-failure", e->error = "the container's wait status is unknown";
+	else if (e->has_status && e->signal == SIGSYS)
 		e->reason = "policy-violation";
-	else if (e->oom_kills && (!e->has_status || e->signal == SIGKILL || e->status != 0))
-		e->reason = "oom-kill";
-	else if (e->pids_limit_hits && (!e->has_status || e->status != 0))
+	else if (e->oom_kills && (failed || e->signal == SIGKILL))
+		e->reason = cu.own_limit_hit ? "oom-kill" : "ancestor-oom";
+	else if (e->pids_limit_hits && failed)
 		e->reason = "pids-limit";
 	else if (e->has_status)
 		e->reason = e->signal ? "signal" : "exit";
+}
+
+void result_make(int ws, const struct cgroup *cg, struct oci_exit *e)
+{
+	result_make_task(ws, cg, NULL, e);
+}
+
+void result_not_started(struct oci_exit *e, const char *msg)
+{
+	e->reason = "not-started";
+	e->error = msg;
 }
 
 int result_saved_status(const struct container *c)

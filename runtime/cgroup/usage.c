@@ -2,6 +2,7 @@
 #include "runtime/cgroup/usage.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -56,6 +57,21 @@ static int v1_open(const struct cgroup *cg, enum cg1_hier h, int *lost, struct e
 	return fd;
 }
 
+/* PREFIX.max_usage_in_bytes came within 64 KiB of PREFIX.limit_in_bytes: the
+ * kernel of the dev host (6.18) never counts memory.failcnt, so the peak
+ * that reached the container's own limit is what tells it from a parent's */
+static bool v1_peak_at_limit(int fd, const char *prefix)
+{
+	char file[64];
+	uint64_t peak, limit;
+
+	snprintf(file, sizeof(file), "%s.max_usage_in_bytes", prefix);
+	if (!read_num(fd, file, &peak))
+		return false;
+	snprintf(file, sizeof(file), "%s.limit_in_bytes", prefix);
+	return read_num(fd, file, &limit) && limit < (1ULL << 62) && peak + 65536 >= limit;
+}
+
 static int v1_usage(const struct cgroup *cg, struct cgroup_usage *o, struct error *err)
 {
 	struct oci_usage *u = &o->u;
@@ -75,7 +91,8 @@ static int v1_usage(const struct cgroup *cg, struct cgroup_usage *o, struct erro
 	u->has_pids_peak = read_num(pids, "pids.peak", &u->pids_peak);   /* no v1 kernel has it yet */
 	read_num(mem, "memory.failcnt", &fail);
 	read_num(mem, "memory.memsw.failcnt", &memsw_fail);
-	o->own_limit_hit = fail + memsw_fail > 0;
+	o->own_limit_hit = fail + memsw_fail > 0 || v1_peak_at_limit(mem, "memory") ||
+			   v1_peak_at_limit(mem, "memory.memsw");
 	for (int *fd = (int[]){ acct, cpu, mem, pids }, i = 0; i < 4; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);

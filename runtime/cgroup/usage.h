@@ -4,8 +4,8 @@
  *   v2: cpu.stat user_usec system_usec throttled_usec, memory.peak (Linux
  *       5.19+), pids.peak (6.13+), memory.events oom;
  *   v1: cpuacct.usage_user/usage_sys (ns), cpu.stat throttled_time (ns),
- *       memory.max_usage_in_bytes, memory(.memsw).failcnt; the v1 pids
- *       controller has no peak.
+ *       memory.max_usage_in_bytes, memory(.memsw).failcnt, pids.peak (the
+ *       pids controller's files are v1's too: 6.18 has it).
  * A file the kernel or a disabled controller lacks leaves its figure null. */
 #ifndef TINYRUN_CGROUP_USAGE_H
 #define TINYRUN_CGROUP_USAGE_H
@@ -20,7 +20,8 @@ struct cgroup_usage {
 	struct oci_usage u;         /* has_cpu (cpu_source "cgroup"), memory/pids peak, throttling */
 	/* the container's own memory limit (or a sub-cgroup's) was reached: v2
 	 * memory.events "oom" (charged to the cgroup whose limit it was), v1
-	 * memory.failcnt + memory.memsw.failcnt (the page counter that failed) */
+	 * memory(.memsw).failcnt (the page counter that failed) or, where the
+	 * kernel leaves those at 0 (6.18), a peak that reached its own limit */
 	bool own_limit_hit;
 };
 

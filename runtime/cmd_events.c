@@ -63,13 +63,13 @@ static int print_event(const char *type, const char *id, const struct cgroup *cg
 
 /* The last event: why the process ended (result.h), when it stopped while
  * we watched: {"type":"exit","id":...,"data":{"reason":...}}. */
-static void print_exit(const char *id, int wait_status, const struct cgroup *cg)
+static void print_exit(const char *id, int wait_status, const struct result_task *t, const struct cgroup *cg)
 {
 	struct oci_exit e;
 	char *json;
 	size_t len;
 
-	result_make(wait_status, cg, &e);
+	result_make_task(wait_status, cg, t, &e);
 	if (oci_exit_json(id, &e, true, &json, &len) < 0)
 		return;
 	printf("%.*s\n", (int)len, json);
@@ -87,6 +87,8 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 	for (;;) {
 		struct pollfd p = { .fd = have_watch ? w.fd : -1, .events = POLLIN | POLLPRI };
 		struct container c;
+		struct result_task task;
+		bool have_task;
 		struct error e2;
 		uint64_t kills = 0;
 		int n = poll(&p, 1, interval_ms);
@@ -95,12 +97,13 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 			break;
 		r = container_status(&c) == STATUS_STOPPED;
 		status = r ? result_saved_status(&c) : -1;
+		have_task = r && result_saved_task(&c, &task);   /* the init's (or run's) record */
 		container_close(&c);
 		if (n > 0 && have_watch && cgroup_oom_watch_read(&w, &kills, err) == 0)
 			for (uint64_t k = 0; k < kills; k++)
 				print_event("oom", id, cg, err);
 		if (r) {
-			print_exit(id, status, cg);
+			print_exit(id, status, have_task ? &task : NULL, cg);
 			break;
 		}
 		if (n == 0 && print_event("stats", id, cg, err) < 0)

@@ -152,16 +152,16 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	wait_relay_notify(nfd);
 	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig, &raw);
 	/* tinyrun-init exits 128+N for a task killed by N: its record says which */
+	task.wall_ms = (uint64_t)(mono_ms() - t0);
+	task.has_rusage = wait_reaped_rusage(&task.ru);
 	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
 		raw = saved;
 		sig = WIFSIGNALED(raw) ? WTERMSIG(raw) : 0;
 	} else {
-		result_save_status(c, raw);
+		result_save_status(c, raw, &task);
 	}
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
-	task.wall_ms = (uint64_t)(mono_ms() - t0);
-	task.has_rusage = wait_reaped_rusage(&task.ru);
 	/* read before the cgroup goes; written once clean-up is known */
 	result_make_task(raw, &cr->cg, &task, &e);
 	if (not_started)

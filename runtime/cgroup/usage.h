@@ -2,7 +2,7 @@
  * read once when the task has ended, before the cgroup is removed: only the
  * few files the result needs, not the whole of `events --stats`.
  *   v2: cpu.stat user_usec system_usec throttled_usec, memory.peak (Linux
- *       5.19+), pids.peak (6.13+), memory.events oom;
+ *       5.19+), pids.peak (where the kernel has it), memory.events oom;
  *   v1: cpuacct.usage_user/usage_sys (ns), cpu.stat throttled_time (ns),
  *       memory.max_usage_in_bytes, memory(.memsw).failcnt, pids.peak (the
  *       pids controller's files are v1's too: 6.18 has it).

@@ -90,29 +90,59 @@ void result_not_started(struct oci_exit *e, const char *msg)
 	e->error = msg;
 }
 
-int result_saved_status(const struct container *c)
+/* exit-status: "STATUS[ WALL_MS NVCSW NIVCSW UTIME_US STIME_US]\n" (init.c
+ * writes all six, `run` without the init too; an older record has one) */
+static int read_record(const struct container *c, unsigned long long v[6])
 {
-	char buf[32];
-	int fd = openat(c->dirfd, "exit-status", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char buf[160], *p = buf, *end;
+	int fd = openat(c->dirfd, "exit-status", O_RDONLY | O_NOFOLLOW | O_CLOEXEC), n_fields = 0;
 	ssize_t n;
-	char *end;
-	long v;
 
 	if (fd < 0)
-		return -1;
+		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return -1;
+		return 0;
 	buf[n] = 0;
-	v = strtol(buf, &end, 10);
-	return end == buf || (*end && *end != '\n') || v < 0 || v > 0xffff ? -1 : (int)v;
+	while (n_fields < 6 && *p >= '0' && *p <= '9') {
+		v[n_fields++] = strtoull(p, &end, 10);
+		if (*end != ' ' && *end != '\n' && *end)
+			return 0;
+		p = *end == ' ' ? end + 1 : end;
+	}
+	return *p && *p != '\n' ? 0 : n_fields;
 }
 
-void result_save_status(const struct container *c, int ws)
+int result_saved_status(const struct container *c)
 {
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%d\n", ws);
+	unsigned long long v[6];
+
+	return read_record(c, v) < 1 || v[0] > 0xffff ? -1 : (int)v[0];
+}
+
+bool result_saved_task(const struct container *c, struct result_task *t)
+{
+	unsigned long long v[6];
+
+	if (read_record(c, v) != 6)
+		return false;
+	*t = (struct result_task){ .wall_ms = v[1], .has_rusage = true };
+	t->ru.ru_nvcsw = (long)v[2];
+	t->ru.ru_nivcsw = (long)v[3];
+	t->ru.ru_utime = (struct timeval){ .tv_sec = (time_t)(v[4] / 1000000), .tv_usec = (suseconds_t)(v[4] % 1000000) };
+	t->ru.ru_stime = (struct timeval){ .tv_sec = (time_t)(v[5] / 1000000), .tv_usec = (suseconds_t)(v[5] % 1000000) };
+	return true;
+}
+
+void result_save_status(const struct container *c, int ws, const struct result_task *t)
+{
+	char buf[160];
+	int n = t && t->has_rusage
+		? snprintf(buf, sizeof(buf), "%d %llu %ld %ld %llu %llu\n", ws, (unsigned long long)t->wall_ms,
+			   t->ru.ru_nvcsw, t->ru.ru_nivcsw, (unsigned long long)tv_us(t->ru.ru_utime),
+			   (unsigned long long)tv_us(t->ru.ru_stime))
+		: snprintf(buf, sizeof(buf), "%d\n", ws);
 	int fd = openat(c->dirfd, "exit-status", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 
 	if (fd < 0)

@@ -42,7 +42,9 @@ void result_make_task(int wait_status, const struct cgroup *cg, const struct res
 void result_not_started(struct oci_exit *e, const char *msg);
 /* The wait status saved in the state dir (exit-status), or -1. */
 int result_saved_status(const struct container *c);
-/* Save one (run in the foreground, for --keep and events). */
-void result_save_status(const struct container *c, int wait_status);
+/* The wall time and rusage saved after it (by the init, or `run`), if any. */
+bool result_saved_task(const struct container *c, struct result_task *t);
+/* Save one (run in the foreground, for --keep and events); t may be NULL. */
+void result_save_status(const struct container *c, int wait_status, const struct result_task *t);
 
 #endif

@@ -105,7 +105,7 @@ static int poststart_failed(struct container *c, const struct oci_config *cfg, c
 
 	log_error("%s", err->msg);
 	/* the task had started: the runtime's own start failed under it */
-	result_make(-1, &cr->cg, &e);
+	result_make(-1, rf->result_file ? &cr->cg : NULL, &e);
 	e.reason = "infrastructure-failure";
 	e.error = err->msg;
 	flock(c->dirfd, LOCK_EX);
@@ -162,9 +162,11 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	}
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
-	/* read before the cgroup goes; written once clean-up is known */
-	result_make_task(raw, &cr->cg, &task, &e);
-	if (not_started)
+	/* read before the cgroup goes (only for --result: a plain run reads nothing more);
+	 * written once clean-up is known */
+	if (rf->result_file)
+		result_make_task(raw, &cr->cg, &task, &e);
+	if (rf->result_file && not_started)
 		result_not_started(&e, msg);
 	if (keep) {   /* stopped, with its cgroup, until `delete` */
 		write_result(rf, c->id, &e);

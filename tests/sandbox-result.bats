@@ -66,6 +66,20 @@ field() {
 	jq -r "$1" <<<"$result"
 }
 
+# Under a parent limited to 32 MiB: the task without a limit of its own is
+# killed by the parent's (ancestor-oom); with its own 16 MiB, by its own (oom-kill).
+ancestor_then_own_oom() {
+	set_args tail /dev/zero
+	run_result
+	assert_equal "$status" 137
+	assert_equal "$(field .reason)" ancestor-oom
+	[[ "$(field .oomKills)" -ge 1 ]]
+	update_config '.linux.resources.memory = {"limit": 16777216, "swap": 16777216}'
+	run_result
+	assert_equal "$status" 137
+	assert_equal "$(field .reason)" oom-kill
+}
+
 @test "result: a versioned document: today's keys, a usage object with every figure, clean-up done" {
 	set_cmd 'sleep 0.3; exit 3'
 	run_result
@@ -221,6 +235,17 @@ field() {
 	assert_equal "$(field .exitCode)" 0
 }
 
+@test "result: infrastructure-failure, with the error, when a poststart hook fails under the started task" {
+	set_cmd 'touch /out/ran; sleep 5'
+	update_config '.hooks.poststart = [{"path": "/bin/sh", "args": ["sh", "-c", "exit 9"]}]'
+	run_result
+	assert_failure 1
+	[[ -e "$OUT/ran" ]]
+	assert_equal "$(field .reason)" infrastructure-failure
+	[[ "$(field .error)" == *poststart* ]]
+	assert_equal "$(field .usage.cleanupSucceeded)" true
+}
+
 @test "result: ancestor-oom when a parent cgroup's limit kills the task, oom-kill for its own (v1 memory.failcnt)" {
 	on_cgroup2 && skip "the v1 case; the v2 one runs in the guest"
 	CGPARENT="/tinyrun/$CID-parent"
@@ -229,16 +254,7 @@ field() {
 	echo 33554432 >"$m/memory.limit_in_bytes"
 	[[ -f "$m/memory.memsw.limit_in_bytes" ]] && echo 33554432 >"$m/memory.memsw.limit_in_bytes"
 	update_config '.linux.cgroupsPath = $p' --arg p "$CGPARENT/ctr"
-	set_args tail /dev/zero
-	run_result
-	assert_equal "$status" 137
-	assert_equal "$(field .reason)" ancestor-oom
-	[[ "$(field .oomKills)" -ge 1 ]]
-	# its own limit, under the same parent: oom-kill
-	update_config '.linux.resources.memory = {"limit": 16777216, "swap": 16777216}'
-	run_result
-	assert_equal "$status" 137
-	assert_equal "$(field .reason)" oom-kill
+	ancestor_then_own_oom
 }
 
 @test "result v2: ancestor-oom (memory.events oom of a parent), oom-kill for its own; memory.peak; pids.peak or null" {
@@ -254,15 +270,7 @@ field() {
 	echo 33554432 >"$p/memory.max"
 	echo 0 >"$p/memory.swap.max" 2>/dev/null || true
 	update_config '.linux.cgroupsPath = $p' --arg p "$CGPARENT/$CID"
-	set_args tail /dev/zero
-	run_result
-	assert_equal "$status" 137
-	assert_equal "$(field .reason)" ancestor-oom
-	[[ "$(field .oomKills)" -ge 1 ]]
-	update_config '.linux.resources.memory = {"limit": 16777216, "swap": 16777216}'
-	run_result
-	assert_equal "$status" 137
-	assert_equal "$(field .reason)" oom-kill
+	ancestor_then_own_oom
 	# memory.peak (5.19+), pids.peak where the kernel has it
 	echo max >"$p/memory.max"
 	update_config 'del(.linux.resources.memory)'

@@ -34,7 +34,7 @@ struct oci_usage {
 	bool has_memory_peak;
 	uint64_t memory_peak_bytes;   /* v2 memory.peak, v1 memory.max_usage_in_bytes */
 	bool has_pids_peak;
-	uint64_t pids_peak;        /* v2 pids.peak (Linux 6.1 has none: null) */
+	uint64_t pids_peak;        /* pids.peak, where the kernel has it (else null) */
 	bool has_throttled;
 	uint64_t cpu_throttled_usec;  /* cpu.stat throttled_usec / v1 throttled_time */
 	bool has_csw;

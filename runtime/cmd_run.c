@@ -124,7 +124,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
 	bool not_started = false;
 	struct result_task task = { 0 };
-	struct oci_exit e;
+	struct oci_exit e = { 0 };
 	long long t0;
 	struct error err;
 

@@ -65,10 +65,10 @@ void result_make_task(int ws, const struct cgroup *cg, const struct result_task 
 	if (t)
 		add_task(&e->usage, t);
 	failed = !e->has_status || e->status != 0;
+	if (t && !e->has_status && !e->error)
+		e->error = "the container's wait status is unknown";
 	if (e->error)
 		e->reason = "infrastructure-failure";
-	else if (t && !e->has_status)
-		e->reason = "infrastructure-failure", e->error = "the container's wait status is unknown";
 	else if (e->has_status && e->signal == SIGSYS)
 		e->reason = "policy-violation";
 	else if (e->oom_kills && (failed || e->signal == SIGKILL))

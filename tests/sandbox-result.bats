@@ -95,30 +95,7 @@ ancestor_then_own_oom() {
 	assert_equal "$(field .usage.cpuSource)" cgroup
 	assert_equal "$(field .usage.cleanupSucceeded)" true
 	assert_equal "$(field 'has("error")')" false
-	# the same object is events' last line: see tests/init.bats "events: an exit event ..."
-}
-
-@test "result: events' exit event is the same document, with the init's wall time and context switches" {
-	set_cmd 'sleep 0.4; while [ ! -e /out/go ]; do sleep 0.05; done; exit 5'
-	create_container "$CID"
-	runtime start "$CID"
-	"$RUNTIME" --root "$ROOT" events --interval 200ms "$CID" </dev/null >"$OUT/events" 2>&1 3>&- 4>&- &
-	local ev=$!
-	wait_for_state "$CID" running
-	sleep 0.5
-	touch "$OUT/go"
-	wait "$ev"
-	result="$(tail -1 "$OUT/events")"
-	assert_equal "$(field .type)" exit
-	result="$(field .data)"
-	assert_equal "$(field '[.version, .reason, .exitCode, .status] | @tsv')" "$(printf '1\texit\t5\t5')"
-	# the init's record: fork to reaping, and its wait4 rusage
-	[[ "$(field .usage.wallMs)" -ge 400 ]]
-	[[ "$(field .usage.voluntaryContextSwitches)" -ge 1 ]]
-	[[ "$(field .usage.cpuUserMs)" != null && "$(field .usage.memoryPeakBytes)" -gt 0 ]]
-	# nobody has deleted it yet
-	assert_equal "$(field .usage.cleanupSucceeded)" null
-	runtime delete "$CID"
+	# the same document is events' last line: tests/init.bats "events: an exit event ..."
 }
 
 @test "result: usage: a task that allocates 50 MiB has memoryPeakBytes >= 50 MiB; a spinner's CPU is user time" {

@@ -223,7 +223,7 @@ ancestor_then_own_oom() {
 	assert_equal "$(field .usage.cleanupSucceeded)" true
 }
 
-@test "result: ancestor-oom when a parent cgroup's limit kills the task, oom-kill for its own (v1 memory.failcnt)" {
+@test "result: ancestor-oom when a parent cgroup's limit kills the task, oom-kill for its own (v1: its own limit reached or not)" {
 	on_cgroup2 && skip "the v1 case; the v2 one runs in the guest"
 	CGPARENT="/tinyrun/$CID-parent"
 	local m="/sys/fs/cgroup/memory$CGPARENT"

@@ -196,10 +196,61 @@ static const char *signal_name(int sig, char *buf, size_t size)
 	return buf;
 }
 
+static void key_u64_or_null(struct json_writer *w, const char *k, bool has, uint64_t v)
+{
+	json_w_key(w, k);
+	if (has)
+		json_w_uint(w, v);
+	else
+		json_w_null(w);
+}
+
+static void write_usage(struct json_writer *w, const struct oci_exit *e)
+{
+	const struct oci_usage *u = &e->usage;
+
+	json_w_key(w, "usage");
+	json_w_object(w);
+	key_u64_or_null(w, "wallMs", u->has_wall, u->wall_ms);
+	key_u64_or_null(w, "cpuUserMs", u->has_cpu, u->cpu_user_us / 1000);
+	key_u64_or_null(w, "cpuSystemMs", u->has_cpu, u->cpu_system_us / 1000);
+	json_w_key(w, "cpuSource");
+	json_w_string(w, u->has_cpu ? u->cpu_source : NULL);
+	key_u64_or_null(w, "memoryPeakBytes", u->has_memory_peak, u->memory_peak_bytes);
+	key_u64_or_null(w, "pidsPeak", u->has_pids_peak, u->pids_peak);
+	key_u64_or_null(w, "cpuThrottledUsec", u->has_throttled, u->cpu_throttled_usec);
+	key_u64(w, "oomKills", e->oom_kills);
+	key_u64(w, "pidsLimitHits", e->pids_limit_hits);
+	key_u64_or_null(w, "voluntaryContextSwitches", u->has_csw, u->voluntary_csw);
+	key_u64_or_null(w, "involuntaryContextSwitches", u->has_csw, u->involuntary_csw);
+	/* the task's output through `run` (run.tinyrun.output-limit, output.h):
+	 * what it wrote to each stream, and whether not all of it was passed on */
+	key_u64_or_null(w, "stdoutBytes", e->has_output, e->stdout_bytes);
+	key_u64_or_null(w, "stderrBytes", e->has_output, e->stderr_bytes);
+	json_w_key(w, "stdoutTruncated");
+	if (e->has_output)
+		json_w_bool(w, e->stdout_truncated);
+	else
+		json_w_null(w);
+	json_w_key(w, "stderrTruncated");
+	if (e->has_output)
+		json_w_bool(w, e->stderr_truncated);
+	else
+		json_w_null(w);
+	json_w_key(w, "cleanupSucceeded");
+	if (u->cleanup < 0)
+		json_w_null(w);
+	else
+		json_w_bool(w, u->cleanup > 0);
+	json_w_object_end(w);
+}
+
 static void write_exit(struct json_writer *w, const char *id, const struct oci_exit *e)
 {
 	char num[16];
 
+	json_w_key(w, "version");
+	json_w_uint(w, OCI_EXIT_VERSION);
 	json_w_key(w, "id");
 	json_w_string(w, id);
 	json_w_key(w, "reason");
@@ -223,15 +274,11 @@ static void write_exit(struct json_writer *w, const char *id, const struct oci_e
 		json_w_key(w, "landlockAbi");
 		json_w_int(w, e->landlock_abi);
 	}
-	/* sboutput: the output limit's counts (flat until the usage object exists) */
-	if (e->has_output) {
-		key_u64(w, "stdoutBytes", e->stdout_bytes);
-		key_u64(w, "stderrBytes", e->stderr_bytes);
-		json_w_key(w, "stdoutTruncated");
-		json_w_bool(w, e->stdout_truncated);
-		json_w_key(w, "stderrTruncated");
-		json_w_bool(w, e->stderr_truncated);
+	if (e->error) {
+		json_w_key(w, "error");
+		json_w_string(w, e->error);
 	}
+	write_usage(w, e);
 }
 
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len)

@@ -15,11 +15,33 @@ int oci_event_json(const char *type, const char *id, char **out, size_t *len);
 
 /* Why a container's process ended (runtime/container/result.h decides):
  * `run --result FILE` writes it as one object, `events` as the data of an
- * {"type":"exit"} event:
- *   {"id":..., "reason":"exit"|"signal"|"policy-violation"|"oom-kill"|
- *    "pids-limit"|"unknown", "exitCode":N|null, "signal":"SIGKILL"|null,
- *    "status":N (run's exit status: the code, or 128+N), "oomKills":N,
- *    "pidsLimitHits":N} */
+ * {"type":"exit"} event, one versioned document (OCI_EXIT_VERSION):
+ *   {"version":1, "id":..., "reason":"exit"|"signal"|"policy-violation"|
+ *    "oom-kill"|"ancestor-oom"|"pids-limit"|"not-started"|
+ *    "infrastructure-failure"|"unknown", "exitCode":N|null,
+ *    "signal":"SIGKILL"|null, "status":N|null (run's exit status: the code,
+ *    or 128+N), "oomKills":N, "pidsLimitHits":N, "error":"..." (not-started,
+ *    infrastructure-failure only), "usage":{...: struct oci_usage}} */
+#define OCI_EXIT_VERSION 1
+
+/* The "usage" object: a figure nobody measured is null (has_x false). */
+struct oci_usage {
+	bool has_wall;
+	uint64_t wall_ms;          /* the task's start (run: SYNC_START) to its reaping */
+	bool has_cpu;
+	const char *cpu_source;    /* "cgroup" or "rusage" (no cgroup: the reaped processes') */
+	uint64_t cpu_user_us, cpu_system_us;
+	bool has_memory_peak;
+	uint64_t memory_peak_bytes;   /* v2 memory.peak, v1 memory.max_usage_in_bytes */
+	bool has_pids_peak;
+	uint64_t pids_peak;        /* pids.peak, where the kernel has it (else null) */
+	bool has_throttled;
+	uint64_t cpu_throttled_usec;  /* cpu.stat throttled_usec / v1 throttled_time */
+	bool has_csw;
+	uint64_t voluntary_csw, involuntary_csw;   /* rusage of the reaped processes */
+	int cleanup;               /* -1: not tried (null: --keep, events), 0 failed, 1 done */
+};
+
 struct oci_exit {
 	const char *reason;
 	bool has_status;           /* the wait status is known */
@@ -44,6 +66,9 @@ struct oci_exit {
 	bool has_output;
 	uint64_t stdout_bytes, stderr_bytes;
 	bool stdout_truncated, stderr_truncated;
+	/* sbresult: the document's error text and usage */
+	const char *error;         /* not-started / infrastructure-failure: why; or NULL */
+	struct oci_usage usage;
 };
 int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char **out, size_t *len);
 

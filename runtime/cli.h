@@ -62,11 +62,13 @@ struct oci_config;
 struct tinyaws_opts;
 
 /* The options only `run` has. */
+struct result_file;
 struct run_flags {
 	bool detach;
 	bool keep;                 /* --keep: the stopped container stays until delete */
 	const char *id;            /* --id, with a bundle path */
 	const char *result;        /* --result FILE: why the process ended, as JSON */
+	struct result_file *result_file;   /* it, checked and opened (result_file.h) */
 	const char *tinyaws;       /* --tinyaws IMAGE: a one-shot tinyaws job */
 	struct tinyaws_opts *conv; /* its conversion options (bundle tinyaws'), NULL: not taken */
 	const char *conv_opt;      /* the first of them given ("--type"), for the error without --tinyaws */

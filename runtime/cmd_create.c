@@ -34,7 +34,8 @@ const struct cli_opt cmd_run_opts[] = {
 	  "foreground, deleted; ID, then -- CMD [ARGS...] if any, last; not with --bundle, --config, --id, --detach, --keep" },
 	TINYAWS_CONVERT_OPTS("with --tinyaws: "),
 	{ "result", 0, 'R', "FILE", "write why the process ended (exit, signal, policy-violation, oom-kill, "
-	  "pids-limit) to FILE as JSON" },
+	  "ancestor-oom, pids-limit, not-started, infrastructure-failure) and its usage to FILE as JSON; "
+	  "FILE's directory must exist and be writable (checked first), FILE is replaced atomically" },
 	{ 0 },
 };
 

@@ -64,13 +64,14 @@ static int print_event(const char *type, const char *id, const struct cgroup *cg
 
 /* The last event: why the process ended (result.h), when it stopped while
  * we watched: {"type":"exit","id":...,"data":{"reason":...}}. */
-static void print_exit(const char *id, int wait_status, const struct oci_exit *fence, const struct cgroup *cg)
+static void print_exit(const char *id, int wait_status, const struct result_task *t, const struct oci_exit *fence,
+		       const struct cgroup *cg)
 {
 	struct oci_exit e;
 	char *json;
 	size_t len;
 
-	result_make(wait_status, cg, &e);
+	result_make_task(wait_status, cg, t, &e);
 	e.landlock_asked = fence->landlock_asked;
 	e.landlock_abi = fence->landlock_abi;
 	if (oci_exit_json(id, &e, true, &json, &len) < 0)
@@ -90,6 +91,8 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 	for (;;) {
 		struct pollfd p = { .fd = have_watch ? w.fd : -1, .events = POLLIN | POLLPRI };
 		struct container c;
+		struct result_task task;
+		bool have_task;
 		struct error e2;
 		struct oci_exit fence = { 0 };
 		uint64_t kills = 0;
@@ -101,12 +104,13 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 		status = r ? result_saved_status(&c) : -1;
 		if (r)
 			fence_result(c.dirfd, &fence);
+		have_task = r && result_saved_task(&c, &task);   /* the init's (or run's) record */
 		container_close(&c);
 		if (n > 0 && have_watch && cgroup_oom_watch_read(&w, &kills, err) == 0)
 			for (uint64_t k = 0; k < kills; k++)
 				print_event("oom", id, cg, err);
 		if (r) {
-			print_exit(id, status, &fence, cg);
+			print_exit(id, status, have_task ? &task : NULL, &fence, cg);
 			break;
 		}
 		if (n == 0 && print_event("stats", id, cg, err) < 0)

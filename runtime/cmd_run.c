@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/container/bundle.h"
@@ -18,10 +19,11 @@
 #include "runtime/container/sync.h"
 #include "runtime/container/fence.h"
 #include "runtime/container/result.h"
-#include "runtime/container/sandbox_host.h"
+#include "runtime/container/result_file.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
 #include "runtime/container/output.h"
+#include "runtime/container/sandbox_host.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
@@ -50,52 +52,70 @@ static int id_from_bundle(struct global_opts *g, const char *path, char *id, siz
 	return error_set(err, EEXIST, "no free container id for bundle %s", path);
 }
 
-/* --result FILE: why it ended (result.h), as one JSON object (oci/events.h). */
-static void write_result(const char *path, const struct container *c, const struct created *cr, int raw,
-			 const struct output_relay *out)
+/* --result FILE: why it ended (result.h), one versioned JSON document
+ * (oci/events.h), written atomically (result_file.h). */
+static void write_result(const struct run_flags *rf, const char *id, const struct oci_exit *e)
 {
-	struct oci_exit e;
-	char *json;
+	struct error err;
+	char *json, *line;
 	size_t len;
-	FILE *f;
 
-	result_make(raw, &cr->cg, &e);
-	fence_result(c->dirfd, &e);
-	output_result(out, &e);
-	if (oci_exit_json(c->id, &e, false, &json, &len) < 0)
+	if (!rf->result_file || oci_exit_json(id, e, false, &json, &len) < 0)
 		return;
-	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)
-		log_warn("--result %s: %s", path, strerror(errno));
+	if ((line = realloc(json, len + 1))) {
+		line[len] = '\n';
+		if (result_file_commit(rf->result_file, line, len + 1, &err) < 0)
+			log_warn("%s", err.msg);
+		json = line;
+	}
 	free(json);
 }
 
-/* --result FILE when the host refused the sandbox before anything ran
- * (sandbox_host.h): reason not-started and the knob, as "hostBlocked".
- * sbiso's stand-in until the result's own not-started path (sbresult). */
-static void write_host_refusal(const char *path, const char *id)
+/* Set-up failed: the task never ran; --result still says so. */
+static int run_fail(const struct run_flags *rf, const char *id, struct error *err)
 {
-	struct oci_exit e = { .reason = "not-started", .exit_code = -1, .host_blocked = sandbox_host_blocked() };
-	char *json;
-	size_t len;
-	FILE *f;
+	struct oci_exit e;
 
-	if (!e.host_blocked || oci_exit_json(id, &e, false, &json, &len) < 0)
-		return;
-	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)
-		log_warn("--result %s: %s", path, strerror(errno));
-	free(json);
+	result_make(-1, NULL, &e);
+	result_not_started(&e, err->msg);
+	e.host_blocked = sandbox_host_blocked();   /* the host knob that refused a sandbox, if any */
+	write_result(rf, id, &e);
+	return cli_fail(err);
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Removed for good: its cgroup (lifecycle_destroy's answer) and its state dir (with the lease). */
+static int destroyed(struct container *c, const struct oci_config *cfg)
+{
+	struct error err;
+	int r = lifecycle_destroy(c, cfg, &err);
+
+	return r == 0 && (c->rootfd < 0 || faccessat(c->rootfd, c->name, F_OK, AT_SYMLINK_NOFOLLOW) < 0);
 }
 
 /* runtime.md: a failing poststart hook stops the container, which is then
  * destroyed (poststop hooks run), and `run` fails, --keep or not */
-static int poststart_failed(struct container *c, const struct oci_config *cfg, struct error *err)
+static int poststart_failed(struct container *c, const struct oci_config *cfg, const struct created *cr,
+			    const struct run_flags *rf, struct error *err)
 {
-	struct error e2;
+	struct oci_exit e;
 
 	log_error("%s", err->msg);
+	/* the task had started: the runtime's own start failed under it */
+	result_make(-1, rf->result_file ? &cr->cg : NULL, &e);
+	e.reason = "infrastructure-failure";
+	e.error = err->msg;
 	flock(c->dirfd, LOCK_EX);
 	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
-		lifecycle_destroy(c, cfg, &e2);
+		e.usage.cleanup = destroyed(c, cfg);
+	write_result(rf, c->id, &e);
 	return 1;
 }
 
@@ -106,19 +126,26 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	struct sync_msg m;
 	char msg[1024];
 	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
+	bool not_started = false;
+	struct result_task task = { 0 };
+	struct oci_exit e = { 0 };
+	long long t0;
 	struct error err;
 
 	if (!detach)
 		wait_block_signals();
+	t0 = mono_ms();
 	if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
 		log_warn("container \"%s\": init is gone", c->id);
 	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
-	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
+	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR) {
 		log_error("%s", msg);
+		not_started = true;
+	}
 	close(cr->sync_fd);
 	/* after the exec (the socket's end closed then), as runtime.md step 9 */
 	if (lifecycle_poststart(c, cfg, &err) < 0)
-		return poststart_failed(c, cfg, &err);
+		return poststart_failed(c, cfg, cr, rf, &err);
 	if (detach) {
 		if (nfd >= 0) {
 			notify_wait_ready(nfd, cr->pid, cr->pidfd);
@@ -132,25 +159,37 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	wait_relay_output(out);
 	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig, &raw);
 	/* tinyrun-init exits 128+N for a task killed by N: its record says which */
+	task.wall_ms = (uint64_t)(mono_ms() - t0);
+	task.has_rusage = wait_reaped_rusage(&task.ru);
 	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
 		raw = saved;
 		sig = WIFSIGNALED(raw) ? WTERMSIG(raw) : 0;
 	} else {
-		result_save_status(c, raw);
+		result_save_status(c, raw, &task);
 	}
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
 	if (out->ended)
 		log_error("%s: output limit: %s truncated, the task was ended", c->id,
 			  out->truncated[0] ? out->truncated[1] ? "stdout and stderr" : "stdout" : "stderr");
-	if (rf->result)
-		write_result(rf->result, c, cr, raw, out);
-	if (keep)   /* stopped, with its cgroup, until `delete` */
+	/* read before the cgroup goes (only for --result: a plain run reads nothing more);
+	 * written once clean-up is known */
+	if (rf->result_file) {
+		result_make_task(raw, &cr->cg, &task, &e);
+		fence_result(c->dirfd, &e);
+		output_result(out, &e);
+	}
+	if (rf->result_file && not_started)
+		result_not_started(&e, msg);
+	if (keep) {   /* stopped, with its cgroup, until `delete` */
+		write_result(rf, c->id, &e);
 		return status;
+	}
 	c->st.pid = 0;
 	flock(c->dirfd, LOCK_EX);
 	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
-		lifecycle_destroy(c, cfg, &err);
+		e.usage.cleanup = destroyed(c, cfg);
+	write_result(rf, c->id, &e);
 	return status;
 }
 
@@ -259,6 +298,43 @@ static int parse_run(int argc, char **argv, struct create_opts *o, struct run_fl
 	return cmd_create_parse("run", argc, argv, o, rf);
 }
 
+/* From the bundle to a created container (all of it undone on failure). */
+static int run_bundle(struct global_opts *g, struct create_opts *o, const struct run_flags *rf, struct container *c,
+		      struct created *cr, struct bundle *b, struct output_relay *out, struct error *err)
+{
+	int r;
+
+	/* the sealed re-exec before the parse when the text settles it (selfseal.h) */
+	if ((r = bundle_read(o->bundle ? o->bundle : ".", o->config_file, b, err)) < 0)
+		return r;
+	if ((r = selfseal_guard_text(b->json, b->len, err)) < 0 || (r = bundle_parse(b, err)) < 0) {
+		free(b->json);
+		return r;
+	}
+	if ((r = selfseal_guard(&b->cfg, err)) < 0)
+		goto fail;
+	o->bundle = b->path;
+	o->config_path = b->config_path;
+	cmd_create_socket_activation(o, &b->cfg);
+	if (rf->detach && b->cfg.process.terminal && !o->console_socket) {
+		r = error_set(err, EINVAL, "process.terminal is true: --console-socket is required with --detach");
+		goto fail;
+	}
+	/* run.tinyrun.output-limit: the task's stdout and stderr are our pipes */
+	if ((r = output_open(out, &b->cfg, rf->detach, err)) == 0 && out->on)
+		o->output_fds = out->child;
+	if (r == 0)
+		r = cmd_create_notify(g, o, &b->cfg, err);
+	if (r == 0 && (r = container_create(g, o, &b->cfg, b->json, b->len, c, cr, err)) == 0 &&
+	    (r = output_started(out, &b->cfg, g->root, c, err)) < 0)
+		start_failed(c, &b->cfg, cr);
+	if (r == 0)
+		return 0;
+fail:
+	bundle_free(b);
+	return r;
+}
+
 int cmd_run(struct global_opts *g, int argc, char **argv)
 {
 	struct create_opts o = { .run_mode = true };
@@ -269,7 +345,8 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	struct stat st;
 	struct container c;
 	struct created cr;
-	struct output_relay out;
+	struct result_file resf;
+	struct output_relay out = { .fd = { -1, -1 }, .child = { -1, -1 }, .request_fd = -1 };
 	struct error err;
 	int dd, i = parse_run(argc, argv, &o, &rf, &dd), r;
 
@@ -299,38 +376,20 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	}
 	if (container_id_check(o.id, &err) < 0)
 		return cli_fail(&err);
-	/* the sealed re-exec before the parse when the text settles it (selfseal.h) */
-	if (bundle_read(o.bundle ? o.bundle : ".", o.config_file, &b, &err) < 0)
+	if (rf.result && rf.detach)
+		return cli_usage_error("run", "--result cannot be used with --detach (a detached container's "
+				       "verdict is the last line of events)");
+	/* before anything is made: a result that cannot be written is refused now */
+	if (rf.result && result_file_open(rf.result, &resf, &err) < 0)
 		return cli_fail(&err);
-	if (selfseal_guard_text(b.json, b.len, &err) < 0 || bundle_parse(&b, &err) < 0) {
-		free(b.json);
-		return cli_fail(&err);
-	}
-	if (selfseal_guard(&b.cfg, &err) < 0) {
-		bundle_free(&b);
-		return cli_fail(&err);
-	}
-	o.bundle = b.path;
-	o.config_path = b.config_path;
-	cmd_create_socket_activation(&o, &b.cfg);
-	if (rf.detach && b.cfg.process.terminal && !o.console_socket) {
-		bundle_free(&b);
-		return cli_failf("process.terminal is true: --console-socket is required with --detach");
-	}
-	/* run.tinyrun.output-limit: the task's stdout and stderr are our pipes */
-	if ((r = output_open(&out, &b.cfg, rf.detach, &err)) == 0 && out.on)
-		o.output_fds = out.child;
-	if (r == 0)
-		r = cmd_create_notify(g, &o, &b.cfg, &err);
-	if (r == 0 && (r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err)) == 0 &&
-	    (r = output_started(&out, &b.cfg, g->root, &c, &err)) < 0)
-		start_failed(&c, &b.cfg, &cr);
+	rf.result_file = rf.result ? &resf : NULL;
+	r = run_bundle(g, &o, &rf, &c, &cr, &b, &out, &err);
 	if (r < 0) {
-		if (rf.result)
-			write_host_refusal(rf.result, o.id);
 		output_close(&out);
-		bundle_free(&b);
-		return cli_fail(&err);
+		r = run_fail(&rf, o.id, &err);
+		if (rf.result)
+			result_file_close(&resf);
+		return r;
 	}
 	if (rf.detach && o.id == derived)
 		printf("%s\n", o.id);
@@ -342,5 +401,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	cgroup_close(&cr.cg);
 	container_close(&c);
 	bundle_free(&b);
+	if (rf.result)
+		result_file_close(&resf);
 	return r;
 }

@@ -251,5 +251,11 @@ add_default_seccomp() {
 	assert_equal "$(jq -r .data.reason <<<"$output")" signal
 	assert_equal "$(jq -r .data.signal <<<"$output")" SIGTERM
 	assert_equal "$(jq -r .data.status <<<"$output")" 143
+	# the same versioned document as run --result (sandbox-result.bats), with the
+	# init's record: the task's wall time (it waited >= 0.2 s for go) and its rusage
+	assert_equal "$(jq -r .data.version <<<"$output")" 1
+	[[ "$(jq -r .data.usage.wallMs <<<"$output")" -ge 200 ]]
+	[[ "$(jq -r .data.usage.voluntaryContextSwitches <<<"$output")" -ge 1 ]]
+	assert_equal "$(jq -r .data.usage.cleanupSucceeded <<<"$output")" null
 	runtime delete "$CID"
 }

@@ -96,13 +96,14 @@ int lifecycle_destroy(struct container *c, const struct oci_config *cfg, struct 
 	struct cgroup cg;
 	bool have_cg = c->has_state && c->st.cgroup_path &&
 		       cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, &cg, err) == 0;
+	int r = 0;
 
 	/* frozen tasks do not die until thawed */
 	if (have_cg && cgroup_is_frozen(&cg))
 		cgroup_freeze(&cg, false, err);
 	kill_init(c, have_cg ? &cg : NULL);
 	if (have_cg) {
-		if (cgroup_destroy(&cg, err) < 0)
+		if ((r = cgroup_destroy(&cg, err)) < 0)
 			log_warn("%s", err->msg);
 		cgroup_close(&cg);
 	}
@@ -111,5 +112,5 @@ int lifecycle_destroy(struct container *c, const struct oci_config *cfg, struct 
 	run_poststop(c, cfg);
 	rdt_remove(c->id);      /* the group named after the container, if there is one */
 	container_dir_remove(c);
-	return 0;
+	return r;
 }

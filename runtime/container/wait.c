@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +22,14 @@
 static sigset_t forwarded;
 static int notify_fd = -1;
 static struct output_relay *output;
+static struct rusage reaped_usage;   /* wait4's, of the pid wait_container reaped */
+static bool reaped;
+
+bool wait_reaped_rusage(struct rusage *ru)
+{
+	*ru = reaped_usage;
+	return reaped;
+}
 
 void wait_relay_notify(int fd)
 {
@@ -60,9 +69,9 @@ static int status_code(int status, int *term_sig)
 static bool reap(pid_t pid, int *status)
 {
 	for (;;) {
-		pid_t r = waitpid(-1, status, WNOHANG | __WALL);
+		pid_t r = wait4(-1, status, WNOHANG | __WALL, &reaped_usage);
 		if (r == pid)
-			return true;
+			return reaped = true;
 		if (r <= 0)
 			return false;
 	}

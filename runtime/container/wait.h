@@ -1,6 +1,8 @@
 #ifndef TINYRUN_WAIT_H
 #define TINYRUN_WAIT_H
 
+#include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /* Call before the container is started: block the signals `run` forwards. */
@@ -10,6 +12,9 @@ void wait_block_signals(void);
  * pidfd may be -1 when the init is not our child (we are its subreaper).
  * *raw (when not NULL): the wait status itself. */
 int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw);
+/* After wait_container: wait4's rusage of the process it reaped (its own and
+ * what it reaped: with the init, the task and every orphan); false if none. */
+bool wait_reaped_rusage(struct rusage *ru);
 /* While wait_container waits: relay READY=1 from this NOTIFY_SOCKET socket
  * (notify_listen; -1: none), which wait_container then closes. */
 void wait_relay_notify(int fd);

@@ -21,7 +21,10 @@
  * namespace's init). When the task ends it writes the task's raw wait status
  * as decimal text to STATUS_FD (a file of the state dir, opened by tinyrun:
  * the channel that tells "killed by signal N" apart from "exit 128+N") and
- * exits with the task's code, or 128+N when the task was killed by N. */
+ * exits with the task's code, or 128+N when the task was killed by N. After
+ * the status, on the same line (runtime/container/result.h reads them): the
+ * task's wall time in ms (fork to reaping) and its wait4 rusage: voluntary
+ * and involuntary context switches, user and system CPU time in us. */
 
 #include "rawsys.h"
 
@@ -40,6 +43,7 @@ typedef unsigned long ul;
 #define NR_execve 59
 #define NR_exit 60
 #define NR_wait4 61
+#define NR_clock_gettime 228
 #define NR_kill 62
 #define NR_prctl 157
 #define NR_signalfd4 289
@@ -59,6 +63,7 @@ __asm__(".text\n.global _start\n_start:\n"
 #define NR_execve 221
 #define NR_exit 93
 #define NR_wait4 260
+#define NR_clock_gettime 113
 #define NR_kill 129
 #define NR_prctl 167
 #define NR_signalfd4 74
@@ -115,17 +120,43 @@ static sl parse_fd(const char *s)
 	return *s ? -1 : v;
 }
 
-static void report(sl fd, int status)
-{
-	char buf[16], *p = buf + sizeof(buf);
-	unsigned int v = (unsigned int)status;
+struct k_rusage {              /* struct rusage: two timevals, then 14 longs */
+	sl utime_sec, utime_usec, stime_sec, stime_usec;
+	sl maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock;
+	sl msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+};
 
-	if (fd < 0)
-		return;
-	*--p = '\n';
+static sl now_ms(void)
+{
+	sl ts[2] = { 0, 0 };
+
+	sys(NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, ts, 0);
+	return ts[0] * 1000 + ts[1] / 1000000;
+}
+
+/* decimal v before *p, then a separator */
+static char *put_num(char *p, unsigned long v, char sep)
+{
+	*--p = sep;
 	do
 		*--p = (char)('0' + v % 10);
 	while ((v /= 10));
+	return p;
+}
+
+/* "STATUS WALL_MS NVCSW NIVCSW UTIME_US STIME_US\n" */
+static void report(sl fd, int status, sl wall_ms, const struct k_rusage *ru)
+{
+	char buf[160], *p = buf + sizeof(buf);
+
+	if (fd < 0)
+		return;
+	p = put_num(p, (ul)(ru->stime_sec * 1000000 + ru->stime_usec), '\n');
+	p = put_num(p, (ul)(ru->utime_sec * 1000000 + ru->utime_usec), ' ');
+	p = put_num(p, (ul)ru->nivcsw, ' ');
+	p = put_num(p, (ul)ru->nvcsw, ' ');
+	p = put_num(p, (ul)wall_ms, ' ');
+	p = put_num(p, (unsigned int)status, ' ');
 	sys6(NR_pwrite64, fd, (sl)p, buf + sizeof(buf) - p, 0, 0, 0);
 	sys(NR_close, fd, 0, 0);
 }
@@ -177,7 +208,7 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1), **envp = argv + argc + 1;
 	ul all = ~0UL, old = 0;
-	sl status_fd, filter_fd, sfd, task;
+	sl status_fd, filter_fd, sfd, task, started;
 	ul filter_flags;
 
 	if (argc < 6) {
@@ -195,6 +226,7 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 		say("tinyrun-init: signalfd failed\n");
 		die(127);
 	}
+	started = now_ms();
 	task = sys6(NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
 	if (task < 0) {
 		say("tinyrun-init: fork failed\n");
@@ -215,6 +247,7 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 		sys(NR_close, filter_fd, 0, 0);
 	for (;;) {
 		struct sfd_info si;
+		struct k_rusage ru;
 		int st;
 		sl w;
 
@@ -225,10 +258,10 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 				sys(NR_kill, task, si.signo, 0);
 			continue;
 		}
-		while ((w = sys6(NR_wait4, -1, (sl)&st, WNOHANG, 0, 0, 0)) > 0) {
+		while ((w = sys6(NR_wait4, -1, (sl)&st, WNOHANG, (sl)&ru, 0, 0)) > 0) {
 			if (w != task)
 				continue;
-			report(status_fd, st);
+			report(status_fd, st, now_ms() - started, &ru);
 			die(exit_code(st));
 		}
 	}

@@ -43,8 +43,8 @@ teardown() {
 	assert_equal "$status" 137
 	assert_equal "$(stat -c %s "$STDOUT")" 1000
 	assert_equal "$(tr -d '\n' <"$STDOUT")" "$(printf 'y%.0s' $(seq 500))"
-	assert_equal "$(result '.reason, .stdoutTruncated, .stderrTruncated, .stderrBytes' | tr '\n' ' ')" '"output-limit" true false 0 '
-	(($(result .stdoutBytes) > 1000))
+	assert_equal "$(result '.reason, .usage.stdoutTruncated, .usage.stderrTruncated, .usage.stderrBytes' | tr '\n' ' ')" '"output-limit" true false 0 '
+	(($(result .usage.stdoutBytes) > 1000))
 	grep -q "output limit: stdout truncated, the task was ended" "$STDERR"
 	# run ended it: no state dir, no cgroup, no process (teardown checks all of them)
 	run runtime list -q
@@ -59,7 +59,7 @@ teardown() {
 	assert_equal "$(cat "$STDOUT")" 0123456789
 	assert_equal "$(head -c 1000 "$STDERR")" "$(printf 'e%.0s' $(seq 1000))"
 	assert_equal "$(tail -c +1001 "$STDERR")" "tinyrun: $CID: output limit: stderr truncated, the task was ended"
-	assert_equal "$(result '.reason, .stdoutBytes, .stdoutTruncated, .stderrTruncated' | tr '\n' ' ')" '"output-limit" 10 false true '
+	assert_equal "$(result '.reason, .usage.stdoutBytes, .usage.stdoutTruncated, .usage.stderrTruncated' | tr '\n' ' ')" '"output-limit" 10 false true '
 }
 
 @test "output-limit: a task below the limit passes everything, not truncated; its fds 1 and 2 are run's pipes, not run's own" {
@@ -73,9 +73,9 @@ teardown() {
 	assert_line --index 1 --regexp '^pipe:\[[0-9]+\]$'
 	assert_equal "${#lines[@]}" 2
 	[[ "${lines[0]#err}" != "${lines[1]}" ]]   # two pipes
-	assert_equal "$(result '.reason, .exitCode, .stdoutBytes, .stdoutTruncated, .stderrTruncated' | tr '\n' ' ')" \
+	assert_equal "$(result '.reason, .exitCode, .usage.stdoutBytes, .usage.stdoutTruncated, .usage.stderrTruncated' | tr '\n' ' ')" \
 		'"exit" 0 999 false false '
-	(($(result .stderrBytes) > 3))
+	(($(result .usage.stderrBytes) > 3))
 }
 
 @test "output-limit: more than a pipe holds, below the limit, passes whole: run reads while it waits (no deadlock)" {
@@ -84,7 +84,7 @@ teardown() {
 	run_split "$CID"
 	assert_equal "$status" 3
 	assert_equal "$(stat -c %s "$STDOUT") $(stat -c %s "$STDERR")" "300000 200000"
-	assert_equal "$(result '.reason, .exitCode, .stdoutBytes, .stderrBytes, .stdoutTruncated, .stderrTruncated' | tr '\n' ' ')" \
+	assert_equal "$(result '.reason, .exitCode, .usage.stdoutBytes, .usage.stderrBytes, .usage.stdoutTruncated, .usage.stderrTruncated' | tr '\n' ' ')" \
 		'"exit" 3 300000 200000 false false '
 }
 
@@ -99,14 +99,14 @@ teardown() {
 	run_split "$CID-1" "$task"
 	assert_equal "$status" 0
 	assert_equal "$(stat -c %s "$STDOUT")" 1000
-	assert_equal "$(result '.reason, .stdoutTruncated' | tr '\n' ' ')" '"exit" false '
+	assert_equal "$(result '.reason, .usage.stdoutTruncated' | tr '\n' ' ')" '"exit" false '
 	assert_equal "$(cat "$ROOT/$CID/output-total")" 1000
 	# the second task may pass on only the 500 bytes left
 	BUNDLE="$task" set_cmd 'head -c 1000 /dev/zero | tr "\0" b; sleep 3600'
 	run_split "$CID-2" "$task"
 	assert_equal "$status" 137
 	assert_equal "$(cat "$STDOUT")" "$(printf 'b%.0s' $(seq 500))"
-	assert_equal "$(result '.reason, .stdoutBytes, .stdoutTruncated' | tr '\n' ' ')" '"output-limit" 1000 true '
+	assert_equal "$(result '.reason, .usage.stdoutBytes, .usage.stdoutTruncated' | tr '\n' ' ')" '"output-limit" 1000 true '
 	assert_equal "$(cat "$ROOT/$CID/output-total")" 1500
 }
 
@@ -137,7 +137,7 @@ teardown() {
 	assert_equal "$status" $((128 + 25))
 	assert_equal "$(result '.reason, .signal, .status' | tr '\n' ' ')" '"file-size" "SIGXFSZ" 153 '
 	# no output limit: no counts in the result
-	assert_equal "$(result 'has("stdoutBytes")')" false
+	assert_equal "$(result '.usage.stdoutBytes')" null
 }
 
 @test "rlimits: the profile's defaults are what a task sees in /proc/self/limits, and process.rlimits overrides them" {

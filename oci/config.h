@@ -396,6 +396,26 @@ struct oci_linux {
 #define OCI_SANDBOX_KEY_MIN 16     /* bytes of a request's key: at least, */
 #define OCI_SANDBOX_KEY_MAX 4096   /* at most */
 
+/* ---- the time limits (oci/annotations_limits.c, sbtime) ---------------- */
+
+#define OCI_ANNOTATION_WALL_TIME "run.tinyrun.wall-time"
+#define OCI_ANNOTATION_CPU_TIME "run.tinyrun.cpu-time"
+#define OCI_ANNOTATION_REQUEST_DEADLINE "run.tinyrun.request-deadline"
+#define OCI_LIMIT_SECONDS_MAX 2592000   /* 30 days: the largest time limit */
+#define OCI_SANDBOX_WALL_TIME "900"     /* `spec --sandbox`'s defaults, seconds */
+#define OCI_SANDBOX_CPU_TIME "900"
+
+/* Milliseconds, 0: not set. */
+struct oci_limits {
+	int64_t wall_ms;           /* run.tinyrun.wall-time: the task's, from its start */
+	int64_t cpu_ms;            /* run.tinyrun.cpu-time: its cgroup's CPU usage (and RLIMIT_CPU) */
+	int64_t request_deadline_ms; /* run.tinyrun.request-deadline: its request's, from the
+	                            * creation of the request's first container */
+};
+/* Seconds as the annotations take them ("2", "0.5", "1.250": at most three
+ * decimals, 1 ms to OCI_LIMIT_SECONDS_MAX s) -> ms; 0 or -EINVAL. */
+int oci_limits_seconds(const char *s, int64_t *ms);
+
 struct oci_sandbox {
 	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
 	uint32_t range_first;      /* run.tinyrun.userns.range=FIRST-LAST (default 100000-165535) */
@@ -407,6 +427,7 @@ struct oci_sandbox {
 	                            * tasks present */
 	char *workspace_seed;      /* run.tinyrun.workspace.seed=DIR: a directory of the bundle
 	                            * (relative, no "..") copied into a new workspace */
+	struct oci_limits limits;  /* the time limits (annotations_limits.c) */
 };
 /* "FIRST-LAST" -> ids; 0 or -EINVAL. */
 int oci_sandbox_range_parse(const char *s, uint32_t *first, uint32_t *last);

@@ -16,7 +16,7 @@ int oci_event_json(const char *type, const char *id, char **out, size_t *len);
 /* Why a container's process ended (runtime/container/result.h decides):
  * `run --result FILE` writes it as one object, `events` as the data of an
  * {"type":"exit"} event:
- *   {"id":..., "reason":"exit"|"signal"|"policy-violation"|"oom-kill"|
+ *   {"id":..., "reason":"exit"|"signal"|"timeout"|"cpu-time"|"policy-violation"|"oom-kill"|
  *    "pids-limit"|"unknown", "exitCode":N|null, "signal":"SIGKILL"|null,
  *    "status":N (run's exit status: the code, or 128+N), "oomKills":N,
  *    "pidsLimitHits":N} */

@@ -132,6 +132,8 @@ int parse_validate(struct pctx *c, const struct oci_config *cfg);
 int parse_root_mount(struct pctx *c, struct oci_config *cfg);
 /* annotations_sandbox.c: the run.tinyrun.* annotations, before parse_validate */
 int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg);
+/* annotations_limits.c: the time limits (and RLIMIT_CPU from run.tinyrun.cpu-time) */
+int oci_limits_parse(struct pctx *c, struct oci_config *cfg);
 
 /* Parse `text` (NUL-terminated, `len` bytes before the NUL) with the JSON
  * library: error "<name>: invalid JSON: ...". A NUL byte inside the text or

@@ -40,6 +40,9 @@ struct oci_sandbox_opts {
 	const char *request;       /* run.tinyrun.sandbox.request: a task of this request */
 	const char *request_key_file; /* run.tinyrun.sandbox.request-key-file: the key's file
 	                            * (the creator's, or the task's copy of it) */
+	/* the time limits, seconds (oci_limits_seconds checked them); NULL: the
+	 * defaults OCI_SANDBOX_WALL_TIME / _CPU_TIME, no request deadline */
+	const char *wall_time, *cpu_time, *request_deadline;
 };
 #define OCI_SANDBOX_KEY_FILE "request.key"   /* `spec --sandbox --request-key`'s file */
 char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,

@@ -19,6 +19,7 @@
 #include "runtime/container/result.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
+#include "runtime/container/limits.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
@@ -48,14 +49,15 @@ static int id_from_bundle(struct global_opts *g, const char *path, char *id, siz
 }
 
 /* --result FILE: why it ended (result.h), as one JSON object (oci/events.h). */
-static void write_result(const char *path, const struct container *c, const struct created *cr, int raw)
+static void write_result(const char *path, const struct container *c, const struct created *cr, int raw,
+			 const char *limit)
 {
 	struct oci_exit e;
 	char *json;
 	size_t len;
 	FILE *f;
 
-	result_make(raw, &cr->cg, &e);
+	result_make(raw, limit, &cr->cg, &e);
 	if (oci_exit_json(c->id, &e, false, &json, &len) < 0)
 		return;
 	if (!(f = fopen(path, "we")) || fprintf(f, "%.*s\n", (int)len, json) < 0 || fclose(f) != 0)
@@ -83,11 +85,16 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	struct sync_msg m;
 	char msg[1024];
 	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
+	const char *limit = NULL;
 	struct error err;
 
 	if (!detach)
 		wait_block_signals();
-	if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
+	/* without the init, a foreground run enforces the time limits (limits.h);
+	 * a request's deadline already past: the program does not start */
+	if (!detach && limits_watch_begin(&cr->limits, &cr->cg, cr->pid))
+		;
+	else if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
 		log_warn("container \"%s\": init is gone", c->id);
 	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
 	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)
@@ -109,13 +116,15 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
 		raw = saved;
 		sig = WIFSIGNALED(raw) ? WTERMSIG(raw) : 0;
+		limit = result_saved_limit(c);
 	} else {
-		result_save_status(c, raw);
+		limit = limits_fired(&cr->limits, raw);
+		result_save_status(c, raw, limit);
 	}
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
 	if (rf->result)
-		write_result(rf->result, c, cr, raw);
+		write_result(rf->result, c, cr, raw, limit);
 	if (keep)   /* stopped, with its cgroup, until `delete` */
 		return status;
 	c->st.pid = 0;
@@ -272,6 +281,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 		bundle_free(&b);
 		return cli_failf("process.terminal is true: --console-socket is required with --detach");
 	}
+	o.foreground = !rf.detach;   /* it waits: it can enforce the time limits (limits.h) */
 	r = cmd_create_notify(g, &o, &b.cfg, &err);
 	if (r == 0)
 		r = container_create(g, &o, &b.cfg, b.json, b.len, &c, &cr, &err);
@@ -285,6 +295,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	r = start_and_wait(&c, &b.cfg, &cr, &rf);
 	if (cr.pidfd >= 0)
 		close(cr.pidfd);
+	limits_close(&cr.limits);
 	cgroup_close(&cr.cg);
 	container_close(&c);
 	bundle_free(&b);

@@ -13,6 +13,7 @@
 #include "oci/config.h"
 #include "seccomp/seccomp.h"
 #include "runtime/container/statedir.h"
+#include "runtime/container/limits.h"
 
 struct create_opts {
 	const char *id;
@@ -27,6 +28,8 @@ struct create_opts {
 	int preserve_fds;
 	bool run_mode;               /* run: no exec fifo, the parent sends SYNC_START */
 	bool notify;                 /* NOTIFY_SOCKET: notify_plan added its mount (notify.h) */
+	bool foreground;             /* run without --detach: it waits, so it can enforce the time
+	                              * limits without the init (limits.h) */
 };
 
 /* Everything the child needs, computed before clone. */
@@ -64,6 +67,7 @@ struct child_ctx {
 	int status_fd;               /* run.tinyrun.init: <state dir>/exit-status for it, or -1 */
 	int creator_pidfd;           /* pidfd of the creating tinyrun: the child dies with it */
 	pid_t creator_pid;
+	const struct limits_plan *limits; /* the time limits (limits.h) */
 };
 
 /* What create leaves for run/start. */
@@ -73,6 +77,7 @@ struct created {
 	int sync_fd;                 /* parent end, still open in run mode */
 	int pty_master;              /* run without --console-socket, terminal: true */
 	struct cgroup cg;
+	struct limits_plan limits;   /* the time limits (limits.h): run's watch without the init */
 };
 
 /* Create the container: on success the init process is blocked before exec

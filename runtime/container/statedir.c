@@ -549,6 +549,7 @@ void container_dir_remove(struct container *c)
 					     "no-new-keyring", "exit-status",
 					     "creator", "cgroup", "init",
 					     "uid-lease.tmp", "request-key" /* request_key.h */,
+					     "request-deadline" /* limits.h */,
 					     "uid-lease" /* the lease returns with the record: lease.h */ };
 
 	struct error err;

@@ -19,10 +19,24 @@
 
 static sigset_t forwarded;
 static int notify_fd = -1;
+static int (*watch)(void *);   /* the time limits (limits.h) */
+static void *watch_ud;
 
 void wait_relay_notify(int fd)
 {
 	notify_fd = fd;
+}
+
+void wait_watch(int (*fn)(void *ud), void *ud)
+{
+	watch = fn;
+	watch_ud = ud;
+}
+
+/* the sooner of two poll timeouts (-1: none) */
+static int sooner(int a, int b)
+{
+	return a < 0 ? b : b < 0 || a < b ? a : b;
 }
 
 void wait_block_signals(void)
@@ -194,7 +208,8 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 	for (;;) {
 		if (reap(pid, &status))
 			break;
-		n = poll(p, 5, eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1);
+		n = poll(p, 5, sooner(eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1,
+				      watch ? watch(watch_ud) : -1));
 		if (n < 0 && errno != EINTR)
 			break;
 		if (hung_up && now_ms() - hup_at >= HANGUP_GRACE_MS) {   /* a pid-namespace init ignores SIGHUP */

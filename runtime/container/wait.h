@@ -13,5 +13,8 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 /* While wait_container waits: relay READY=1 from this NOTIFY_SOCKET socket
  * (notify_listen; -1: none), which wait_container then closes. */
 void wait_relay_notify(int fd);
+/* While wait_container waits: call fn(ud) now and again, when the ms it
+ * returned last have passed (-1: not again); NULL: none (limits.h). */
+void wait_watch(int (*fn)(void *ud), void *ud);
 
 #endif

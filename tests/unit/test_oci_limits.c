@@ -8,6 +8,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "runtime/init/init_args.h"
 #include "tests/unit/unit.h"
 
 static void test_seconds(void)
@@ -111,9 +112,25 @@ static void test_spec(void)
 	free(def);
 }
 
+/* the one parser of the usage files, the init's and run's */
+static void test_usage_files(void)
+{
+	static const char v2[] = "usage_usec 1500000\nuser_usec 1000000\nsystem_usec 500000\n"
+				 "core_sched.force_idle_usec 0\nnr_periods 0\n";
+	static const char v2_late[] = "x_usage_usec 9\nnr_periods 0\nusage_usec 42\n";
+
+	CHECK(init_cpu_usage_ns(v2, sizeof(v2) - 1, INIT_CPU_V2_STAT) == 1500000000LL);
+	CHECK(init_cpu_usage_ns(v2_late, sizeof(v2_late) - 1, INIT_CPU_V2_STAT) == 42000);
+	CHECK(init_cpu_usage_ns("nr_periods 0\n", 13, INIT_CPU_V2_STAT) == -1);
+	CHECK(init_cpu_usage_ns("504555173\n", 10, INIT_CPU_V1_USAGE) == 504555173LL);
+	CHECK(init_cpu_usage_ns("\n", 1, INIT_CPU_V1_USAGE) == -1);
+	CHECK(init_cpu_usage_ns("12", 2, 0) == -1);
+}
+
 int main(void)
 {
 	test_seconds();
+	test_usage_files();
 	test_annotations();
 	test_spec();
 	return unit_report("test_oci_limits");

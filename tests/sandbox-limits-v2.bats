@@ -8,25 +8,8 @@
 
 load helpers
 
-VM_RUN="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}"
-
-RANGE_FIRST=1900000000
-RANGE_LAST=1900065535
-
-on_cgroup2() {
-	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
-}
-
 setup_file() {
-	on_cgroup2 && return 0
-	[[ -x "$VM_RUN" ]] || skip "no cgroup2 here and no vm-run at $VM_RUN"
-	build_test_lib   # on the host: compiling in the guest is slow
-	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
-	local env=(-e BATS_TEST_TIMEOUT=360)
-	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
-	(cd "$REPO_DIR" && "$VM_RUN" --timeout 900 "${env[@]}" -- \
-		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap tests/sandbox-limits-v2.bats) \
-		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
+	guest_setup_file sandbox-limits-v2.bats 900
 }
 
 setup() {
@@ -40,38 +23,25 @@ teardown() {
 	tr_teardown
 }
 
-sandbox_bundle() {
-	rm -f "$BUNDLE/config.json"
-	"$RUNTIME" spec --sandbox -b "$BUNDLE" "$@"
-	update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
-		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
-}
-
-run_result() {
-	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --result "$OUT/result.json" \
-		--bundle "$BUNDLE" "$CID"
-	result="$(cat "$OUT/result.json" 2>/dev/null)"
-}
-
-@test "sandbox limits v2: the init stops a task spread over 4 processes at its cgroup's cpu.stat usage" {
-	if ! on_cgroup2; then guest_verdict; return; fi
-	# each spins 0.8 s, under RLIMIT_CPU's 1 s: together 3.2 s, over the limit
-	sandbox_bundle --cpu-time 1
+# run_result of a task spread over 4 processes, each under RLIMIT_CPU's 1 s
+# (0.8 s each, 3.2 s together): stopped at cpu-time 1
+spread_is_stopped() {
 	set_cmd 'for i in 1 2 3 4; do checker spin:0.8 & done; wait; echo all-done'
 	run_result
 	assert_equal "$status" 137
 	refute_output --partial "spin:0.8=ok"
 	refute_output --partial all-done
 	assert_equal "$(jq -r .reason <<<"$result")" cpu-time
+}
+
+@test "sandbox limits v2: the init stops a task spread over 4 processes at its cgroup's cpu.stat usage" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	sandbox_bundle "$BUNDLE" --cpu-time 1
+	spread_is_stopped
 }
 
 @test "sandbox limits v2: without the init a foreground run stops it at cpu.stat's usage" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.annotations["run.tinyrun.cpu-time"] = "1"'
-	set_cmd 'for i in 1 2 3 4; do checker spin:0.8 & done; wait; echo all-done'
-	run_result
-	assert_equal "$status" 137
-	refute_output --partial "spin:0.8=ok"
-	refute_output --partial all-done
-	assert_equal "$(jq -r .reason <<<"$result")" cpu-time
+	spread_is_stopped
 }

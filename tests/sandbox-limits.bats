@@ -9,33 +9,33 @@
 
 load helpers
 
-# A lease range no host user has (as sandbox.bats)
-RANGE_FIRST=1900000000
-RANGE_LAST=1900065535
-
-# sandbox_bundle [DIR [SPEC OPTIONS...]]: DIR (default $BUNDLE) with `spec
-# --sandbox`'s config, the test's range and token.
-sandbox_bundle() {
-	local dir="${1:-$BUNDLE}"
-	[[ -d "$dir/rootfs" ]] || { mkdir -p "$dir" && cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"; }
-	rm -f "$dir/config.json" "$dir/request.key"
-	"$RUNTIME" spec --sandbox -b "$dir" "${@:2}"
-	BUNDLE="$dir" update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
-		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
-}
-
-# run_result [ID]: a foreground `run --result` of $BUNDLE; $status, $output, $result
-run_result() {
-	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --result "$OUT/result.json" \
-		--bundle "$BUNDLE" "${1:-$CID}"
-	result="$(cat "$OUT/result.json" 2>/dev/null)"
-}
+# sandbox_bundle, run_result: helpers.bash
 
 # result_is REASON SIGNAL STATUS: the fields of $result
 result_is() {
 	assert_equal "$(jq -r .reason <<<"$result")" "$1"
 	assert_equal "$(jq -r .signal <<<"$result")" "$2"
 	assert_equal "$(jq -r .status <<<"$result")" "$3"
+}
+
+# A task spread over 4 processes, each under RLIMIT_CPU's 1 s (0.8 s each,
+# 3.2 s together); spread_stopped: run_result says it was stopped at cpu-time 1
+SPREAD='for i in 1 2 3 4; do checker spin:0.8 & done; wait; echo all-done'
+spread_stopped() {
+	assert_equal "$status" 137
+	refute_output --partial "spin:0.8=ok"
+	refute_output --partial all-done
+	result_is cpu-time SIGKILL 137
+}
+
+# the task that sleeps for 100 s: wall_timed_out: run_result says it ended at its deadline
+SLEEPER='echo started; sleep 100; echo natural-end'
+wall_timed_out() {
+	assert_equal "$status" 137
+	assert_line started
+	refute_output --partial natural-end
+	result_is timeout SIGKILL 137
+	[ ! -e "$ROOT/$CID" ]
 }
 
 # no_runtime_alive: no tinyrun process of this test (its token in the
@@ -67,13 +67,9 @@ setup() {
 
 @test "sandbox limits: a sleep 100 task with wall-time 1 ends with reason timeout, run exits 137" {
 	sandbox_bundle "$BUNDLE" --wall-time 1
-	set_cmd 'echo started; sleep 100; echo natural-end'
+	set_cmd "$SLEEPER"
 	run_result
-	assert_equal "$status" 137
-	assert_line started
-	refute_output --partial natural-end
-	result_is timeout SIGKILL 137
-	[ ! -e "$ROOT/$CID" ]
+	wall_timed_out
 }
 
 @test "sandbox limits: at the deadline no process of the task is left: not one that ignores SIGTERM, left the session or was double-forked" {
@@ -102,7 +98,7 @@ setup() {
 
 @test "sandbox limits: run -d and create/start: the init ends the task at its deadline with no runtime process alive; the clock starts at start" {
 	sandbox_bundle "$BUNDLE" --wall-time 1
-	set_cmd 'echo started; sleep 100; echo natural-end'
+	set_cmd "$SLEEPER"
 	run_detached "$CID"
 	no_runtime_alive
 	wait_for_state "$CID" stopped
@@ -170,34 +166,23 @@ setup() {
 }
 
 @test "sandbox limits: a task that spreads its CPU over 4 processes is stopped by its cgroup's usage, not only RLIMIT_CPU" {
-	# each spins 0.8 s, under RLIMIT_CPU's 1 s: together 3.2 s, over the limit
 	sandbox_bundle "$BUNDLE" --cpu-time 1
-	set_cmd 'for i in 1 2 3 4; do checker spin:0.8 & done; wait; echo all-done'
+	set_cmd "$SPREAD"
 	run_result
-	assert_equal "$status" 137
-	refute_output --partial "spin:0.8=ok"
-	refute_output --partial all-done
-	result_is cpu-time SIGKILL 137
+	spread_stopped
 }
 
 @test "sandbox limits: without the init a foreground run enforces wall-time and cpu-time itself, on the whole cgroup" {
 	# the plain bundle: no tinyrun-init, its own pid namespace
 	update_config '.annotations["run.tinyrun.wall-time"] = "1"'
-	set_cmd 'trap "" TERM HUP; setsid sh -c "trap \"\" TERM HUP; sleep 1000" & echo started; sleep 100; echo natural-end'
+	set_cmd "trap '' TERM HUP; setsid sh -c \"trap '' TERM HUP; sleep 1000\" & $SLEEPER"
 	run_result
-	assert_equal "$status" 137
-	assert_line started
-	refute_output --partial natural-end
-	result_is timeout SIGKILL 137
-	[ ! -e "$ROOT/$CID" ]
+	wall_timed_out
 
 	update_config 'del(.annotations["run.tinyrun.wall-time"]) | .annotations["run.tinyrun.cpu-time"] = "1"'
-	set_cmd 'for i in 1 2 3 4; do checker spin:0.8 & done; wait; echo all-done'
+	set_cmd "$SPREAD"
 	run_result
-	assert_equal "$status" 137
-	refute_output --partial "spin:0.8=ok"
-	refute_output --partial all-done
-	result_is cpu-time SIGKILL 137
+	spread_stopped
 }
 
 @test "sandbox limits: bad values, a detached run without the init and a task's own request deadline are refused, nothing left" {

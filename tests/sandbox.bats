@@ -7,21 +7,7 @@
 
 load helpers
 
-# A lease range no host user has (this machine's users stay below 100000,
-# and /etc/subuid is empty); each test its own --root, so its own leases.
-RANGE_FIRST=1900000000
-RANGE_LAST=1900065535
-
-# sandbox_bundle [DIR [SPEC OPTIONS...]]: DIR (default $BUNDLE) with `spec
-# --sandbox`'s config, the test's range and token.
-sandbox_bundle() {
-	local dir="${1:-$BUNDLE}"
-	[[ -d "$dir/rootfs" ]] || { mkdir -p "$dir" && cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"; }
-	rm -f "$dir/config.json" "$dir/request.key"
-	"$RUNTIME" spec --sandbox -b "$dir" "${@:2}"
-	BUNDLE="$dir" update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
-		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
-}
+# sandbox_bundle, RANGE_FIRST and RANGE_LAST (the test's lease range): helpers.bash
 
 # task_bundle DIR ID [KEY]: DIR, a task of request ID (`spec --sandbox
 # --request ID`) holding a copy of KEY (default: $BUNDLE/request.key, the

@@ -81,7 +81,7 @@ static int poststart_failed(struct container *c, const struct oci_config *cfg, s
 static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr,
 			  const struct run_flags *rf)
 {
-	bool detach = rf->detach, keep = rf->keep;
+	bool detach = rf->detach, keep = rf->keep, expired;
 	struct sync_msg m;
 	char msg[1024];
 	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
@@ -92,9 +92,8 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 		wait_block_signals();
 	/* without the init, a foreground run enforces the time limits (limits.h);
 	 * a request's deadline already past: the program does not start */
-	if (!detach && limits_watch_begin(&cr->limits, &cr->cg, cr->pid))
-		;
-	else if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
+	expired = !detach && limits_watch_begin(&cr->limits, &cr->cg, cr->pid);
+	if (!expired && sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
 		log_warn("container \"%s\": init is gone", c->id);
 	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
 	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2154 # $result: run_result (helpers.bash)
 # The CPU-time limit on pure cgroup v2, where the usage is cpu.stat's
 # usage_usec (sandbox-limits.bats covers v1's cpuacct.usage on the hybrid
 # host): with tinyrun-init (the sandbox profile) and by a foreground run

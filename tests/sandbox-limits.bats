@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2154 # $result: run_result (helpers.bash)
 # The time limits (issue 31 §1; runtime/container/limits.h): run.tinyrun.wall-time,
 # run.tinyrun.request-deadline and run.tinyrun.cpu-time, enforced by
 # tinyrun-init (the sandbox profile) for run, run -d and create/start, or by a
@@ -8,8 +9,6 @@
 # The cgroup v2 cases (cpu.stat) are in sandbox-limits-v2.bats.
 
 load helpers
-
-# sandbox_bundle, run_result: helpers.bash
 
 # result_is REASON SIGNAL STATUS: the fields of $result
 result_is() {
@@ -88,7 +87,7 @@ setup() {
 	wait "$run_pid" || status=$?
 	assert_equal "${status:-0}" 137
 	for p in "${starts[@]}"; do
-		! proc_alive ${p% *} "${p#* }" || fail "process ${p% *} of the task outlived its deadline"
+		! proc_alive "${p% *}" "${p#* }" || fail "process ${p% *} of the task outlived its deadline"
 	done
 	run cat "$log"
 	refute_output --partial natural-end
@@ -187,6 +186,7 @@ setup() {
 
 @test "sandbox limits: bad values, a detached run without the init and a task's own request deadline are refused, nothing left" {
 	local key value
+	# shellcheck disable=SC2016
 	for key in wall-time cpu-time request-deadline; do
 		for value in -1 0 0.000 abc "" 1.2345 1e3 " 1" 2592000.001 99999999999999999999; do
 			update_config '.annotations["run.tinyrun." + $k] = $v' --arg k "$key" --arg v "$value"

@@ -102,7 +102,7 @@ build/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
 INIT_CFLAGS := -Os -static -nostdlib -nostartfiles -ffreestanding -fno-stack-protector \
                -fno-asynchronous-unwind-tables -fno-pie -no-pie -Wall -Wextra -Werror \
                -Wl,--build-id=none -Wl,-z,noexecstack -s
-build/init/tinyrun-init: runtime/init/init.c runtime/init/rawsys.h
+build/init/tinyrun-init: runtime/init/init.c runtime/init/rawsys.h runtime/init/init_args.h
 	@mkdir -p $(dir $@)
 	$(CC) $(INIT_CFLAGS) -o $@ $<
 build/runtime/container/init-image.o: build/init/tinyrun-init

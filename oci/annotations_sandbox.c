@@ -171,7 +171,7 @@ int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg)
 
 	sb->range_first = OCI_SANDBOX_RANGE_FIRST;
 	sb->range_last = OCI_SANDBOX_RANGE_LAST;
-	if ((r = read_keys(c, cfg, &range)) < 0)
+	if ((r = read_keys(c, cfg, &range)) < 0 || (r = oci_limits_parse(c, cfg)) < 0)
 		return r;
 	if (range && !sb->userns_auto)
 		return parse_err(c, ann(KEY_RANGE, &p), "needs \"" KEY_USERNS "\": \"auto\"");

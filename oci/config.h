@@ -434,6 +434,25 @@ struct oci_output_limits {
 #define OCI_LIMIT_INODES_MAX (1ull << 32)
 /* "N", "Nk", "Nm", "Ng" (powers of 1024), 1 <= value <= max -> *out; 0 or -EINVAL. */
 int oci_size_parse(const char *s, uint64_t max, uint64_t *out);
+/* ---- the time limits (oci/annotations_limits.c, sbtime) ---------------- */
+
+#define OCI_ANNOTATION_WALL_TIME "run.tinyrun.wall-time"
+#define OCI_ANNOTATION_CPU_TIME "run.tinyrun.cpu-time"
+#define OCI_ANNOTATION_REQUEST_DEADLINE "run.tinyrun.request-deadline"
+#define OCI_LIMIT_SECONDS_MAX 2592000   /* 30 days: the largest time limit */
+#define OCI_SANDBOX_WALL_TIME "900"     /* `spec --sandbox`'s defaults, seconds */
+#define OCI_SANDBOX_CPU_TIME "900"
+
+/* Milliseconds, 0: not set. */
+struct oci_limits {
+	int64_t wall_ms;           /* run.tinyrun.wall-time: the task's, from its start */
+	int64_t cpu_ms;            /* run.tinyrun.cpu-time: its cgroup's CPU usage (and RLIMIT_CPU) */
+	int64_t request_deadline_ms; /* run.tinyrun.request-deadline: its request's, from the
+	                            * creation of the request's first container */
+};
+/* Seconds as the annotations take them ("2", "0.5", "1.250": at most three
+ * decimals, 1 ms to OCI_LIMIT_SECONDS_MAX s) -> ms; 0 or -EINVAL. */
+int oci_limits_seconds(const char *s, int64_t *ms);
 
 struct oci_sandbox {
 	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
@@ -448,6 +467,7 @@ struct oci_sandbox {
 	                            * (relative, no "..") copied into a new workspace */
 	struct oci_landlock landlock;
 	struct oci_output_limits limits; /* oci/annotations_output.c */
+	struct oci_limits time;   /* the time limits (annotations_limits.c) */
 };
 /* "FIRST-LAST" -> ids; 0 or -EINVAL. */
 int oci_sandbox_range_parse(const char *s, uint32_t *first, uint32_t *last);

@@ -16,7 +16,8 @@ int oci_event_json(const char *type, const char *id, char **out, size_t *len);
 /* Why a container's process ended (runtime/container/result.h decides):
  * `run --result FILE` writes it as one object, `events` as the data of an
  * {"type":"exit"} event, one versioned document (OCI_EXIT_VERSION):
- *   {"version":1, "id":..., "reason":"exit"|"signal"|"policy-violation"|
+ *   {"version":1, "id":..., "reason":"exit"|"signal"|"timeout"|"cpu-time"|
+ *    "output-limit"|"file-size"|"policy-violation"|
  *    "oom-kill"|"ancestor-oom"|"pids-limit"|"not-started"|
  *    "infrastructure-failure"|"unknown", "exitCode":N|null,
  *    "signal":"SIGKILL"|null, "status":N|null (run's exit status: the code,

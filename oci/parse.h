@@ -136,6 +136,8 @@ int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg);
 int oci_landlock_parse(struct pctx *c, struct oci_config *cfg);
 /* oci/annotations_output.c: the output and disk limits (struct oci_output_limits) */
 int oci_output_parse(struct pctx *c, struct oci_config *cfg);
+/* annotations_limits.c: the time limits (and RLIMIT_CPU from run.tinyrun.cpu-time) */
+int oci_limits_parse(struct pctx *c, struct oci_config *cfg);
 
 /* Parse `text` (NUL-terminated, `len` bytes before the NUL) with the JSON
  * library: error "<name>: invalid JSON: ...". A NUL byte inside the text or

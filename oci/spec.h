@@ -50,6 +50,9 @@ struct oci_sandbox_opts {
 		const char *workspace_size;        /* run.tinyrun.workspace-size */
 		const char *workspace_inodes;      /* run.tinyrun.workspace-inodes */
 	} out;
+	/* the time limits, seconds (oci_limits_seconds checked them); NULL: the
+	 * defaults OCI_SANDBOX_WALL_TIME / _CPU_TIME, no request deadline */
+	const char *wall_time, *cpu_time, *request_deadline;
 };
 #define OCI_SANDBOX_KEY_FILE "request.key"   /* `spec --sandbox --request-key`'s file */
 char *oci_spec_sandbox_with(const char *config_json, const char *seccomp_json,

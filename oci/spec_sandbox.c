@@ -127,7 +127,9 @@ static void write_process(struct json_writer *w, const struct json_val *in, cons
 static bool chosen(const char *k)
 {
 	static const char *const keys[] = { "run.tinyrun.scratch", "run.tinyrun.workspace.seed",
-					    "run.tinyrun.sandbox.request", OCI_ANNOTATION_REQUEST_KEY_FILE };
+					    "run.tinyrun.sandbox.request", OCI_ANNOTATION_REQUEST_KEY_FILE,
+					    OCI_ANNOTATION_WALL_TIME, OCI_ANNOTATION_CPU_TIME,
+					    OCI_ANNOTATION_REQUEST_DEADLINE };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(k, keys[i]) == 0)
@@ -193,6 +195,11 @@ static void write_annotations(struct json_writer *w, const struct json_val *in, 
 	for (size_t i = 0; i < n_kv; i++)
 		if (kv[i][1])
 			oci_spec_key_str(w, kv[i][0], kv[i][1]);
+	/* the time limits (sbtime): a default for each but the request's deadline */
+	oci_spec_key_str(w, OCI_ANNOTATION_WALL_TIME, o->wall_time ? o->wall_time : OCI_SANDBOX_WALL_TIME);
+	oci_spec_key_str(w, OCI_ANNOTATION_CPU_TIME, o->cpu_time ? o->cpu_time : OCI_SANDBOX_CPU_TIME);
+	if (o->request_deadline)
+		oci_spec_key_str(w, OCI_ANNOTATION_REQUEST_DEADLINE, o->request_deadline);
 	json_w_object_end(w);
 }
 

@@ -90,7 +90,7 @@ int cmd_create_notify(const struct global_opts *g, struct create_opts *o, struct
  * --tinyaws; P prefixes their help there): one parser, cmd_bundle_opt. Their
  * values are not letters (but -e's), so they never meet run's. */
 enum { TA_APP = 0x100, TA_TYPE, TA_SERVICE, TA_MEMORY, TA_CPU, TA_SECCOMP, TA_NO_OVERLAY, TA_NO_LIMITS,
-       TA_NO_SECCOMP, TA_NO_NAMESPACES, TA_SANDBOX };
+       TA_NO_SECCOMP, TA_NO_NAMESPACES, TA_SANDBOX, TA_WALL_TIME, TA_CPU_TIME, TA_REQUEST_DEADLINE };
 #define TINYAWS_CONVERT_OPTS(P) \
 	{ "app", 0, TA_APP, "DIR", P "the job's app dir (start.sh, tinyaws.build): copied to /app" }, \
 	{ "type", 0, TA_TYPE, "nano|micro|small|medium|large", P "25/50/100/200/400 % CPU, 128/256/512/1024/2048 MiB" }, \
@@ -106,7 +106,13 @@ enum { TA_APP = 0x100, TA_TYPE, TA_SERVICE, TA_MEMORY, TA_CPU, TA_SECCOMP, TA_NO
 	{ "no-seccomp", 0, TA_NO_SECCOMP, NULL, P "no seccomp filter" }, \
 	{ "no-namespaces", 0, TA_NO_NAMESPACES, NULL, P "only a mount namespace (the host's pid, network, ipc, uts)" }, \
 	{ "sandbox", 0, TA_SANDBOX, NULL, P "the sandbox profile (spec --sandbox): a leased uid, the image's minimal root, " \
-	  "/app a copy of the app in the workspace tmpfs; seccomp default (or --seccomp strict); no layer can be off" }
+	  "/app a copy of the app in the workspace tmpfs; seccomp default (or --seccomp strict); no layer can be off" }, \
+	{ "wall-time", 0, TA_WALL_TIME, "SECONDS", P "with --sandbox: the job's wall-clock limit (default " \
+	  OCI_SANDBOX_WALL_TIME ")" }, \
+	{ "cpu-time", 0, TA_CPU_TIME, "SECONDS", P "with --sandbox: the CPU time of all the job's processes (default " \
+	  OCI_SANDBOX_CPU_TIME ")" }, \
+	{ "request-deadline", 0, TA_REQUEST_DEADLINE, "SECONDS", P "with --sandbox: a deadline from the job's create " \
+	  "(default: none)" }
 struct tinyaws_opts {
 	const char *usage;         /* "bundle" or "run": the command its usage errors name */
 	const char *image, *app, *out, *type, *seccomp;
@@ -114,6 +120,7 @@ struct tinyaws_opts {
 	bool sandbox_off;          /* TINYAWS_SANDBOX=0 turned them all off */
 	bool sandbox;              /* --sandbox: the sandbox profile (oci_spec_sandbox_with) */
 	long memory_mb, cpu_percent;   /* 0: from --type/--service */
+	const char *wall_time, *cpu_time, *request_deadline;   /* --sandbox's time limits, seconds */
 	char **env;
 	size_t n_env;
 	char *const *cmd;          /* after "--" */

@@ -79,6 +79,18 @@ static int parse_num(const char *cmd, const char *opt, const char *s, long max, 
 	return 0;
 }
 
+/* --wall-time ... SECONDS: the sandbox's time limits (oci_limits_seconds) */
+static int seconds(const char *cmd, const char *opt, const char *s, const char **out)
+{
+	int64_t ms;
+
+	if (oci_limits_seconds(s, &ms) < 0)
+		return cli_usage_error(cmd, "--%s: expected seconds, 0.001 to %d (at most 3 decimals), got \"%.64s\"", opt,
+				       OCI_LIMIT_SECONDS_MAX, s), -1;
+	*out = s;
+	return 1;
+}
+
 int cmd_bundle_opt(const char *cmd, int ch, struct tinyaws_opts *t)
 {
 	static char *env[MAX_ENV];
@@ -95,6 +107,9 @@ int cmd_bundle_opt(const char *cmd, int ch, struct tinyaws_opts *t)
 	case TA_NO_SECCOMP: t->no_seccomp = true; break;
 	case TA_NO_NAMESPACES: t->no_namespaces = true; break;
 	case TA_SANDBOX: t->sandbox = true; break;
+	case TA_WALL_TIME: return seconds(cmd, "wall-time", optarg, &t->wall_time);
+	case TA_CPU_TIME: return seconds(cmd, "cpu-time", optarg, &t->cpu_time);
+	case TA_REQUEST_DEADLINE: return seconds(cmd, "request-deadline", optarg, &t->request_deadline);
 	case 'e':
 		if (!strchr(optarg, '=') || optarg[0] == '=')
 			return cli_usage_error(cmd, "--env: expected K=V, got \"%s\"", optarg), -1;
@@ -296,6 +311,7 @@ static int sandbox_transform(const struct tinyaws_opts *t, const struct oci_tiny
 	struct oci_sandbox_opts o = {
 		.workspace = "/app", .seed = OCI_TINYAWS_LAYER "/app", .memory = (int64_t)j->memory_bytes,
 		.cpu_quota = j->cpu_quota, .cpu_period = (int64_t)j->cpu_period, .out = sandbox_out,
+		.wall_time = t->wall_time, .cpu_time = t->cpu_time, .request_deadline = t->request_deadline,
 	};
 	char path[PATH_MAX + 32], errbuf[256], *sb;
 
@@ -437,6 +453,9 @@ static int convert(const struct tinyaws_opts *t, int app)
 				       t->sandbox_off ? " (TINYAWS_SANDBOX=0)" : "");
 	if (!t->sandbox && (sandbox_out.output_limit || sandbox_out.workspace_size || sandbox_out.workspace_inodes))
 		return cli_usage_error(t->usage, "--output-limit, --workspace-size and --workspace-inodes need --sandbox");
+	if (!t->sandbox && (t->wall_time || t->cpu_time || t->request_deadline))
+		return cli_usage_error(t->usage, "--%s needs --sandbox", t->wall_time ? "wall-time" :
+				       t->cpu_time ? "cpu-time" : "request-deadline");
 	if (t->sandbox && t->seccomp && strcmp(t->seccomp, "strict") && strcmp(t->seccomp, "default"))
 		return cli_usage_error(t->usage, "--sandbox: --seccomp takes default or strict (tinyrun's profiles), got \"%s\"",
 				       t->seccomp);

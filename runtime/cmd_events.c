@@ -64,14 +64,14 @@ static int print_event(const char *type, const char *id, const struct cgroup *cg
 
 /* The last event: why the process ended (result.h), when it stopped while
  * we watched: {"type":"exit","id":...,"data":{"reason":...}}. */
-static void print_exit(const char *id, int wait_status, const struct result_task *t, const struct oci_exit *fence,
-		       const struct cgroup *cg)
+static void print_exit(const char *id, int wait_status, const char *limit, const struct result_task *t,
+		       const struct oci_exit *fence, const struct cgroup *cg)
 {
 	struct oci_exit e;
 	char *json;
 	size_t len;
 
-	result_make_task(wait_status, cg, t, &e);
+	result_make_task(wait_status, limit, cg, t, &e);
 	e.landlock_asked = fence->landlock_asked;
 	e.landlock_abi = fence->landlock_abi;
 	if (oci_exit_json(id, &e, true, &json, &len) < 0)
@@ -87,6 +87,7 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 	struct cgroup_oom_watch w;
 	bool have_watch = cgroup_oom_watch_open(cg, &w, err) == 0;
 	int r = 0, status;
+	const char *limit;
 
 	for (;;) {
 		struct pollfd p = { .fd = have_watch ? w.fd : -1, .events = POLLIN | POLLPRI };
@@ -105,12 +106,13 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 		if (r)
 			fence_result(c.dirfd, &fence);
 		have_task = r && result_saved_task(&c, &task);   /* the init's (or run's) record */
+		limit = r ? result_saved_limit(&c) : NULL;
 		container_close(&c);
 		if (n > 0 && have_watch && cgroup_oom_watch_read(&w, &kills, err) == 0)
 			for (uint64_t k = 0; k < kills; k++)
 				print_event("oom", id, cg, err);
 		if (r) {
-			print_exit(id, status, have_task ? &task : NULL, &fence, cg);
+			print_exit(id, status, limit, have_task ? &task : NULL, &fence, cg);
 			break;
 		}
 		if (n == 0 && print_event("stats", id, cg, err) < 0)

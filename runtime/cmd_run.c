@@ -24,6 +24,7 @@
 #include "runtime/container/notify.h"
 #include "runtime/container/output.h"
 #include "runtime/container/sandbox_host.h"
+#include "runtime/container/limits.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
@@ -76,7 +77,7 @@ static int run_fail(const struct run_flags *rf, const char *id, struct error *er
 {
 	struct oci_exit e;
 
-	result_make(-1, NULL, &e);
+	result_make(-1, NULL, NULL, &e);
 	result_not_started(&e, err->msg);
 	e.host_blocked = sandbox_host_blocked();   /* the host knob that refused a sandbox, if any */
 	write_result(rf, id, &e);
@@ -109,7 +110,7 @@ static int poststart_failed(struct container *c, const struct oci_config *cfg, c
 
 	log_error("%s", err->msg);
 	/* the task had started: the runtime's own start failed under it */
-	result_make(-1, rf->result_file ? &cr->cg : NULL, &e);
+	result_make(-1, NULL, rf->result_file ? &cr->cg : NULL, &e);
 	e.reason = "infrastructure-failure";
 	e.error = err->msg;
 	flock(c->dirfd, LOCK_EX);
@@ -122,7 +123,7 @@ static int poststart_failed(struct container *c, const struct oci_config *cfg, c
 static int start_and_wait(struct container *c, struct oci_config *cfg, struct created *cr,
 			  const struct run_flags *rf, struct output_relay *out)
 {
-	bool detach = rf->detach, keep = rf->keep;
+	bool detach = rf->detach, keep = rf->keep, expired;
 	struct sync_msg m;
 	char msg[1024];
 	int status, sig, raw = -1, saved, nfd = notify_listen(c->dirfd);
@@ -130,12 +131,16 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	struct result_task task = { 0 };
 	struct oci_exit e = { 0 };
 	long long t0;
+	const char *limit = NULL;
 	struct error err;
 
 	if (!detach)
 		wait_block_signals();
 	t0 = mono_ms();
-	if (sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
+	/* without the init, a foreground run enforces the time limits (limits.h);
+	 * a request's deadline already past: the program does not start */
+	expired = !detach && limits_watch_begin(&cr->limits, &cr->cg, cr->pid);
+	if (!expired && sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
 		log_warn("container \"%s\": init is gone", c->id);
 	/* the socket closes at exec; an error (exec failed, startContainer hook) comes back on it */
 	if (sync_recv(cr->sync_fd, &m, msg, sizeof(msg), NULL) == SYNC_ERROR) {
@@ -164,8 +169,10 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
 		raw = saved;
 		sig = WIFSIGNALED(raw) ? WTERMSIG(raw) : 0;
+		limit = result_saved_limit(c);
 	} else {
-		result_save_status(c, raw, &task);
+		limit = limits_fired(&cr->limits, raw);
+		result_save_status(c, raw, &task, limit);
 	}
 	if (sig == SIGSYS)
 		log_error("%s: policy violation: killed by SIGSYS", c->id);
@@ -175,7 +182,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	/* read before the cgroup goes (only for --result: a plain run reads nothing more);
 	 * written once clean-up is known */
 	if (rf->result_file) {
-		result_make_task(raw, &cr->cg, &task, &e);
+		result_make_task(raw, limit, &cr->cg, &task, &e);
 		fence_result(c->dirfd, &e);
 		output_result(out, &e);
 	}
@@ -204,6 +211,7 @@ static void start_failed(struct container *c, const struct oci_config *cfg, stru
 	waitpid(cr->pid, &ws, __WALL);
 	if (cr->pidfd >= 0)
 		close(cr->pidfd);
+	limits_close(&cr->limits);
 	cgroup_close(&cr->cg);
 	container_close(c);
 }
@@ -315,6 +323,7 @@ static int run_bundle(struct global_opts *g, struct create_opts *o, const struct
 		goto fail;
 	o->bundle = b->path;
 	o->config_path = b->config_path;
+	o->foreground = !rf->detach;   /* it waits: it can enforce the time limits (limits.h) */
 	cmd_create_socket_activation(o, &b->cfg);
 	if (rf->detach && b->cfg.process.terminal && !o->console_socket) {
 		r = error_set(err, EINVAL, "process.terminal is true: --console-socket is required with --detach");
@@ -398,6 +407,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	output_close(&out);
 	if (cr.pidfd >= 0)
 		close(cr.pidfd);
+	limits_close(&cr.limits);
 	cgroup_close(&cr.cg);
 	container_close(&c);
 	bundle_free(&b);

@@ -25,6 +25,12 @@ const struct cli_opt cmd_spec_opts[] = {
 	SPEC_OUTPUT_OPTS,
 	{ "request-output-limit", 0, SPEC_REQUEST_OUTPUT_LIMIT, "BYTES", "with --sandbox and --request or --request-key: "
 	  "at most BYTES passed on by all the request's tasks, both streams (default: no limit)" },
+	{ "wall-time", 0, 'W', "SECONDS", "with --sandbox: the task's wall-clock limit from its start (default "
+	  OCI_SANDBOX_WALL_TIME ")" },
+	{ "cpu-time", 0, 'C', "SECONDS", "with --sandbox: the CPU time of all the task's processes (default "
+	  OCI_SANDBOX_CPU_TIME ")" },
+	{ "request-deadline", 0, 'D', "SECONDS", "with --sandbox: a deadline for the request's tasks, from its first "
+	  "container's create (default: none)" },
 	{ 0 },
 };
 
@@ -77,6 +83,19 @@ static int write_request_key(const char *bundle, char *path, size_t size)
 	return -e;
 }
 
+/* --wall-time, --cpu-time, --request-deadline SECONDS (the time limits) */
+static int spec_seconds(int ch, const char *v, struct oci_sandbox_opts *o)
+{
+	const char *name = ch == 'W' ? "wall-time" : ch == 'C' ? "cpu-time" : "request-deadline";
+	int64_t ms;
+
+	if (oci_limits_seconds(v, &ms) < 0)
+		return cli_usage_error("spec", "--%s: expected seconds, 0.001 to %d (at most 3 decimals), got \"%.64s\"",
+				       name, OCI_LIMIT_SECONDS_MAX, v), -1;
+	*(ch == 'W' ? &o->wall_time : ch == 'C' ? &o->cpu_time : &o->request_deadline) = v;
+	return 0;
+}
+
 int cmd_spec(struct global_opts *g, int argc, char **argv)
 {
 	const char *bundle = ".", *profile = NULL, *profile_json = NULL, *oci_version = NULL;
@@ -103,7 +122,10 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 			sopts.request = optarg;
 		else if (ch == 'V')
 			oci_version = optarg;
-		else if ((r = cmd_spec_output_opt("spec", ch, optarg, &sopts.out)) != 0) {
+		else if (ch == 'W' || ch == 'C' || ch == 'D') {
+			if (spec_seconds(ch, optarg, &sopts) < 0)
+				return 1;
+		} else if ((r = cmd_spec_output_opt("spec", ch, optarg, &sopts.out)) != 0) {
 			if (r < 0)
 				return 1;
 			output_opt = true;
@@ -127,6 +149,12 @@ int cmd_spec(struct global_opts *g, int argc, char **argv)
 				       "--workspace-inodes need --sandbox");
 	if (request_key && sopts.request)
 		return cli_usage_error("spec", "--request-key (a request's creator) and --request (one of its tasks): choose one");
+	if ((sopts.wall_time || sopts.cpu_time || sopts.request_deadline) && !sandbox)
+		return cli_usage_error("spec", "--%s needs --sandbox", sopts.wall_time ? "wall-time" :
+				       sopts.cpu_time ? "cpu-time" : "request-deadline");
+	if (sopts.request_deadline && sopts.request)
+		return cli_usage_error("spec", "--request-deadline: a task of a request has its request's deadline "
+				       "(set it with --request-key)");
 	if (request_key || sopts.request)
 		sopts.request_key_file = OCI_SANDBOX_KEY_FILE;
 	if (sandbox && !profile_json)

@@ -320,6 +320,53 @@ wait_for_exit() {
 	return 1
 }
 
+# --- the sandbox profile, why a process ended, the v2 guest ---------------
+
+# A lease range no host user has (this machine's users stay below 100000,
+# and /etc/subuid is empty), unless the suite set its own; each test has its
+# own --root, so its own leases.
+: "${RANGE_FIRST:=1900000000}"
+: "${RANGE_LAST:=1900065535}"
+
+# sandbox_bundle [DIR [SPEC OPTIONS...]]: DIR (default $BUNDLE) with `spec
+# --sandbox`'s config, the test's range and token.
+sandbox_bundle() {
+	local dir="${1:-$BUNDLE}"
+	[[ -d "$dir/rootfs" ]] || { mkdir -p "$dir" && cp -al "$TEST_CACHE/rootfs" "$dir/rootfs"; }
+	rm -f "$dir/config.json" "$dir/request.key"
+	"$RUNTIME" spec --sandbox -b "$dir" "${@:2}"
+	BUNDLE="$dir" update_config '.annotations["run.tinyrun.userns.range"] = $r | .process.env += [$t]' \
+		--arg r "$RANGE_FIRST-$RANGE_LAST" --arg t "TINYRUN_TEST_TOKEN=$TOKEN"
+}
+
+# run_result: `run --result` of $BUNDLE in the foreground; sets $status,
+# $output and $result
+run_result() {
+	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --result "$OUT/result.json" \
+		--bundle "$BUNDLE" "$CID"
+	result="$(cat "$OUT/result.json" 2>/dev/null)"
+}
+
+on_cgroup2() {
+	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
+}
+
+# guest_setup_file FILE TIMEOUT: (setup_file of a cgroup v2 suite) on a host
+# without cgroup2 at /sys/fs/cgroup, run tests/FILE in ONE vm-run guest (at
+# most TIMEOUT s), its TAP in $VM_TAP for guest_verdict
+guest_setup_file() {
+	local vm_run="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}" env=(-e BATS_TEST_TIMEOUT=360)
+	on_cgroup2 && return 0
+	[[ -x "$vm_run" ]] || skip "no cgroup2 here and no vm-run at $vm_run"
+	build_test_lib   # on the host: compiling in the guest is slow
+	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
+	# an emulated guest: a loaded host makes it slow
+	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
+	(cd "$REPO_DIR" && "$vm_run" --timeout "$2" "${env[@]}" -- \
+		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap "tests/$1") \
+		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
+}
+
 # --- leftovers -----------------------------------------------------------
 
 # Pids of live processes carrying this test's token in their environment

@@ -12,13 +12,7 @@ setup() {
 	bind_out_dir
 }
 
-# run_result: `run --result` in the foreground; sets $status and $result
-run_result() {
-	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --result "$OUT/result.json" \
-		--bundle "$BUNDLE" "$CID"
-	result="$(cat "$OUT/result.json" 2>/dev/null)"
-}
-
+# run_result: helpers.bash
 # result_is REASON EXITCODE SIGNAL: the fields of $result (null for none)
 result_is() {
 	assert_equal "$(jq -r .reason <<<"$result")" "$1"

@@ -11,8 +11,6 @@ load helpers
 RANGE_FIRST=1900000000
 RANGE_LAST=1900065535
 
-# shellcheck source=lib/sandbox.bash
-source "$TESTS_DIR/lib/sandbox.bash"
 
 # iso_bundle DIR [SPEC OPTIONS...]: sandbox_bundle DIR, with /bin/isoprobe in its image.
 iso_bundle() {

@@ -9,8 +9,6 @@
 
 load helpers
 
-# shellcheck source=lib/sandbox.bash
-load lib/sandbox   # RANGE_FIRST, RANGE_LAST, sandbox_bundle
 
 # run_split ID [BUNDLE]: `run` in the foreground with --result $RESULT, its
 # stdout in $STDOUT and stderr in $STDERR (separately), status in $status

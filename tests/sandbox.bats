@@ -7,14 +7,7 @@
 
 load helpers
 
-# A lease range no host user has (this machine's users stay below 100000,
-# and /etc/subuid is empty); each test its own --root, so its own leases.
-RANGE_FIRST=1900000000
-RANGE_LAST=1900065535
-
-# sandbox_bundle [DIR [SPEC OPTIONS...]]
-# shellcheck source=lib/sandbox.bash
-source "$TESTS_DIR/lib/sandbox.bash"
+# sandbox_bundle, RANGE_FIRST and RANGE_LAST (the test's lease range): helpers.bash
 
 # task_bundle DIR ID [KEY]: DIR, a task of request ID (`spec --sandbox
 # --request ID`) holding a copy of KEY (default: $BUNDLE/request.key, the

@@ -135,6 +135,12 @@ void cgroup_stats_free(struct cgroup_stats *st);
  * oom_kill on v1). */
 int cgroup_oom_kill_count(const struct cgroup *cg, uint64_t *count, struct error *err);
 
+/* The time limits' CPU usage file, read-only (cpu_usage.c): v2 cpu.stat, v1
+ * cpuacct.usage; *kind is INIT_CPU_V2_STAT or INIT_CPU_V1_USAGE
+ * (runtime/init/init_args.h). An fd, or a negative errno (no cgroup, a
+ * systemd unit not made yet, no cpuacct hierarchy). */
+int cgroup_cpu_usage_open(const struct cgroup *cg, int *kind, struct error *err);
+
 /* Forks refused at the pids limit so far (pids.events "max", v1 and v2). */
 int cgroup_pids_limit_hits(const struct cgroup *cg, uint64_t *count, struct error *err);
 

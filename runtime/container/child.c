@@ -238,7 +238,8 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 		.sync_fd = ctx->sync_fd,
 		.first_fd = 3 + ctx->o->preserve_fds,
 		/* SETUP_KEEP_FIFO_DIR is filled after pivot_root (open_fifo_dir) */
-		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1, hout[0], hout[1], hout[2] },
+		.keep = { ctx->sync_fd, ctx->fifo_fd, ctx->init_fd, ctx->status_fd, -1, hout[0], hout[1], hout[2],
+			  ctx->cfg->init ? ctx->limits->cpu_fd : -1 },
 		.make_cwd = true,
 		.groups = ctx->cfg->keep_groups ? SETGROUPS_KEEP : ctx->rootless ? SETGROUPS_DENIED : SETGROUPS_SET,
 		.seccomp = ctx->has_seccomp ? &ctx->seccomp : NULL,
@@ -249,6 +250,7 @@ static void child_setup(const struct child_ctx *ctx, struct setup *s)
 		.status_fd = ctx->status_fd,
 		.fence_cfg = ctx->cfg,
 		.landlock_abi = ctx->landlock_abi,
+		.limits = ctx->limits,
 	};
 }
 

@@ -504,11 +504,14 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	/* a host whose knobs allow no user namespace: refused by name */
 	if ((r = sandbox_host_check(cfg, err)) < 0)
 		return r;
+	out->limits.cpu_fd = -1;
+	ctx.limits = &out->limits;
 	/* a task of a sandbox request: the request's namespaces (sandbox.h) */
 	if ((r = container_sandbox_join_open(g->root, o->bundle, cfg, &sj, err)) < 0)
 		return r;
 	ctx.request_mnt_fd = sj.mnt_fd;
-	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
+	if ((r = limits_check(cfg, o->foreground, sj.request_deadline_rt_ms, err)) < 0 ||
+	    (r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
 		container_sandbox_join_close(&sj);
 		return r;
 	}
@@ -529,6 +532,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	    (r = container_sandbox_lease(c, cfg, &sj, err)) < 0 ||
 	    (r = container_sandbox_key_record(c, &sj, err)) < 0 ||
 	    (r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
+	    (r = limits_prepare(c, cfg, &out->cg, sj.request_deadline_rt_ms, &out->limits, err)) < 0 ||
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
 	    (r = finish(c, cfg, o, out, sv[0], err)) < 0)
 		goto fail;
@@ -549,6 +553,7 @@ fail:
 	if (out->pid > 0 && cfg->hooks.n[OCI_HOOK_POSTSTOP])
 		poststop_after_failure(c, cfg, out->pid);
 	container_teardown(c, &out->cg, out->pid);
+	limits_close(&out->limits);
 	if (rdt_created)
 		rdt_remove(o->id);
 	if (out->pidfd >= 0)

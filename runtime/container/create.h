@@ -13,6 +13,7 @@
 #include "oci/config.h"
 #include "seccomp/seccomp.h"
 #include "runtime/container/statedir.h"
+#include "runtime/container/limits.h"
 
 struct create_opts {
 	const char *id;
@@ -29,6 +30,8 @@ struct create_opts {
 	bool notify;                 /* NOTIFY_SOCKET: notify_plan added its mount (notify.h) */
 	const int *output_fds;       /* run.tinyrun.output-limit: the task's stdout and stderr
 	                              * (output.h), or NULL: the runtime's own */
+	bool foreground;             /* run without --detach: it waits, so it can enforce the time
+	                              * limits without the init (limits.h) */
 };
 
 /* Everything the child needs, computed before clone. */
@@ -67,6 +70,7 @@ struct child_ctx {
 	int creator_pidfd;           /* pidfd of the creating tinyrun: the child dies with it */
 	pid_t creator_pid;
 	int landlock_abi;            /* fence_plan's (fence.h): -1 none asked, 0 none in the kernel */
+	const struct limits_plan *limits; /* the time limits (limits.h) */
 };
 
 /* What create leaves for run/start. */
@@ -76,6 +80,7 @@ struct created {
 	int sync_fd;                 /* parent end, still open in run mode */
 	int pty_master;              /* run without --console-socket, terminal: true */
 	struct cgroup cg;
+	struct limits_plan limits;   /* the time limits (limits.h): run's watch without the init */
 };
 
 /* Create the container: on success the init process is blocked before exec

@@ -56,7 +56,7 @@ int process_cap_last_cap(void)
 
 int process_close_fds(int first, const int *keep, size_t n, struct error *err)
 {
-	int sorted[8], k = 0, from = first;
+	int sorted[9], k = 0, from = first;
 
 	if (n > sizeof(sorted) / sizeof(sorted[0]))
 		return error_set(err, E2BIG, "internal: too many fds to keep");

@@ -6,10 +6,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "runtime/cgroup/usage.h"
+#include "runtime/init/init_args.h"
 
 static void set_status(struct oci_exit *e, int ws)
 {
@@ -44,7 +46,8 @@ static void add_task(struct oci_usage *u, const struct result_task *t)
 	}
 }
 
-void result_make_task(int ws, const struct cgroup *cg, const struct result_task *t, struct oci_exit *e)
+void result_make_task(int ws, const char *limit, const struct cgroup *cg, const struct result_task *t,
+		      struct oci_exit *e)
 {
 	static char lost[sizeof(((struct error *)0)->msg) + 64];
 	struct cgroup_usage cu = { 0 };
@@ -69,6 +72,8 @@ void result_make_task(int ws, const struct cgroup *cg, const struct result_task 
 		e->error = "the container's wait status is unknown";
 	if (e->error)
 		e->reason = "infrastructure-failure";
+	else if (limit)   /* a time limit the init or run enforced (limits.h) */
+		e->reason = limit;
 	else if (e->has_status && e->signal == SIGSYS)
 		e->reason = "policy-violation";
 	else if (e->has_status && e->signal == SIGXFSZ)   /* past RLIMIT_FSIZE */
@@ -81,9 +86,9 @@ void result_make_task(int ws, const struct cgroup *cg, const struct result_task 
 		e->reason = e->signal ? "signal" : "exit";
 }
 
-void result_make(int ws, const struct cgroup *cg, struct oci_exit *e)
+void result_make(int ws, const char *limit, const struct cgroup *cg, struct oci_exit *e)
 {
-	result_make_task(ws, cg, NULL, e);
+	result_make_task(ws, limit, cg, NULL, e);
 }
 
 void result_not_started(struct oci_exit *e, const char *msg)
@@ -92,14 +97,17 @@ void result_not_started(struct oci_exit *e, const char *msg)
 	e->error = msg;
 }
 
-/* exit-status: "STATUS[ WALL_MS NVCSW NIVCSW UTIME_US STIME_US]\n" (init.c
- * writes all six, `run` without the init too; an older record has one) */
-static int read_record(const struct container *c, unsigned long long v[6])
+/* exit-status: "STATUS[ WALL_MS NVCSW NIVCSW UTIME_US STIME_US][ LIMIT]\n"
+ * (init.c writes the six numbers, `run` without the init too; LIMIT: the
+ * time limit that ended the task; an older record has the status alone).
+ * The number of numbers, *limit the word or NULL; 0: no valid record. */
+static int read_record(const struct container *c, unsigned long long v[6], const char **limit)
 {
-	char buf[160], *p = buf, *end;
+	char buf[192], *p = buf, *end;
 	int fd = openat(c->dirfd, "exit-status", O_RDONLY | O_NOFOLLOW | O_CLOEXEC), n_fields = 0;
 	ssize_t n;
 
+	*limit = NULL;
 	if (fd < 0)
 		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -113,21 +121,37 @@ static int read_record(const struct container *c, unsigned long long v[6])
 			return 0;
 		p = *end == ' ' ? end + 1 : end;
 	}
-	return *p && *p != '\n' ? 0 : n_fields;
+	if (!strcmp(p, INIT_LIMIT_WALL "\n"))
+		*limit = INIT_LIMIT_WALL;
+	else if (!strcmp(p, INIT_LIMIT_CPU "\n"))
+		*limit = INIT_LIMIT_CPU;
+	else if (*p && *p != '\n')
+		return 0;
+	return n_fields;
 }
 
 int result_saved_status(const struct container *c)
 {
 	unsigned long long v[6];
+	const char *limit;
 
-	return read_record(c, v) < 1 || v[0] > 0xffff ? -1 : (int)v[0];
+	return read_record(c, v, &limit) < 1 || v[0] > 0xffff ? -1 : (int)v[0];
+}
+
+const char *result_saved_limit(const struct container *c)
+{
+	unsigned long long v[6];
+	const char *limit;
+
+	return read_record(c, v, &limit) < 1 ? NULL : limit;
 }
 
 bool result_saved_task(const struct container *c, struct result_task *t)
 {
 	unsigned long long v[6];
+	const char *limit;
 
-	if (read_record(c, v) != 6)
+	if (read_record(c, v, &limit) != 6)
 		return false;
 	*t = (struct result_task){ .wall_ms = v[1], .has_rusage = true };
 	t->ru.ru_nvcsw = (long)v[2];
@@ -137,16 +161,17 @@ bool result_saved_task(const struct container *c, struct result_task *t)
 	return true;
 }
 
-void result_save_status(const struct container *c, int ws, const struct result_task *t)
+void result_save_status(const struct container *c, int ws, const struct result_task *t, const char *limit)
 {
-	char buf[160];
+	char buf[192];
 	int n = t && t->has_rusage
-		? snprintf(buf, sizeof(buf), "%d %llu %ld %ld %llu %llu\n", ws, (unsigned long long)t->wall_ms,
+		? snprintf(buf, sizeof(buf), "%d %llu %ld %ld %llu %llu", ws, (unsigned long long)t->wall_ms,
 			   t->ru.ru_nvcsw, t->ru.ru_nivcsw, (unsigned long long)tv_us(t->ru.ru_utime),
 			   (unsigned long long)tv_us(t->ru.ru_stime))
-		: snprintf(buf, sizeof(buf), "%d\n", ws);
+		: snprintf(buf, sizeof(buf), "%d", ws);
 	int fd = openat(c->dirfd, "exit-status", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, limit ? " %s\n" : "\n", limit);
 	if (fd < 0)
 		return;
 	if (write(fd, buf, n) != n)

@@ -5,6 +5,8 @@
  *   infrastructure-failure  the runtime failed after the start: the
  *                     container's cgroup is gone at the end, or `run` has
  *                     no wait status
+ *   timeout, cpu-time a time limit ended it (limits.h): the word after the
+ *                     wait status in exit-status, written by the init or run
  *   (output-limit     a limit of run.tinyrun.output-limit ended it: output.h)
  *   policy-violation  killed by SIGSYS (the seccomp filter's kill action)
  *   file-size         killed by SIGXFSZ: a file written past RLIMIT_FSIZE
@@ -35,18 +37,23 @@ struct result_task {
 	struct rusage ru;          /* wait4's: the init or task and what it reaped */
 };
 
-/* wait_status < 0: unknown. cg may be NULL or "no cgroup"; read before the
- * cgroup is removed. t: NULL when the caller did not reap it (`events`). */
-void result_make(int wait_status, const struct cgroup *cg, struct oci_exit *e);
-void result_make_task(int wait_status, const struct cgroup *cg, const struct result_task *t,
-		      struct oci_exit *e);
+/* wait_status < 0: unknown. limit: the time limit that ended it, or NULL.
+ * cg may be NULL or "no cgroup"; read before the cgroup is removed. t: NULL
+ * when the caller did not reap it (`events`). */
+void result_make(int wait_status, const char *limit, const struct cgroup *cg, struct oci_exit *e);
+void result_make_task(int wait_status, const char *limit, const struct cgroup *cg,
+		      const struct result_task *t, struct oci_exit *e);
 /* Set-up failed before the task ran (msg: the error, kept by the caller). */
 void result_not_started(struct oci_exit *e, const char *msg);
 /* The wait status saved in the state dir (exit-status), or -1. */
 int result_saved_status(const struct container *c);
+/* The time limit saved after it ("timeout", "cpu-time"), or NULL. */
+const char *result_saved_limit(const struct container *c);
 /* The wall time and rusage saved after it (by the init, or `run`), if any. */
 bool result_saved_task(const struct container *c, struct result_task *t);
-/* Save one (run in the foreground, for --keep and events); t may be NULL. */
-void result_save_status(const struct container *c, int wait_status, const struct result_task *t);
+/* Save one (run in the foreground, for --keep and events); t and limit
+ * (the time limit that ended it) may be NULL. */
+void result_save_status(const struct container *c, int wait_status, const struct result_task *t,
+			const char *limit);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runtime/container/lease.h"
+#include "runtime/container/limits.h"
 #include "runtime/linux/procfs.h"
 #include "runtime/log.h"
 
@@ -124,7 +125,8 @@ int container_sandbox_join_open(const char *root, const char *bundle, struct oci
 		error_prefix(err, "run.tinyrun.sandbox.request");
 		return r;
 	}
-	if ((r = may_join(&c, id, bundle, key, &j->lease, err)) == 0)
+	if ((r = may_join(&c, id, bundle, key, &j->lease, err)) == 0 &&
+	    (r = limits_request_read(&c, &j->request_deadline_rt_ms, err)) == 0)
 		r = open_request_ns(&c, id, j, err);
 	container_close(&c);
 	if (r < 0) {

@@ -16,6 +16,7 @@ struct sandbox_join {
 	uint32_t lease;                        /* the request's leased id */
 	char paths[3][32];                     /* "/proc/self/fd/N" for linux.namespaces[].path */
 	bool keyed;                            /* a request's creator with a key: records its hash */
+	int64_t request_deadline_rt_ms;        /* the request's deadline (limits.h), 0: none */
 	struct request_key key;
 };
 

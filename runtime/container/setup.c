@@ -116,17 +116,18 @@ int setup_start(const struct setup *s, struct error *err)
 	return setup_seccomp(s, SETUP_AFTER_START, err);
 }
 
-/* tinyrun-init STATUS_FD EXE ARG0 ...: from its sealed memfd, so that
- * /proc/1/exe is that anonymous file; the status fd (and nothing else of
- * the runtime's) goes through the exec. */
+/* tinyrun-init STATUS_FD FILTER_FD FILTER_FLAGS WALL_MS CPU_MS CPU_FD
+ * CPU_KIND EXE ARG0 ...: from its sealed memfd, so that /proc/1/exe is
+ * that anonymous file; the status fd and the time limits' CPU usage fd
+ * (and nothing else of the runtime's) go through the exec. */
 static int exec_init(const struct setup *s, const char *exe, char **env, struct error *err)
 {
 	size_t n = 0;
-	char fd[16], filter[16] = "-1", flags[16] = "0";
+	char fd[16], filter[16] = "-1", flags[16] = "0", limits[4][24];
 
 	while (s->p->args[n])
 		n++;
-	char *argv[n + 6];
+	char *argv[n + 10];
 
 	if (init_loads_filter(s)) {
 		size_t len = (size_t)s->seccomp->len * sizeof(s->seccomp->filter[0]);
@@ -142,9 +143,12 @@ static int exec_init(const struct setup *s, const char *exe, char **env, struct 
 	argv[1] = fd;
 	argv[2] = filter;
 	argv[3] = flags;
-	argv[4] = (char *)exe;
+	limits_init_args(s->limits, limits);   /* the wall clock starts now */
+	for (size_t i = 0; i < 4; i++)
+		argv[4 + i] = limits[i];
+	argv[8] = (char *)exe;
 	for (size_t i = 0; i <= n; i++)
-		argv[5 + i] = s->p->args[i];
+		argv[9 + i] = s->p->args[i];
 	if (s->status_fd >= 0 && fcntl(s->status_fd, F_SETFD, 0) < 0)
 		return error_sys(err, errno, "run.tinyrun.init: status fd");
 	syscall(SYS_execveat, s->init_fd, "", argv, env, AT_EMPTY_PATH);

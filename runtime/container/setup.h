@@ -45,6 +45,7 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
+#include "runtime/container/limits.h"
 #include "runtime/container/process.h"
 #include "seccomp/seccomp.h"
 
@@ -52,9 +53,10 @@ struct setup {
 	const struct oci_process *p;
 	int sync_fd;                        /* to the parent: the seccomp notify fd goes there */
 	int first_fd;                       /* 3 + --preserve-fds: from here up the fds are the runtime's */
-	int keep[8];                        /* of those, the ones that stay open (-1 or 0: none) */
+	int keep[9];                        /* of those, the ones that stay open (-1 or 0: none) */
 #define SETUP_KEEP_FIFO_DIR 4               /* create: keep[] slot of the exec fifo's /proc/thread-self/fd */
 #define SETUP_KEEP_HOOKS_OUT 5              /* create: 5-7, the relay's pipes of run.oci.hooks.stdout/.stderr (hooks.h) */
+#define SETUP_KEEP_CPU_USAGE 8              /* create, with the init: the time limits' CPU usage file (limits.h) */
 	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
 	enum setgroups_mode groups;         /* process_become_user's (process.h) */
 	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */
@@ -66,6 +68,7 @@ struct setup {
 	int status_fd;                      /* <state dir>/exit-status, written by tinyrun-init */
 	const struct oci_config *fence_cfg; /* its Landlock rules (fence.h), when landlock_abi > 0 */
 	int landlock_abi;                   /* > 0: Landlock at this ABI right before the execve */
+	const struct limits_plan *limits;   /* the time limits tinyrun-init enforces, or NULL */
 };
 
 /* The seccomp points, in the order the path reaches them. */

@@ -550,6 +550,7 @@ void container_dir_remove(struct container *c)
 					     "creator", "cgroup", "init",
 					     "uid-lease.tmp", "request-key" /* request_key.h */,
 					     "output-total" /* output.h: a request's bytes passed on */,
+					     "request-deadline" /* limits.h */,
 					     "uid-lease" /* the lease returns with the record: lease.h */ };
 
 	struct error err;

@@ -24,6 +24,8 @@ static int notify_fd = -1;
 static struct output_relay *output;
 static struct rusage reaped_usage;   /* wait4's, of the pid wait_container reaped */
 static bool reaped;
+static int (*watch)(void *);   /* the time limits (limits.h) */
+static void *watch_ud;
 
 bool wait_reaped_rusage(struct rusage *ru)
 {
@@ -39,6 +41,18 @@ void wait_relay_notify(int fd)
 void wait_relay_output(struct output_relay *o)
 {
 	output = o && o->on ? o : NULL;
+}
+
+void wait_watch(int (*fn)(void *ud), void *ud)
+{
+	watch = fn;
+	watch_ud = ud;
+}
+
+/* the sooner of two poll timeouts (-1: none) */
+static int sooner(int a, int b)
+{
+	return a < 0 ? b : b < 0 || a < b ? a : b;
 }
 
 void wait_block_signals(void)
@@ -214,7 +228,8 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 			break;
 		for (int i = 0; i < 2; i++)
 			p[5 + i].fd = output ? output->fd[i] : -1;
-		n = poll(p, 7, eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1);
+		n = poll(p, 7, sooner(eof.pending ? EOF_EVERY_MS / 5 : hung_up ? HANGUP_GRACE_MS : -1,
+				      watch ? watch(watch_ud) : -1));
 		if (n < 0 && errno != EINTR)
 			break;
 		if (hung_up && now_ms() - hup_at >= HANGUP_GRACE_MS) {   /* a pid-namespace init ignores SIGHUP */

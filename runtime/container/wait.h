@@ -22,5 +22,8 @@ void wait_relay_notify(int fd);
  * (output.h; NULL or not on: none), drained once the task is reaped. */
 struct output_relay;
 void wait_relay_output(struct output_relay *o);
+/* While wait_container waits: call fn(ud) now and again, when the ms it
+ * returned last have passed (-1: not again); NULL: none (limits.h). */
+void wait_watch(int (*fn)(void *ud), void *ud);
 
 #endif

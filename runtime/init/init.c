@@ -5,7 +5,8 @@
  * whole set-up (setup.h), so /proc/1/exe is a sealed anonymous file, not
  * the host's tinyrun.
  *
- *   argv: tinyrun-init STATUS_FD FILTER_FD FILTER_FLAGS EXE ARG0 ARG1 ...
+ *   argv: tinyrun-init STATUS_FD FILTER_FD FILTER_FLAGS WALL_MS CPU_MS CPU_FD
+ *                      CPU_KIND EXE ARG0 ARG1 ...
  *
  * FILTER_FD (or -1): the container's seccomp BPF program (struct
  * sock_filter[]); the task loads it right before its execve (with
@@ -21,12 +22,29 @@
  * namespace's init). When the task ends it writes the task's raw wait status
  * as decimal text to STATUS_FD (a file of the state dir, opened by tinyrun:
  * the channel that tells "killed by signal N" apart from "exit 128+N") and
- * exits with the task's code, or 128+N when the task was killed by N. After
- * the status, on the same line (runtime/container/result.h reads them): the
- * task's wall time in ms (fork to reaping) and its wait4 rusage: voluntary
- * and involuntary context switches, user and system CPU time in us. */
+ * exits with the task's code, or 128+N when the task was killed by N.
+ *
+ * The time limits (runtime/container/limits.h; "-" for none): WALL_MS, the
+ * task's wall time from now (0: its request's deadline passed before it
+ * started, so it does not start); CPU_MS, the CPU time of all the task's
+ * processes together, read from CPU_FD (the container's cgroup usage file,
+ * of kind CPU_KIND: init_args.h; opened by tinyrun, which the minimal root
+ * cannot reach) every tenth of the limit (10 to 100 ms), counted from now.
+ * An ITIMER_REAL (SIGALRM from the kernel, SI_KERNEL: the task cannot send
+ * one) wakes the loop for the deadline or the next check. At a limit the
+ * init kills every process of the pid namespace (kill -1; it then exits,
+ * so the kernel kills whatever that missed), writes "9 timeout" or "9
+ * cpu-time" (killed by SIGKILL, and why) and exits 137. A task killed by
+ * SIGXCPU under a CPU limit (RLIMIT_CPU, set by tinyrun) is "cpu-time" too.
+ *
+ * The record (runtime/container/result.h reads it): "STATUS WALL_MS NVCSW
+ * NIVCSW UTIME_US STIME_US[ LIMIT]\n", the task's wall time in ms (from the
+ * start to its reaping) and its wait4 rusage (voluntary and involuntary
+ * context switches, user and system CPU time in us), then the time limit
+ * that ended it; "STATUS LIMIT\n" alone when the task never started. */
 
 #include "rawsys.h"
+#include "init_args.h"
 
 typedef unsigned long ul;
 
@@ -48,6 +66,7 @@ typedef unsigned long ul;
 #define NR_prctl 157
 #define NR_signalfd4 289
 #define NR_exit_group 231
+#define NR_setitimer 38
 __asm__(".text\n.global _start\n_start:\n"
 	"xor %rbp,%rbp\nmov %rsp,%rdi\nand $-16,%rsp\ncall init_main\nhlt\n");
 #elif defined(__aarch64__)
@@ -68,6 +87,7 @@ __asm__(".text\n.global _start\n_start:\n"
 #define NR_prctl 167
 #define NR_signalfd4 74
 #define NR_exit_group 94
+#define NR_setitimer 103
 __asm__(".text\n.global _start\n_start:\nmov x29,#0\nmov x0,sp\nbl init_main\nbrk #0\n");
 #else
 #error "tinyrun-init: add this architecture's syscall numbers"
@@ -84,6 +104,12 @@ __asm__(".text\n.global _start\n_start:\nmov x29,#0\nmov x0,sp\nbl init_main\nbr
 #define SI_USER 0
 #define SI_QUEUE (-1)
 #define SI_TKILL (-6)
+#define SI_KERNEL 0x80
+#define SIGKILL 9
+#define SIGALRM 14
+#define SIGXCPU 24
+#define CLOCK_MONOTONIC 1
+#define ITIMER_REAL 0
 
 struct sfd_info {             /* struct signalfd_siginfo: 128 bytes */
 	unsigned int signo;
@@ -126,39 +152,120 @@ struct k_rusage {              /* struct rusage: two timevals, then 14 longs */
 	sl msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
 };
 
-static sl now_ms(void)
+/* decimal v before *p */
+static char *put_num(char *p, unsigned long v)
 {
-	sl ts[2] = { 0, 0 };
-
-	sys(NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, ts, 0);
-	return ts[0] * 1000 + ts[1] / 1000000;
-}
-
-/* decimal v before *p, then a separator */
-static char *put_num(char *p, unsigned long v, char sep)
-{
-	*--p = sep;
 	do
 		*--p = (char)('0' + v % 10);
 	while ((v /= 10));
 	return p;
 }
 
-/* "STATUS WALL_MS NVCSW NIVCSW UTIME_US STIME_US\n" */
-static void report(sl fd, int status, sl wall_ms, const struct k_rusage *ru)
+/* "STATUS[ WALL_MS NVCSW NIVCSW UTIME_US STIME_US][ LIMIT]\n": the rusage
+ * part once the task was reaped (ru), LIMIT when a time limit ended it */
+static void report(sl fd, int status, sl wall_ms, const struct k_rusage *ru, const char *limit)
 {
-	char buf[160], *p = buf + sizeof(buf);
+	char buf[192], *p = buf + 160, *e = p;
 
 	if (fd < 0)
 		return;
-	p = put_num(p, (ul)(ru->stime_sec * 1000000 + ru->stime_usec), '\n');
-	p = put_num(p, (ul)(ru->utime_sec * 1000000 + ru->utime_usec), ' ');
-	p = put_num(p, (ul)ru->nivcsw, ' ');
-	p = put_num(p, (ul)ru->nvcsw, ' ');
-	p = put_num(p, (ul)wall_ms, ' ');
-	p = put_num(p, (unsigned int)status, ' ');
-	sys6(NR_pwrite64, fd, (sl)p, buf + sizeof(buf) - p, 0, 0, 0);
+	if (limit)
+		for (*e++ = ' '; *limit && e < buf + sizeof(buf) - 1; )
+			*e++ = *limit++;
+	*e++ = '\n';
+	if (ru) {
+		unsigned long v[5] = { (ul)wall_ms, (ul)ru->nvcsw, (ul)ru->nivcsw,
+				       (ul)(ru->utime_sec * 1000000 + ru->utime_usec),
+				       (ul)(ru->stime_sec * 1000000 + ru->stime_usec) };
+
+		for (int i = 4; i >= 0; i--) {
+			p = put_num(p, v[i]);
+			*--p = ' ';
+		}
+	}
+	p = put_num(p, (unsigned int)status);
+	sys6(NR_pwrite64, fd, (sl)p, e - p, 0, 0, 0);
 	sys(NR_close, fd, 0, 0);
+}
+
+/* ---- the time limits ---------------------------------------------------- */
+
+struct limits {
+	sl deadline;                   /* CLOCK_MONOTONIC ms, -1: none */
+	sl cpu_ns, cpu_base, poll_ms;  /* the CPU limit (-1: none), the usage at start, how often */
+	sl cpu_fd;
+	int cpu_kind;
+};
+
+static sl now_ms(void)
+{
+	struct { sl sec, nsec; } ts;
+
+	if (sys(NR_clock_gettime, CLOCK_MONOTONIC, &ts, 0) < 0)
+		return -1;
+	return ts.sec * 1000 + ts.nsec / 1000000;
+}
+
+static sl cpu_used(const struct limits *l)
+{
+	char buf[1024];
+	sl n = sys6(NR_pread64, l->cpu_fd, (sl)buf, sizeof(buf), 0, 0, 0);
+
+	return n > 0 ? init_cpu_usage_ns(buf, n, l->cpu_kind) : -1;
+}
+
+/* The limit the task has reached, or 0. */
+static const char *reached(const struct limits *l)
+{
+	if (l->deadline >= 0 && now_ms() >= l->deadline)
+		return INIT_LIMIT_WALL;
+	if (l->cpu_ns >= 0 && cpu_used(l) - l->cpu_base >= l->cpu_ns)
+		return INIT_LIMIT_CPU;
+	return 0;
+}
+
+/* The next SIGALRM: at the deadline or the next CPU check. <0: failed. */
+static sl arm(const struct limits *l)
+{
+	struct { sl isec, iusec, sec, usec; } it = { 0, 0, 0, 0 };
+	sl ms = l->cpu_ns >= 0 ? l->poll_ms : -1, left;
+
+	if (l->deadline >= 0) {
+		left = l->deadline - now_ms();
+		if (left < 1)
+			left = 1;
+		if (ms < 0 || left < ms)
+			ms = left;
+	}
+	if (ms < 0)
+		return 0;
+	it.sec = ms / 1000;
+	it.usec = ms % 1000 * 1000;
+	return sys(NR_setitimer, ITIMER_REAL, &it, 0);
+}
+
+/* WALL_MS CPU_MS CPU_FD CPU_KIND; 0, or -1 when a limit cannot be watched */
+static int limits_start(struct limits *l, char **a)
+{
+	sl wall = parse_fd(a[0]), cpu = parse_fd(a[1]), now = now_ms();
+
+	l->cpu_fd = parse_fd(a[2]);
+	l->cpu_kind = (int)parse_fd(a[3]);
+	l->deadline = wall >= 0 ? now + wall : -1;
+	l->cpu_ns = cpu >= 0 ? cpu * 1000000 : -1;
+	l->poll_ms = cpu / 10 < 10 ? 10 : cpu / 10 > 100 ? 100 : cpu / 10;
+	if ((wall >= 0 || cpu >= 0) && now < 0)
+		return -1;
+	if (cpu >= 0 && (l->cpu_base = cpu_used(l)) < 0)
+		return -1;
+	return arm(l) < 0 ? -1 : 0;
+}
+
+/* Killed by SIGXCPU: RLIMIT_CPU's (its tick-based count may reach the
+ * limit a few ms before the cgroup's usage does) */
+static const char *cpu_ended(const struct limits *l, int st)
+{
+	return (st & 0x7f) == SIGXCPU && l->cpu_ns >= 0 ? INIT_LIMIT_CPU : 0;
 }
 
 /* Only what a process outside the pid namespace sent: the runtime's kill. */
@@ -210,9 +317,12 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 	ul all = ~0UL, old = 0;
 	sl status_fd, filter_fd, sfd, task, started;
 	ul filter_flags;
+	struct limits lim;
+	const char *limit;
 
-	if (argc < 6) {
-		say("tinyrun-init: usage: tinyrun-init STATUS_FD FILTER_FD FILTER_FLAGS EXE ARG0 [ARG...]\n");
+	if (argc < 10) {
+		say("tinyrun-init: usage: tinyrun-init STATUS_FD FILTER_FD FILTER_FLAGS WALL_MS CPU_MS CPU_FD CPU_KIND "
+		    "EXE ARG0 [ARG...]\n");
 		die(127);
 	}
 	status_fd = parse_fd(argv[1]);
@@ -226,6 +336,15 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 		say("tinyrun-init: signalfd failed\n");
 		die(127);
 	}
+	/* the clock starts here, when the container starts */
+	if (limits_start(&lim, argv + 4) < 0) {
+		say("tinyrun-init: the time limits: cannot read the clock, the CPU usage or set a timer\n");
+		die(127);
+	}
+	if ((limit = reached(&lim))) {   /* the request's deadline passed: no task */
+		report(status_fd, SIGKILL, 0, 0, limit);
+		die(128 + SIGKILL);
+	}
 	started = now_ms();
 	task = sys6(NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
 	if (task < 0) {
@@ -235,11 +354,13 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 	if (task == 0) {
 		if (status_fd >= 0)
 			sys(NR_close, status_fd, 0, 0);
+		if (lim.cpu_fd >= 0)
+			sys(NR_close, lim.cpu_fd, 0, 0);
 		sys6(NR_rt_sigprocmask, SIG_SETMASK, (sl)&old, 0, 8, 0, 0);
 		load_filter(filter_fd, filter_flags);
-		sys(NR_execve, argv[4], argv + 5, envp);
+		sys(NR_execve, argv[8], argv + 9, envp);
 		say("tinyrun-init: exec ");
-		say(argv[4]);
+		say(argv[8]);
 		say(" failed\n");
 		sys(NR_exit, 127, 0, 0);
 	}
@@ -253,6 +374,23 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 
 		if (sys(NR_read, sfd, &si, sizeof(si)) != (sl)sizeof(si))
 			continue;
+		/* the timer of the time limits: kill the namespace at one */
+		if (si.signo == SIGALRM && si.code == SI_KERNEL) {
+			if ((limit = reached(&lim))) {
+				struct k_rusage ru;
+				int st = SIGKILL;
+
+				sys(NR_kill, -1, SIGKILL, 0);
+				/* the task, killed: its rusage for the record */
+				if (sys6(NR_wait4, task, (sl)&st, 0, (sl)&ru, 0, 0) == task)
+					report(status_fd, st, now_ms() - started, &ru, limit);
+				else
+					report(status_fd, SIGKILL, 0, 0, limit);
+				die(128 + SIGKILL);
+			}
+			arm(&lim);
+			continue;
+		}
 		if (si.signo != SIGCHLD) {
 			if (from_outside(&si))
 				sys(NR_kill, task, si.signo, 0);
@@ -261,7 +399,7 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 		while ((w = sys6(NR_wait4, -1, (sl)&st, WNOHANG, (sl)&ru, 0, 0)) > 0) {
 			if (w != task)
 				continue;
-			report(status_fd, st, now_ms() - started, &ru);
+			report(status_fd, st, now_ms() - started, &ru, cpu_ended(&lim, st));
 			die(exit_code(st));
 		}
 	}

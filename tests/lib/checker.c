@@ -44,6 +44,7 @@
  *                     also setuid:N setgid:N setgroups:G chroot:PATH mount:PATH
  *                     sethostname unshare:FLAGS (the privileges a sandbox lacks)
  *   echo:TEXT  sleep:SECS  pause  exit:N
+ *   spin:SECS         burn SECS (a decimal) of this process's CPU time: "ok"
  *   notify:TEXT       one datagram TEXT (each "\\n" a newline) to $NOTIFY_SOCKET: "ok" or ERR
  *   waitsig           wait for any signal; print "waitsig=SIGNUM" and exit 0
  *
@@ -629,6 +630,13 @@ static void query(const char *q)
 		out(q, "ok");
 	} else if (!strncmp(q, "sleep:", 6)) {
 		sleep(atoi(q + 6));
+		out(q, "ok");
+	} else if (!strncmp(q, "spin:", 5)) {   /* burn SECS of this process's CPU time */
+		struct timespec ts;
+		double secs = atof(q + 5);
+		do
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		while (ts.tv_sec + ts.tv_nsec / 1e9 < secs);
 		out(q, "ok");
 	} else if (!strcmp(q, "pause")) {
 		for (;;)

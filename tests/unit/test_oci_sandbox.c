@@ -55,7 +55,7 @@ static void test_profile(void)
 	CHECK(cfg.process.n_env == 3);
 	CHECK_STR(cfg.process.env[0], "PATH=/opt/bin");
 	CHECK_STR(cfg.root_path, "/images/x");
-	CHECK(cfg.n_annotations == 4 && cfg.sandbox.minimal_root);
+	CHECK(cfg.n_annotations == 6 && cfg.sandbox.minimal_root);   /* + wall-time, cpu-time */
 	oci_config_free(&cfg);
 	free(json);
 	CHECK(sandbox_of("{") == NULL);
@@ -149,7 +149,7 @@ static void test_request(void)
 	CHECK(json != NULL && oci_config_parse("config.json", json, strlen(json), OCI_PARSE_ALL, &cfg, &err) == 0);
 	CHECK_STR(cfg.sandbox.request, "job-1");
 	CHECK_STR(cfg.sandbox.request_key_file, "request.key");
-	CHECK(cfg.n_annotations == 6);   /* keep, userns, rootfs, init, request, its key */
+	CHECK(cfg.n_annotations == 8);   /* keep, userns, rootfs, init, request, its key, wall-time, cpu-time */
 	oci_config_free(&cfg);
 	free(json);
 	json = oci_spec_sandbox_with(in, oci_seccomp_profile("default"), &creator, errbuf, sizeof(errbuf));

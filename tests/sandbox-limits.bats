@@ -5,7 +5,8 @@
 # tinyrun-init (the sandbox profile) for run, run -d and create/start, or by a
 # foreground run without it; reasons `timeout` and `cpu-time`. Every test
 # asserts what the task did not get to do (a marker it would have printed at
-# its natural end) and why it ended (the result, the exit-status record).
+# its natural end) and why it ended (the result, the exit-status record: the
+# status first, the limit last).
 # The cgroup v2 cases (cpu.stat) are in sandbox-limits-v2.bats.
 
 load helpers
@@ -101,7 +102,7 @@ setup() {
 	run_detached "$CID"
 	no_runtime_alive
 	wait_for_state "$CID" stopped
-	assert_equal "$(cat "$ROOT/$CID/exit-status")" "9 timeout"
+	assert_equal "$(awk '{print $1, $NF}' "$ROOT/$CID/exit-status")" "9 timeout"
 	run cat "$(container_log "$CID")"
 	assert_line started
 	refute_output --partial natural-end
@@ -113,7 +114,7 @@ setup() {
 	runtime start "$CID-2"
 	no_runtime_alive
 	wait_for_state "$CID-2" stopped
-	assert_equal "$(cat "$ROOT/$CID-2/exit-status")" "9 timeout"
+	assert_equal "$(awk '{print $1, $NF}' "$ROOT/$CID-2/exit-status")" "9 timeout"
 	run cat "$(container_log "$CID-2")"
 	assert_line started
 	refute_output --partial natural-end
@@ -142,11 +143,11 @@ setup() {
 	assert_equal "$(jq -r .reason "$OUT/a.json")" timeout
 	# the request's first container ended at the deadline too
 	wait_for_state "$CID" stopped
-	assert_equal "$(cat "$ROOT/$CID/exit-status")" "9 timeout"
+	assert_equal "$(awk '{print $1, $NF}' "$ROOT/$CID/exit-status")" "9 timeout"
 	# b, created before the deadline, started after it: its program never runs
 	runtime start "$CID-b"
 	wait_for_state "$CID-b" stopped
-	assert_equal "$(cat "$ROOT/$CID-b/exit-status")" "9 timeout"
+	assert_equal "$(awk '{print $1, $NF}' "$ROOT/$CID-b/exit-status")" "9 timeout"
 	run cat "$(container_log "$CID-b")"
 	refute_output --partial b-started
 	runtime delete "$CID-b"

@@ -88,7 +88,7 @@ ancestor_then_own_oom() {
 	assert_equal "$(field '[.reason, .exitCode, .signal, .status, .oomKills, .pidsLimitHits] | @tsv')" \
 		"$(printf 'exit\t3\t\t3\t0\t0')"
 	assert_equal "$(field '.usage | keys_unsorted | join(" ")')" \
-		"wallMs cpuUserMs cpuSystemMs cpuSource memoryPeakBytes pidsPeak cpuThrottledUsec oomKills pidsLimitHits voluntaryContextSwitches involuntaryContextSwitches cleanupSucceeded"
+		"wallMs cpuUserMs cpuSystemMs cpuSource memoryPeakBytes pidsPeak cpuThrottledUsec oomKills pidsLimitHits voluntaryContextSwitches involuntaryContextSwitches stdoutBytes stderrBytes stdoutTruncated stderrTruncated cleanupSucceeded"
 	# the task slept 0.3 s: its wall time is at least that, and it blocked (voluntary switches)
 	[[ "$(field .usage.wallMs)" -ge 300 && "$(field .usage.wallMs)" -lt 10000 ]]
 	[[ "$(field .usage.voluntaryContextSwitches)" -ge 1 ]]

@@ -54,7 +54,7 @@ start_ctr() {
 }
 
 restore_ctr() {
-	run "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/restore.log" \
+	run timeout -k 5 300 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/restore.log" \
 		restore --detach --bundle "$BUNDLE" --image-path "$IMG" "$@" </dev/null >/dev/null 2>&1 3>&- 4>&-
 	cat "$BATS_TEST_TMPDIR/restore.log" 2>/dev/null || true
 	[[ $status -eq 0 ]] || return 1
@@ -62,19 +62,32 @@ restore_ctr() {
 }
 
 counter() {
-	runtime exec "$1" cat /tmp/cnt
+	runtime_timeout 60 exec "$1" cat /tmp/cnt
+}
+
+# cr ARGS: the runtime, bounded (CRIU is slow in an emulated guest), without bats' fds
+cr() {
+	timeout -k 5 300 "$RUNTIME" --root "$ROOT" "$@" </dev/null 3>&- 4>&-
 }
 
 # wait_count ID N: until the counter is at least N
 wait_count() {
 	local i n
-	for ((i = 0; i < 300; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		n="$(counter "$1" 2>/dev/null)" || n=0
 		[[ "$n" -ge "$2" ]] && return 0
 		sleep 0.1
 	done
 	echo "counter of $1 at $n, wanted $2" >&2
 	return 1
+}
+
+# the test's container started, counting, dumped (and so deleted)
+start_and_dump() {
+	start_ctr "$CID"
+	wait_count "$CID" 5
+	run cr checkpoint --image-path "$IMG" "$CID"
+	assert_success
 }
 
 cgroup_of() {
@@ -171,8 +184,8 @@ cgroup_of() {
 	start_ctr "$CID"
 	wait_count "$CID" 20
 	local marker before after pid
-	marker="$(runtime exec "$CID" cat /tmp/marker)"
-	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" "$CID"
+	marker="$(runtime_timeout 60 exec "$CID" cat /tmp/marker)"
+	run cr checkpoint --image-path "$IMG" "$CID"
 	assert_success
 	# runc: the dumped container is gone (process, cgroup, state)
 	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
@@ -185,7 +198,7 @@ cgroup_of() {
 	[ "$(cat "$(cgroup_of "$CID")/pids.max")" = 20 ]
 	grep -qx "$pid" "$(cgroup_of "$CID")/cgroup.procs"
 	# the tmpfs came back with its files; the counter goes on from its value
-	[ "$(runtime exec "$CID" cat /tmp/marker)" = "$marker" ]
+	[ "$(runtime_timeout 60 exec "$CID" cat /tmp/marker)" = "$marker" ]
 	after="$(counter "$CID")"
 	[[ "$after" -ge 20 ]]
 	wait_count "$CID" $((after + 3))
@@ -209,7 +222,7 @@ cgroup_of() {
 	wait_count "$CID" 20
 	local pid dumped n
 	pid="$(state_field "$CID" pid)"
-	run "$RUNTIME" --root "$ROOT" checkpoint --leave-running --image-path "$IMG" "$CID"
+	run cr checkpoint --leave-running --image-path "$IMG" "$CID"
 	assert_success
 	dumped="$(counter "$CID")"
 	[ "$(state_field "$CID" status)" = running ]
@@ -229,10 +242,7 @@ cgroup_of() {
 
 @test "restore: --pid-file, prestart and createRuntime hooks with the restored pid" {
 	if ! on_cgroup2; then guest_verdict; return; fi
-	start_ctr "$CID"
-	wait_count "$CID" 5
-	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" "$CID"
-	assert_success
+	start_and_dump
 	update_config '.hooks.prestart = [{path: "/bin/sh", args: ["sh", "-c", "cat >" + $out + "/prestart.json"]}]
 		| .hooks.createRuntime = [{path: "/bin/sh", args: ["sh", "-c", "cat >" + $out + "/createRuntime.json"]}]' \
 		--arg out "$BATS_TEST_TMPDIR"
@@ -247,12 +257,9 @@ cgroup_of() {
 
 @test "restore: a restore CRIU fails leaves no state dir, cgroup, mount or process" {
 	if ! on_cgroup2; then guest_verdict; return; fi
-	start_ctr "$CID"
-	wait_count "$CID" 5
-	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" "$CID"
-	assert_success
+	start_and_dump
 	rm "$IMG"/pagemap-*.img
-	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" "$CID"
+	run cr restore -b "$BUNDLE" --image-path "$IMG" "$CID"
 	assert_failure 1
 	assert_output --partial "tinyrun: criu failed"
 	assert_output --partial "(see $IMG/restore.log"
@@ -263,14 +270,11 @@ cgroup_of() {
 @test "restore in the foreground: the container's exit status, then it is deleted" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	set_cmd 'i=0; while [ ! -e /tmp/stop ]; do i=$((i + 1)); echo $i >/tmp/cnt; sleep 0.1; done; exit 7'
-	start_ctr "$CID"
-	wait_count "$CID" 5
-	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" "$CID"
-	assert_success
-	"$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" "$CID" </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	start_and_dump
+	cr restore -b "$BUNDLE" --image-path "$IMG" "$CID" >/dev/null 2>&1 &
 	local bg=$! rc=0
 	wait_count "$CID" 6
-	runtime exec "$CID" touch /tmp/stop
+	runtime_timeout 60 exec "$CID" touch /tmp/stop
 	wait "$bg" || rc=$?
 	[ "$rc" = 7 ]
 	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]

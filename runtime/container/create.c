@@ -60,7 +60,7 @@ static int plan_check(const struct oci_config *cfg, const struct create_opts *o,
 
 /* The rootfs' real path; mounts[].destination naming paths inside it are
  * then taken relative to it (runc). */
-static int resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out, struct error *err)
+int container_resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out, struct error *err)
 {
 	char joined[PATH_MAX];
 	struct stat sb;
@@ -500,7 +500,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	if ((r = container_sandbox_join_open(g->root, o->bundle, cfg, &sj, err)) < 0)
 		return r;
 	ctx.request_mnt_fd = sj.mnt_fd;
-	if ((r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
+	if ((r = plan_check(cfg, o, err)) < 0 || (r = container_resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
 		container_sandbox_join_close(&sj);
 		return r;
 	}

@@ -44,19 +44,6 @@ struct restore {
 	pid_t pid;
 };
 
-static int resolve_rootfs(const char *bundle, const struct oci_config *cfg, char *out, struct error *err)
-{
-	char joined[PATH_MAX];
-
-	if (cfg->root_path[0] == '/')
-		snprintf(joined, sizeof(joined), "%s", cfg->root_path);
-	else if (snprintf(joined, sizeof(joined), "%s/%s", bundle, cfg->root_path) >= (int)sizeof(joined))
-		return error_set(err, ENAMETOOLONG, "config.json: .root.path: too long");
-	if (!realpath(joined, out))
-		return error_sys(err, errno, "config.json: .root.path %s", joined);
-	return 0;
-}
-
 /* descriptors.json: the init's stdio pipes at dump are our own fds 0-2 now (runc) */
 static int plan_stdio(struct restore *rs, int img, struct error *err)
 {
@@ -257,10 +244,8 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	int img = -1, work = -1, r;
 
 	if ((r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
-	    (r = resolve_rootfs(b->path, &b->cfg, rootfs, err)) < 0)
+	    (r = container_resolve_rootfs(&b->cfg, b->path, rootfs, err)) < 0)
 		return r;
-	if (oci_mounts_strip_root(&b->cfg, rootfs) < 0)
-		return error_set(err, ENOMEM, "out of memory");
 	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)
 		return r;
 	if ((r = plan_stdio(&rs, img, err)) < 0 || (r = plan_netns(&rs, err)) < 0 ||

@@ -47,17 +47,17 @@ teardown() {
 # host's mounts: a log file would make every dump fail, for runc too)
 start_ctr() {
 	local id="$1"
-	run "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/$id.log" \
-		run --detach --bundle "$BUNDLE" "$id" </dev/null >/dev/null 2>&1 3>&- 4>&-
-	[[ $status -eq 0 ]] || { cat "$BATS_TEST_TMPDIR/$id.log"; return 1; }
+	# not bats' run: its $(...) pipe would be the container's stdout, held for good
+	"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/$id.log" \
+		run --detach --bundle "$BUNDLE" "$id" </dev/null >/dev/null 2>&1 3>&- 4>&- ||
+		{ cat "$BATS_TEST_TMPDIR/$id.log"; return 1; }
 	record_container_pid "$id"
 }
 
 restore_ctr() {
-	run timeout -k 5 300 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/restore.log" \
-		restore --detach --bundle "$BUNDLE" --image-path "$IMG" "$@" </dev/null >/dev/null 2>&1 3>&- 4>&-
-	cat "$BATS_TEST_TMPDIR/restore.log" 2>/dev/null || true
-	[[ $status -eq 0 ]] || return 1
+	timeout -k 5 300 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/restore.log" \
+		restore --detach --bundle "$BUNDLE" --image-path "$IMG" "$@" </dev/null >/dev/null 2>&1 3>&- 4>&- ||
+		{ cat "$BATS_TEST_TMPDIR/restore.log"; return 1; }
 	record_container_pid "${@: -1}"
 }
 

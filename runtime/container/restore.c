@@ -204,7 +204,9 @@ static int make_state(const struct global_opts *g, struct restore *rs, const cha
 	}
 	if ((r = cgroup_create(id, rs->cfg, g->systemd_cgroup, &rs->cg, err)) < 0)
 		return r;
-	rs->c->st.cgroup_path = rs->cg.path;
+	/* the state outlives rs->cg (closed once restored) */
+	if (rs->cg.path && !(rs->c->st.cgroup_path = strdup(rs->cg.path)))
+		return error_set(err, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -238,7 +240,8 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 		      struct container *c, pid_t *pid, struct error *err)
 {
 	struct restore rs = { .o = o, .cfg = &b->cfg, .c = c, .netns_fd = -1, .cg = { .v2_dirfd = -1 } };
-	char criu[PATH_MAX], rootfs[PATH_MAX];
+	static char rootfs[PATH_MAX];   /* the state's, for the caller's wait and delete */
+	char criu[PATH_MAX];
 	struct cr_ext_mounts m = { 0 };
 	struct criu_opts co;
 	int img = -1, work = -1, r;

@@ -207,8 +207,9 @@ cgroup_of() {
 	[[ "$(tail -1 "/proc/$pid/root/tmp/held")" -ge "$after" ]]
 	local p pipes_out="" pipes_in=""
 	for p in $(cat "$(cgroup_of "$CID")/cgroup.procs"); do
-		pipes_out+="$(readlink "/proc/$p/fd/1")"$'\n'
-		pipes_in+="$(readlink "/proc/$p/fd/0")"$'\n'
+		# (a `sleep 0.1` may be gone by now)
+		pipes_out+="$(readlink "/proc/$p/fd/1" || true)"$'\n'
+		pipes_in+="$(readlink "/proc/$p/fd/0" || true)"$'\n'
 	done
 	grep -q '^pipe:' <<<"$pipes_out"
 	grep -qxF "$(grep '^pipe:' <<<"$pipes_out" | head -1)" <<<"$pipes_in"

@@ -110,8 +110,8 @@ static int recv_resp(struct criu_swrk *s, struct criu_resp *resp, int *fd, struc
 
 static int failed(const struct criu_resp *resp, struct error *err)
 {
-	if (resp->errmsg[0])
-		return error_set(err, EIO, "criu failed: %s", resp->errmsg);
+	if (resp->errmsg[0])   /* CRIU's ends with a newline */
+		return error_set(err, EIO, "criu failed: %.*s", (int)strcspn(resp->errmsg, "\n"), resp->errmsg);
 	if (resp->cr_errno)
 		return error_set(err, EIO, "criu failed: type %d errno %d (%s)", resp->type, resp->cr_errno,
 				 strerror(resp->cr_errno));

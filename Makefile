@@ -146,7 +146,7 @@ unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter build/rootfs/
             $(if $(filter test_seccomp_%,$(1)),$(filter build/seccomp/%,$(OBJS))) \
             $(if $(filter test_cgroup_%,$(1)),$(filter build/runtime/cgroup/%,$(OBJS))) \
             $(if $(filter test_container_%,$(1)),$(filter build/runtime/container/% build/runtime/linux/% \
-              build/runtime/cgroup/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS))) \
+              build/runtime/cgroup/% build/runtime/criu/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS))) \
             $(if $(filter test_criu_%,$(1)),$(filter build/runtime/criu/%,$(OBJS))) \
             $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(LIBOBJS)))
 

@@ -28,7 +28,7 @@ LDLIBS  := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 # which needs the glibc it was built with at run time: ld warns so; a source build has it.
 TINYRUN_LDFLAGS ?= -static-pie
 
-SRCDIRS := oci runtime runtime/container runtime/cgroup runtime/linux rootfs seccomp
+SRCDIRS := oci runtime runtime/container runtime/cgroup runtime/linux runtime/criu rootfs seccomp
 SRCS    := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
 LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
@@ -37,7 +37,7 @@ LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
-DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor
+DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor criu
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats and tests/docker.bats
 DEB_CLIENTS := podman conmon containerd docker.io
@@ -146,7 +146,8 @@ unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter build/rootfs/
             $(if $(filter test_seccomp_%,$(1)),$(filter build/seccomp/%,$(OBJS))) \
             $(if $(filter test_cgroup_%,$(1)),$(filter build/runtime/cgroup/%,$(OBJS))) \
             $(if $(filter test_container_%,$(1)),$(filter build/runtime/container/% build/runtime/linux/% \
-              build/runtime/cgroup/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS))) \
+              build/runtime/cgroup/% build/runtime/criu/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS))) \
+            $(if $(filter test_criu_%,$(1)),$(filter build/runtime/criu/%,$(OBJS))) \
             $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(LIBOBJS)))
 
 .SECONDEXPANSION:

@@ -159,6 +159,9 @@ int oci_features_json(char **out, size_t *len)
 	json_w_object(w);
 	json_w_key(w, "io.github.seccomp.libseccomp.version");
 	json_w_string(w, libseccomp);
+	/* runc's: checkpoint/restore through CRIU (crun says the same with its own key) */
+	json_w_key(w, "org.opencontainers.runc.checkpoint.enabled");
+	json_w_string(w, "true");
 	json_w_key(w, "org.tinyrun.version");
 	json_w_string(w, TINYRUN_VERSION);
 	json_w_object_end(w);
@@ -168,6 +171,7 @@ int oci_features_json(char **out, size_t *len)
 	json_w_array(w);
 	json_w_string(w, "run.oci.");
 	json_w_string(w, "run.tinyrun.");
+	json_w_string(w, "org.criu.config");   /* runc's: a CRIU config file for checkpoint/restore */
 	json_w_array_end(w);
 	json_w_object_end(w);
 	if ((r = json_writer_finish(w, &text, &n)) < 0)

@@ -47,6 +47,9 @@ struct rootfs_opts {
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);
 int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct error *err);
 int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err);
+/* After the pivot: fds 0-2 that are the null device are reopened as the
+ * container's /dev/null (runc: so that CRIU can dump them). devnull.c */
+int rootfs_reopen_dev_null(struct error *err);
 
 /* Mount trees made by the runtime BEFORE cloning the child, with the host's
  * credentials: idmapped mounts (mounts[].uidMappings/gidMappings, idmap,

@@ -68,6 +68,16 @@ const struct command cli_commands[] = {
 	  "One row a facility: since which kernel, required / fallback / optional, present or\n"
 	  "missing, what was found, and for a missing one what tinyrun does without it. Exit\n"
 	  "status 1 when a required one is missing (tinyrun needs Linux 5.12 or later), else 0." },
+	{ "checkpoint", cmd_checkpoint, "checkpoint a running container with CRIU", "checkpoint [options] ID",
+	  cmd_checkpoint_opts,
+	  "Needs criu 3.14 or later on PATH. Without --leave-running or --pre-dump the container is\n"
+	  "deleted once dumped (as runc). org.criu.config: a CRIU config file (default\n"
+	  "/etc/criu/runc.conf; \"\" none)." },
+	{ "restore", cmd_restore, "restore a container from a checkpoint with CRIU", "restore [options] ID",
+	  cmd_restore_opts,
+	  "A new container ID of the bundle, its cgroup with the config's limits, its process\n"
+	  "restored by criu (3.14 or later, on PATH). In the foreground the exit status is the\n"
+	  "container's, and the container is deleted when it ends." },
 	{ "help", NULL, "show the help of a command", "help [COMMAND]", cli_no_opts, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };

@@ -170,12 +170,19 @@ int cmd_spec(struct global_opts *g, int argc, char **argv);
 int cmd_gc(struct global_opts *g, int argc, char **argv);
 int cmd_features(struct global_opts *g, int argc, char **argv);
 int cmd_check(struct global_opts *g, int argc, char **argv);
+int cmd_checkpoint(struct global_opts *g, int argc, char **argv);
+int cmd_restore(struct global_opts *g, int argc, char **argv);
+/* cmd_checkpoint.c: the options checkpoint and restore share (cr.h's struct) */
+struct cr_opts;
+void cmd_cr_defaults(struct cr_opts *o);
+int cmd_cr_opt(const char *cmd, const struct cli_opt *table, int ch, char **argv, struct cr_opts *o);
 
 extern const struct command cli_commands[];
 /* Each command's options, in its runtime/cmd_<name>.c; the global ones and
  * the empty table in cli.c. */
 extern const struct cli_opt cmd_create_opts[], cmd_run_opts[], cmd_kill_opts[], cmd_delete_opts[],
 	cmd_exec_opts[], cmd_ps_opts[], cmd_list_opts[], cmd_update_opts[], cmd_events_opts[],
-	cmd_spec_opts[], cmd_bundle_opts[], cmd_check_opts[], cli_no_opts[], cli_global_opts[];
+	cmd_spec_opts[], cmd_bundle_opts[], cmd_check_opts[], cli_no_opts[], cli_global_opts[],
+	cmd_checkpoint_opts[], cmd_restore_opts[];
 
 #endif

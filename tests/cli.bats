@@ -5,7 +5,7 @@
 
 load helpers
 
-COMMANDS=(create start state kill delete run exec ps pause resume list update events spec features bundle check)
+COMMANDS=(create start state kill delete run exec ps pause resume list update events spec features bundle check checkpoint restore)
 
 # Usage errors exit 1 (runc: 3 for an unknown command).
 assert_usage_error() {

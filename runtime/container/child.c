@@ -336,7 +336,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 	if (ctx->rootless && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return error_sys(err, errno, "prctl(PR_SET_DUMPABLE)");
 	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0 ||
-	    (r = open_fifo_dir(ctx, s, err)) < 0)
+	    (r = rootfs_reopen_dev_null(err)) < 0 || (r = open_fifo_dir(ctx, s, err)) < 0)
 		return r;
 	container_env = process_env_final(p);
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)

@@ -62,7 +62,7 @@ static int plan_check(const struct oci_config *cfg, const struct create_opts *o,
 
 /* The rootfs' real path; mounts[].destination naming paths inside it are
  * then taken relative to it (runc). */
-static int resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out, struct error *err)
+int container_resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out, struct error *err)
 {
 	char joined[PATH_MAX];
 	struct stat sb;
@@ -511,7 +511,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		return r;
 	ctx.request_mnt_fd = sj.mnt_fd;
 	if ((r = limits_check(cfg, o->foreground, sj.request_deadline_rt_ms, err)) < 0 ||
-	    (r = plan_check(cfg, o, err)) < 0 || (r = resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
+	    (r = plan_check(cfg, o, err)) < 0 || (r = container_resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
 		container_sandbox_join_close(&sj);
 		return r;
 	}

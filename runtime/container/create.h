@@ -89,6 +89,9 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		     struct oci_config *cfg, const char *config_json, size_t config_len,
 		     struct container *c, struct created *out, struct error *err);
 
+/* root.path against the bundle, resolved (realpath), a directory; mounts'
+ * destinations given below it made relative to it (runc). out: PATH_MAX. */
+int container_resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out, struct error *err);
 /* Child side: never returns. */
 __attribute__((noreturn)) void container_child_main(struct child_ctx *ctx);
 

@@ -416,7 +416,7 @@ static void probe_userns(struct oci_host_report *r)
 static void probe_criu(struct oci_host_report *r)
 {
 	struct oci_host_row *w = row(r, "criu", NULL, OCI_HOST_NOTE,
-				     "tinyrun has no checkpoint/restore yet: criu is not used");
+				     "no checkpoint/restore: both fail naming criu (3.14 or later on PATH)");
 	char path[PATH_MAX], version[64];
 
 	if (hostcaps_criu_find(path, sizeof(path)) < 0)

@@ -1,5 +1,5 @@
-/* criu for `tinyrun check`: is it there, which version (tinyrun itself has
- * no checkpoint/restore yet). */
+/* criu for `tinyrun check` and for checkpoint/restore (cr_criu_path): is it
+ * there, which version. */
 #ifndef TINYRUN_HOSTCAPS_CRIU_H
 #define TINYRUN_HOSTCAPS_CRIU_H
 

@@ -29,7 +29,7 @@ static void test_tables(void)
 			}
 		}
 	}
-	CHECK(n == 19);   /* + gc, check */
+	CHECK(n == 21);   /* + gc, check, checkpoint, restore */
 	CHECK(cli_find_command("nope") == NULL);
 	CHECK(cli_find_command("create")->opts == cmd_create_opts);
 	CHECK(cli_find_command("run")->opts == cmd_run_opts);

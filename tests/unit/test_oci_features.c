@@ -112,7 +112,10 @@ int main(void)
 	CHECK(v && json_str(v) && strchr(json_str(v), '.'));
 	CHECK(path(root, "annotations", "org.tinyrun.version", NULL) != NULL);
 	v = path(root, "potentiallyUnsafeConfigAnnotations", NULL, NULL);
-	CHECK(v && json_len(v) == 2 && has_string(v, "run.oci.") && has_string(v, "run.tinyrun."));
+	CHECK(v && json_len(v) == 3 && has_string(v, "run.oci.") && has_string(v, "run.tinyrun.") &&
+	      has_string(v, "org.criu.config"));
+	v = path(root, "annotations", "org.opencontainers.runc.checkpoint.enabled", NULL);
+	CHECK(v && json_str(v) && strcmp(json_str(v), "true") == 0);
 	json_free(root);
 	free(out);
 	return unit_report("test_oci_features");

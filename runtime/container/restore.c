@@ -1,0 +1,287 @@
+/* restore: a new container made from a checkpoint image, as runc does it:
+ * its state dir and cgroup (the config's limits) first, then CRIU restores
+ * the process tree into that cgroup, under the bundle's rootfs (bind-mounted
+ * at <state dir>/criu-root, which CRIU needs as a mount point); the
+ * prestart/createRuntime hooks run at CRIU's "setup-namespaces", the state
+ * is saved at "post-restore". On failure nothing is left. */
+#include "runtime/container/restore.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "oci/descriptors.h"
+#include "oci/util.h"
+#include "runtime/cgroup/cgroup.h"
+#include "runtime/container/create.h"
+#include "runtime/container/hooks.h"
+#include "runtime/criu/swrk.h"
+#include "runtime/linux/terminal.h"
+#include "runtime/log.h"
+
+#define RESTORE_LOG "restore.log"
+
+struct restore {
+	const struct cr_opts *o;
+	const struct oci_config *cfg;
+	struct container *c;
+	struct cgroup cg;
+	char root[PATH_MAX];          /* the criu-root bind mount, "" when none */
+	char stdio[OCI_DESCRIPTORS][256];
+	struct criu_inherit_fd inherit[OCI_DESCRIPTORS + 1];
+	size_t n_inherit;
+	int netns_fd;
+	pid_t pid;
+};
+
+/* descriptors.json: the init's stdio pipes at dump are our own fds 0-2 now (runc) */
+static int plan_stdio(struct restore *rs, int img, struct error *err)
+{
+	char *json;
+	size_t len;
+	int r;
+
+	if ((r = util_read_at(img, "descriptors.json", 0, 256, 64 * 1024, &json, &len)) < 0)
+		return error_sys(err, -r, "restore: %s/descriptors.json", rs->o->image_path);
+	r = oci_descriptors_parse(json, rs->stdio, err);
+	free(json);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < OCI_DESCRIPTORS; i++)
+		if (strstr(rs->stdio[i], "pipe:"))
+			rs->inherit[rs->n_inherit++] = (struct criu_inherit_fd){ .key = rs->stdio[i], .fd = i };
+	return 0;
+}
+
+/* A network namespace joined by path: CRIU restores into it (runc's key). */
+static int plan_netns(struct restore *rs, struct error *err)
+{
+	const struct oci_namespace *ns = &rs->cfg->linux_.ns[OCI_NS_NET];
+
+	rs->netns_fd = -1;
+	if (!rs->cfg->has_linux || !ns->present || !ns->path)
+		return 0;
+	if ((rs->netns_fd = open(ns->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return error_sys(err, errno, "restore: network namespace %s", ns->path);
+	rs->inherit[rs->n_inherit++] = (struct criu_inherit_fd){ .key = "extRootNetNS", .fd = 4 };
+	return 0;
+}
+
+static int mount_root(struct restore *rs, const char *rootfs, struct error *err)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s/criu-root", rs->c->dir) >= (int)sizeof(dir))
+		return error_set(err, ENAMETOOLONG, "restore: %s/criu-root: too long", rs->c->dir);
+	if (mkdirat(rs->c->dirfd, "criu-root", 0755) < 0)
+		return error_sys(err, errno, "restore: %s", dir);
+	if (mount(rootfs, dir, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		unlinkat(rs->c->dirfd, "criu-root", AT_REMOVEDIR);
+		return error_sys(err, errno, "restore: bind mount of %s", rootfs);
+	}
+	snprintf(rs->root, sizeof(rs->root), "%s", dir);
+	return 0;
+}
+
+static void unmount_root(struct restore *rs)
+{
+	if (!rs->root[0])
+		return;
+	if (umount2(rs->root, MNT_DETACH) < 0)
+		log_warn("restore: umount %s: %s", rs->root, strerror(errno));
+	unlinkat(rs->c->dirfd, "criu-root", AT_REMOVEDIR);
+	rs->root[0] = '\0';
+}
+
+static int run_create_hooks(struct restore *rs, pid_t pid, struct error *err)
+{
+	const struct oci_hooks *h = &rs->cfg->hooks;
+	char *json;
+	size_t len;
+	int r;
+
+	if (!h->n[OCI_HOOK_PRESTART] && !h->n[OCI_HOOK_CREATE_RUNTIME])
+		return 0;
+	rs->c->st.pid = pid;
+	if ((r = container_state_json(rs->c, "created", &json, &len, err)) < 0)
+		return r;
+	r = hooks_run(h, OCI_HOOK_PRESTART, NULL, json, len, err);
+	if (r == 0)
+		r = hooks_run(h, OCI_HOOK_CREATE_RUNTIME, NULL, json, len, err);
+	free(json);
+	return r;
+}
+
+static int on_notify(void *arg, const struct criu_resp *resp, int fd, struct error *err)
+{
+	struct restore *rs = arg;
+	int r = 0;
+
+	log_debug("criu: %s (pid %d)", resp->notify_script, (int)resp->notify_pid);
+	if (!strcmp(resp->notify_script, "setup-namespaces")) {
+		r = run_create_hooks(rs, resp->notify_pid, err);
+	} else if (!strcmp(resp->notify_script, "post-restore")) {
+		rs->pid = resp->notify_pid;
+		r = container_record_pid(rs->c->dirfd, "init", rs->pid, err);
+	} else if (!strcmp(resp->notify_script, "orphan-pts-master") && fd >= 0) {
+		/* the restored terminal's master: to --console-socket, as runc */
+		if (rs->o->console_socket)
+			r = terminal_send(rs->o->console_socket, fd, err);
+	}
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+static int call_criu(struct restore *rs, const char *criu, struct criu_opts *co, struct error *err)
+{
+	struct criu_kv cg_root = { .key = "", .val = rs->cg.path };
+	int fds[1] = { rs->netns_fd };
+	struct criu_swrk s;
+	struct criu_resp resp;
+	int r;
+
+	if ((r = criu_swrk_start(&s, criu, fds, rs->netns_fd >= 0 ? 1 : 0, err)) < 0)
+		return r;
+	/* criu itself in the container's cgroup before it forks the tree (runc) */
+	if (rs->cg.path && (r = cgroup_attach(&rs->cg, s.pid, err)) < 0) {
+		criu_swrk_end(&s);
+		return r;
+	}
+	if (rs->cg.path && cgroup_detect() == CGROUP_MODE_V2) {
+		co->cg_root = &cg_root;
+		co->n_cg_root = 1;
+	}
+	r = criu_swrk_call(&s, CRIU_REQ_RESTORE, co, on_notify, rs, &resp, err);
+	criu_swrk_end(&s);
+	if (r == 0 && resp.restore_pid > 0)
+		rs->pid = resp.restore_pid;
+	if (r == 0 && rs->pid <= 0)
+		r = error_set(err, ESRCH, "restore: criu named no restored process");
+	if (r < 0)
+		cr_log_hint(rs->o, RESTORE_LOG, err);
+	return r;
+}
+
+static int make_state(const struct global_opts *g, struct restore *rs, const char *id, const char *bundle,
+		      const char *rootfs, const char *json, size_t len, struct error *err)
+{
+	static char created_at[64];
+	struct timespec now;
+	char text[PATH_MAX + 8], *path;
+	int r, fd;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	util_rfc3339(&now, created_at, sizeof(created_at));
+	rs->c->st = (struct container_state){
+		.oci_version = rs->cfg->oci_version, .id = (char *)id, .bundle = (char *)bundle,
+		.rootfs = (char *)rootfs, .created = created_at, .owner = "",
+		.annotations = rs->cfg->annotations, .n_annotations = rs->cfg->n_annotations,
+		.systemd_cgroup = g->systemd_cgroup,
+	};
+	fd = openat(rs->c->dirfd, "config.json", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	r = fd >= 0 && write(fd, json, len) == (ssize_t)len ? 0 : error_sys(err, errno, "%s/config.json", rs->c->dir);
+	if (fd >= 0)
+		close(fd);
+	if (r < 0)
+		return r;
+	if (cgroup_resolve_path(id, rs->cfg->has_linux ? rs->cfg->linux_.cgroups_path : NULL, g->systemd_cgroup,
+				&path, err) == 0) {
+		snprintf(text, sizeof(text), "%d %s\n", g->systemd_cgroup ? 1 : 0, path);
+		free(path);
+		if ((r = container_record_write(rs->c->dirfd, "cgroup", text, err)) < 0)
+			return r;
+	}
+	if ((r = cgroup_create(id, rs->cfg, g->systemd_cgroup, &rs->cg, err)) < 0)
+		return r;
+	/* the state outlives rs->cg (closed once restored) */
+	if (rs->cg.path && !(rs->c->st.cgroup_path = strdup(rs->cg.path)))
+		return error_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+static int finish(struct restore *rs, struct error *err)
+{
+	bool zombie;
+	int r;
+
+	rs->c->st.pid = rs->pid;
+	rs->c->st.pid_start_time = container_proc_start_time(rs->pid, &zombie);
+	if ((r = container_save_state(rs->c, err)) < 0)
+		return r;
+	if (rs->o->pid_file && (r = container_write_pid_file(rs->o->pid_file, rs->pid, err)) < 0)
+		return r;
+	flock(rs->c->dirfd, LOCK_UN);
+	return 0;
+}
+
+static void undo(struct restore *rs)
+{
+	if (rs->pid > 0) {
+		kill(rs->pid, SIGKILL);
+		waitpid(rs->pid, NULL, __WALL);
+	}
+	unmount_root(rs);
+	container_teardown(rs->c, &rs->cg, 0);
+	cgroup_close(&rs->cg);
+}
+
+int container_restore(const struct global_opts *g, const struct cr_opts *o, const char *id, struct bundle *b,
+		      struct container *c, pid_t *pid, struct error *err)
+{
+	struct restore rs = { .o = o, .cfg = &b->cfg, .c = c, .netns_fd = -1, .cg = { .v2_dirfd = -1 } };
+	static char rootfs[PATH_MAX];   /* the state's, for the caller's wait and delete */
+	char criu[PATH_MAX];
+	struct cr_ext_mounts m = { 0 };
+	struct criu_opts co;
+	int img = -1, work = -1, r;
+
+	if ((r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
+	    (r = container_resolve_rootfs(&b->cfg, b->path, rootfs, err)) < 0)
+		return r;
+	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)
+		return r;
+	if ((r = plan_stdio(&rs, img, err)) < 0 || (r = plan_netns(&rs, err)) < 0 ||
+	    (r = cr_ext_mounts(&b->cfg, 0, b->path, &m, err)) < 0)
+		goto out;
+	if ((r = container_dir_create(g->root, id, c, err)) < 0)
+		goto out;
+	if ((r = make_state(g, &rs, id, b->path, rootfs, b->json, b->len, err)) < 0 ||
+	    (r = mount_root(&rs, rootfs, err)) < 0)
+		goto fail;
+	cr_base_opts(o, b->cfg.annotations, b->cfg.n_annotations, img, work, RESTORE_LOG, &co);
+	co.root = rs.root;
+	co.rst_sibling = true;       /* the restored init is our child, as a created one */
+	co.evasive_devices = true;
+	co.ext_mnt = m.kv;
+	co.n_ext_mnt = m.n;
+	co.inherit_fd = rs.inherit;
+	co.n_inherit_fd = rs.n_inherit;
+	if ((r = call_criu(&rs, criu, &co, err)) < 0 || (r = finish(&rs, err)) < 0)
+		goto fail;
+	unmount_root(&rs);
+	*pid = rs.pid;
+	cgroup_close(&rs.cg);
+	goto out;
+fail:
+	undo(&rs);
+	container_close(c);
+out:
+	cr_ext_mounts_free(&m);
+	if (rs.netns_fd >= 0)
+		close(rs.netns_fd);
+	close(img);
+	if (work >= 0)
+		close(work);
+	return r;
+}

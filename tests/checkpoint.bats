@@ -1,0 +1,286 @@
+#!/usr/bin/env bats
+# checkpoint / restore through CRIU (criu swrk): runc's command line, the
+# errors without a usable criu, and, where CRIU works, what a restored
+# container keeps: its process state (a counter in memory), open files, a
+# pipe, a tmpfs and its cgroup limits.
+#
+# CRIU 3.17 fails on this host's kernel (for runc too), so the cases that dump
+# run in ONE vm-run guest (cgroup2, Debian's 6.1 kernel), as cgroups-v2.bats:
+# setup_file boots it to run this same file and each such test reports the
+# guest's verdict. The error cases run here (and again in the guest).
+
+load helpers
+
+VM_RUN="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}"
+
+on_cgroup2() {
+	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
+}
+
+setup_file() {
+	on_cgroup2 && return 0
+	[[ -x "$VM_RUN" ]] || return 0   # the guest tests then fail, saying so
+	build_test_lib
+	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
+	local env=(-e BATS_TEST_TIMEOUT=360)   # an emulated guest: a loaded host makes it slow
+	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
+	(cd "$REPO_DIR" && "$VM_RUN" --timeout 1500 "${env[@]}" -- \
+		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap tests/checkpoint.bats) \
+		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
+}
+
+# A counter kept in the shell's memory, written to a tmpfs file and to an
+# open fd each 0.1 s, with a pipe between two more processes; a marker file
+# on the tmpfs.
+setup() {
+	tr_setup
+	update_config '.mounts += [{destination: "/tmp", type: "tmpfs", source: "tmpfs", options: ["nosuid"]}]
+		| .linux.resources = {memory: {limit: 67108864}, pids: {limit: 20}}'
+	set_cmd 'echo m-$$-'"$TOKEN"' >/tmp/marker; exec 3>/tmp/held; sleep 1000 | cat &
+		i=0; while :; do i=$((i + 1)); echo $i >/tmp/cnt; echo $i >&3; sleep 0.1; done'
+	IMG="$BATS_TEST_TMPDIR/img"
+}
+
+teardown() {
+	tr_teardown
+}
+
+# run --detach with stdio on /dev/null (CRIU cannot dump a file of the
+# host's mounts: a log file would make every dump fail, for runc too)
+start_ctr() {
+	local id="$1"
+	# not bats' run: its $(...) pipe would be the container's stdout, held for good
+	"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/$id.log" \
+		run --detach --bundle "$BUNDLE" "$id" </dev/null >/dev/null 2>&1 3>&- 4>&- ||
+		{ cat "$BATS_TEST_TMPDIR/$id.log"; return 1; }
+	record_container_pid "$id"
+}
+
+restore_ctr() {
+	timeout -k 5 300 "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" --log "$BATS_TEST_TMPDIR/restore.log" \
+		restore --detach --bundle "$BUNDLE" --image-path "$IMG" "$@" </dev/null >/dev/null 2>&1 3>&- 4>&- ||
+		{ cat "$BATS_TEST_TMPDIR/restore.log"; return 1; }
+	record_container_pid "${@: -1}"
+}
+
+counter() {
+	runtime_timeout 60 exec "$1" cat /tmp/cnt
+}
+
+# cr ARGS: the runtime, bounded (CRIU is slow in an emulated guest), without bats' fds
+cr() {
+	timeout -k 5 300 "$RUNTIME" --root "$ROOT" "$@" </dev/null 3>&- 4>&-
+}
+
+# wait_count ID N: until the counter is at least N
+wait_count() {
+	local i n
+	for ((i = 0; i < 100; i++)); do
+		n="$(counter "$1" 2>/dev/null)" || n=0
+		[[ "$n" -ge "$2" ]] && return 0
+		sleep 0.1
+	done
+	echo "counter of $1 at $n, wanted $2" >&2
+	return 1
+}
+
+# the test's container started, counting, dumped (and so deleted)
+start_and_dump() {
+	start_ctr "$CID"
+	wait_count "$CID" 5
+	run cr checkpoint --image-path "$IMG" "$CID"
+	assert_success
+}
+
+cgroup_of() {
+	echo "/sys/fs/cgroup/tinyrun/$1"
+}
+
+# ---- without CRIU's kernel: the errors ----------------------------------------
+
+@test "checkpoint/restore: no criu on PATH is a clear error, the container untouched, nothing made" {
+	start_ctr "$CID"
+	local pid
+	pid="$(state_field "$CID" pid)"
+	run env PATH=/nonexistent "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: criu not found in PATH (install criu)"
+	[ "$(state_field "$CID" status)" = running ]
+	[ "$(state_field "$CID" pid)" = "$pid" ]
+	[[ ! -e "$IMG" ]]
+	mkdir "$IMG"
+	echo '["/dev/null","/dev/null","/dev/null"]' >"$IMG/descriptors.json"
+	run env PATH=/nonexistent "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" "$CID-r"
+	assert_failure 1
+	assert_output "tinyrun: restore: criu not found in PATH (install criu)"
+	[[ ! -e "$ROOT/$CID-r" ]]
+}
+
+@test "checkpoint/restore: a criu older than 3.14 is refused, naming its version" {
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho Version: 3.13\n' >"$BATS_TEST_TMPDIR/bin/criu"
+	chmod +x "$BATS_TEST_TMPDIR/bin/criu"
+	start_ctr "$CID"
+	run env PATH="$BATS_TEST_TMPDIR/bin:/usr/bin:/bin" "$RUNTIME" --root "$ROOT" checkpoint "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: criu 3.13 at $BATS_TEST_TMPDIR/bin/criu is too old (3.14 or later needed)"
+}
+
+@test "checkpoint: an unknown id, a created container, bad options: errors naming them" {
+	run "$RUNTIME" --root "$ROOT" checkpoint nosuch-"$TOKEN"
+	assert_failure 1
+	assert_output "tinyrun: container \"nosuch-$TOKEN\" does not exist"
+	create_container "$CID"
+	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: container \"$CID\" cannot be checkpointed in created state"
+	[[ ! -e "$IMG" ]]
+	run "$RUNTIME" --root "$ROOT" checkpoint --manage-cgroups-mode bogus "$CID"
+	assert_failure 1
+	assert_output --partial 'checkpoint: --manage-cgroups-mode: invalid value "bogus" (expected soft|full|strict|ignore)'
+	run "$RUNTIME" --root "$ROOT" checkpoint --empty-ns bogus "$CID"
+	assert_failure 1
+	assert_output --partial 'checkpoint: --empty-ns: invalid value "bogus"'
+	run "$RUNTIME" --root "$ROOT" checkpoint --lazy-pages "$CID"
+	assert_failure 1
+	assert_output --partial 'checkpoint: --lazy-pages: not supported'
+	run "$RUNTIME" --root "$ROOT" restore --lazy-pages "$CID"
+	assert_failure 1
+	assert_output --partial 'restore: --lazy-pages: not supported'
+	run "$RUNTIME" --root "$ROOT" checkpoint
+	assert_failure 1
+	assert_output --partial 'checkpoint: expected exactly one container id'
+	[ "$(state_field "$CID" status)" = created ]
+}
+
+@test "restore: an existing id, a missing image dir or descriptors.json: errors, nothing left" {
+	command -v criu >/dev/null || skip "no criu"
+	create_container "$CID"
+	mkdir "$IMG"
+	echo '["/dev/null","/dev/null","/dev/null"]' >"$IMG/descriptors.json"
+	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: container \"$CID\" already exists"
+	[ "$(state_field "$CID" status)" = created ]
+	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG.none" "$CID-2"
+	assert_failure 1
+	assert_output "tinyrun: --image-path $IMG.none: No such file or directory"
+	rm "$IMG/descriptors.json"
+	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" "$CID-2"
+	assert_failure 1
+	assert_output --partial "restore: $IMG/descriptors.json"
+	[[ ! -e "$ROOT/$CID-2" ]]
+}
+
+@test "features: checkpoint/restore as runc says it, org.criu.config among the unsafe annotations" {
+	run "$RUNTIME" features
+	assert_success
+	[ "$(jq -r '.annotations["org.opencontainers.runc.checkpoint.enabled"]' <<<"$output")" = true ]
+	jq -e '.potentiallyUnsafeConfigAnnotations | index("org.criu.config")' <<<"$output"
+}
+
+# ---- in the guest: CRIU at work ----------------------------------------------
+
+@test "checkpoint/restore: the process goes on where it was, with its open file, pipe, tmpfs and cgroup limits" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	start_ctr "$CID"
+	wait_count "$CID" 20
+	local marker before after pid
+	marker="$(runtime_timeout 60 exec "$CID" cat /tmp/marker)"
+	run cr checkpoint --image-path "$IMG" "$CID"
+	assert_success
+	# runc: the dumped container is gone (process, cgroup, state)
+	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
+	[[ -s "$IMG/inventory.img" && -s "$IMG/descriptors.json" ]]
+	restore_ctr "$CID"
+	[ "$(state_field "$CID" status)" = running ]
+	pid="$(state_field "$CID" pid)"
+	[ "$(cat "/proc/$pid/cgroup")" = "0::/tinyrun/$CID" ]
+	[ "$(cat "$(cgroup_of "$CID")/memory.max")" = 67108864 ]
+	[ "$(cat "$(cgroup_of "$CID")/pids.max")" = 20 ]
+	grep -qx "$pid" "$(cgroup_of "$CID")/cgroup.procs"
+	# the tmpfs came back with its files; the counter goes on from its value
+	[ "$(runtime_timeout 60 exec "$CID" cat /tmp/marker)" = "$marker" ]
+	after="$(counter "$CID")"
+	[[ "$after" -ge 20 ]]
+	wait_count "$CID" $((after + 3))
+	# the open file, and the pipe between the two other processes
+	[ "$(readlink "/proc/$pid/fd/3")" = /tmp/held ]
+	[[ "$(tail -1 "/proc/$pid/root/tmp/held")" -ge "$after" ]]
+	local p pipes_out="" pipes_in=""
+	for p in $(cat "$(cgroup_of "$CID")/cgroup.procs"); do
+		# (a `sleep 0.1` may be gone by now)
+		pipes_out+="$(readlink "/proc/$p/fd/1" || true)"$'\n'
+		pipes_in+="$(readlink "/proc/$p/fd/0" || true)"$'\n'
+	done
+	grep -q '^pipe:' <<<"$pipes_out"
+	grep -qxF "$(grep '^pipe:' <<<"$pipes_out" | head -1)" <<<"$pipes_in"
+	runtime delete --force "$CID"
+	[[ ! -e "$(cgroup_of "$CID")" ]]
+}
+
+@test "checkpoint --leave-running: the container keeps running and counting; restore into a new id" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	start_ctr "$CID"
+	wait_count "$CID" 20
+	local pid before dumped n
+	pid="$(state_field "$CID" pid)"
+	before="$(counter "$CID")"
+	run cr checkpoint --leave-running --image-path "$IMG" "$CID"
+	assert_success
+	dumped="$(counter "$CID")"
+	[ "$(state_field "$CID" status)" = running ]
+	[ "$(state_field "$CID" pid)" = "$pid" ]
+	wait_count "$CID" $((dumped + 5))
+	# the same image as a second container, next to the first
+	restore_ctr "$CID-2"
+	[ "$(state_field "$CID-2" status)" = running ]
+	[ "$(cat "/proc/$(state_field "$CID-2" pid)/cgroup")" = "0::/tinyrun/$CID-2" ]
+	# it goes on from where the dump found it (at least where it was before)
+	n="$(counter "$CID-2")"
+	[[ "$n" -ge "$before" ]]
+	wait_count "$CID-2" $((n + 3))
+	[ "$(state_field "$CID" status)" = running ]
+	runtime delete --force "$CID-2"
+	runtime delete --force "$CID"
+}
+
+@test "restore: --pid-file, prestart and createRuntime hooks with the restored pid" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	start_and_dump
+	update_config '.hooks.prestart = [{path: "/bin/sh", args: ["sh", "-c", "cat >" + $out + "/prestart.json"]}]
+		| .hooks.createRuntime = [{path: "/bin/sh", args: ["sh", "-c", "cat >" + $out + "/createRuntime.json"]}]' \
+		--arg out "$BATS_TEST_TMPDIR"
+	restore_ctr --pid-file "$BATS_TEST_TMPDIR/pid" "$CID"
+	local pid
+	pid="$(state_field "$CID" pid)"
+	[ "$(cat "$BATS_TEST_TMPDIR/pid")" = "$pid" ]
+	[ "$(jq -r .id "$BATS_TEST_TMPDIR/prestart.json")" = "$CID" ]
+	[ "$(jq -r .pid "$BATS_TEST_TMPDIR/prestart.json")" = "$pid" ]
+	[ "$(jq -r .pid "$BATS_TEST_TMPDIR/createRuntime.json")" = "$pid" ]
+}
+
+@test "restore: a restore CRIU fails leaves no state dir, cgroup, mount or process" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	start_and_dump
+	rm "$IMG"/pagemap-*.img
+	run cr restore -b "$BUNDLE" --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output --partial "tinyrun: criu failed"
+	assert_output --partial "(see $IMG/restore.log"
+	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
+	! grep -q criu-root /proc/self/mountinfo
+}
+
+@test "restore in the foreground: the container's exit status, then it is deleted" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'i=0; while [ ! -e /tmp/stop ]; do i=$((i + 1)); echo $i >/tmp/cnt; sleep 0.1; done; exit 7'
+	start_and_dump
+	cr restore -b "$BUNDLE" --image-path "$IMG" "$CID" >/dev/null 2>&1 &
+	local bg=$! rc=0
+	wait_count "$CID" 6
+	runtime_timeout 60 exec "$CID" touch /tmp/stop
+	wait "$bg" || rc=$?
+	[ "$rc" = 7 ]
+	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
+}

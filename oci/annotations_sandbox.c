@@ -196,7 +196,7 @@ int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg)
 		return parse_err(c, ann(KEY_SEED, &p), "needs \"" KEY_ROOTFS "\": \"minimal\" (the workspace it fills)");
 	if (sb->workspace_seed && sb->request)
 		return parse_err(c, ann(KEY_SEED, &p), "a task of a request shares the request's workspace: no seed");
-	if (oci_landlock_parse(c, cfg) < 0)
-		return -1;
+	if ((r = oci_landlock_parse(c, cfg)) < 0)
+		return r;
 	return oci_output_parse(c, cfg);
 }

@@ -64,8 +64,9 @@ static void test_parse(void)
 	out = (struct oci_sandbox_output_opts){ 0 };
 	CHECK(parse_with(&out, "{}", &cfg, &err) == 0);
 	CHECK(!cfg.sandbox.limits.output && !cfg.sandbox.limits.workspace_size && !cfg.sandbox.limits.workspace_inodes);
-	/* a judge's rlimits, soft = hard */
-	CHECK(cfg.process.n_rlimits == 4);
+	/* a judge's rlimits, soft = hard (and a fifth, RLIMIT_CPU, from the default
+	 * run.tinyrun.cpu-time: annotations_limits.c) */
+	CHECK(cfg.process.n_rlimits == 5 && cfg.process.rlimits[4].resource == RLIMIT_CPU);
 	CHECK(cfg.process.rlimits[0].resource == RLIMIT_CORE && cfg.process.rlimits[0].hard == 0);
 	CHECK(cfg.process.rlimits[1].resource == RLIMIT_NOFILE && cfg.process.rlimits[1].soft == 256 &&
 	      cfg.process.rlimits[1].hard == 256);

@@ -11,22 +11,8 @@
 
 load helpers
 
-VM_RUN="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}"
-
-on_cgroup2() {
-	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
-}
-
 setup_file() {
-	on_cgroup2 && return 0
-	[[ -x "$VM_RUN" ]] || return 0   # the guest tests then fail, saying so
-	build_test_lib
-	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
-	local env=(-e BATS_TEST_TIMEOUT=360)   # an emulated guest: a loaded host makes it slow
-	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
-	(cd "$REPO_DIR" && "$VM_RUN" --timeout 1500 "${env[@]}" -- \
-		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap tests/checkpoint.bats) \
-		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
+	guest_setup_file checkpoint.bats 1500
 }
 
 # A counter kept in the shell's memory, written to a tmpfs file and to an

@@ -351,11 +351,13 @@ on_cgroup2() {
 	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
 }
 
-# guest_setup_file FILE TIMEOUT: (setup_file of a cgroup v2 suite) on a host
-# without cgroup2 at /sys/fs/cgroup, run tests/FILE in ONE vm-run guest (at
-# most TIMEOUT s), its TAP in $VM_TAP for guest_verdict
+# guest_setup_file FILE TIMEOUT [FILTER]: (setup_file of a cgroup v2 suite) on
+# a host without cgroup2 at /sys/fs/cgroup, run tests/FILE (only the tests
+# whose name matches FILTER, bats -f) in ONE vm-run guest (at most TIMEOUT s),
+# its TAP in $VM_TAP for guest_verdict
 guest_setup_file() {
-	local vm_run="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}" env=(-e BATS_TEST_TIMEOUT=360)
+	local vm_run="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}" env=(-e BATS_TEST_TIMEOUT=360) filter=()
+	[[ -n "${3:-}" ]] && filter=(-f "$3")
 	on_cgroup2 && return 0
 	[[ -x "$vm_run" ]] || skip "no cgroup2 here and no vm-run at $vm_run"
 	build_test_lib   # on the host: compiling in the guest is slow
@@ -363,7 +365,7 @@ guest_setup_file() {
 	# an emulated guest: a loaded host makes it slow
 	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
 	(cd "$REPO_DIR" && "$vm_run" --timeout "$2" "${env[@]}" -- \
-		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap "tests/$1") \
+		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap "${filter[@]}" "tests/$1") \
 		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
 }
 

@@ -9,22 +9,8 @@
 
 load helpers
 
-VM_RUN="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}"
-
-on_cgroup2() {
-	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
-}
-
 setup_file() {
-	on_cgroup2 && return 0
-	[[ -x "$VM_RUN" ]] || return 0
-	build_test_lib
-	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
-	local env=(-e BATS_TEST_TIMEOUT=360)
-	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
-	(cd "$REPO_DIR" && "$VM_RUN" --timeout 900 "${env[@]}" -- \
-		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		bats --tap -f 'v2' tests/sandbox-result.bats) >"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
+	guest_setup_file sandbox-result.bats 900 v2
 }
 
 setup() {
@@ -235,11 +221,7 @@ ancestor_then_own_oom() {
 }
 
 @test "result v2: ancestor-oom (memory.events oom of a parent), oom-kill for its own; memory.peak; pids.peak or null" {
-	if ! on_cgroup2; then
-		[[ -x "$VM_RUN" ]] || skip "no cgroup2 here and no vm-run at $VM_RUN"
-		guest_verdict
-		return
-	fi
+	if ! on_cgroup2; then guest_verdict; return; fi
 	CGPARENT="/tinyrun-test-$TOKEN"
 	local p="/sys/fs/cgroup$CGPARENT"
 	mkdir -p "$p"

@@ -270,3 +270,51 @@ cgroup_of() {
 	[ "$rc" = 7 ]
 	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
 }
+
+# podman with private storage and tinyrun as its runtime (as clients.bats)
+podman_cr() {
+	timeout -k 5 300 "$TEST_LIB_BIN/subreaper" podman --root "$PM/storage" --runroot "$PM/run" \
+		--tmpdir "$PM/tmp" --storage-driver overlay --cgroup-manager cgroupfs --events-backend file \
+		--runtime tinyrun "$@" </dev/null 3>&- 4>&-
+}
+
+@test "podman container checkpoint/restore of a running container, tinyrun as its runtime: it counts on" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	command -v podman >/dev/null && command -v conmon >/dev/null || skip "podman/conmon not installed"
+	PM="$BATS_TEST_TMPDIR/pm"
+	mkdir -p "$PM"
+	printf '[containers]\ndefault_ulimits = []\nnetns = "none"\ndefault_sysctls = []\n[engine.runtimes]\ntinyrun = ["%s"]\n' \
+		"$RUNTIME" >"$PM/containers.conf"
+	export CONTAINERS_CONF="$PM/containers.conf"
+	tar -C "$BUNDLE/rootfs" -cf "$PM/rootfs.tar" .
+	podman_cr import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$PM/rootfs.tar" localhost/cr:1 >/dev/null
+	podman_cr run -d --name "c-$CID" localhost/cr:1 \
+		sh -c 't=$RANDOM$RANDOM; i=0; while :; do i=$((i + 1)); echo "$t $i" >/cnt; sleep 0.1; done' >/dev/null
+	# "T N": T a random number the shell drew once and keeps in memory (a
+	# restarted shell draws another), N its counter
+	local n before after
+	for ((n = 0; n < 300; n++)); do
+		before="$(podman_cr exec "c-$CID" cat /cnt 2>/dev/null || true)"
+		[[ "${before#* }" -ge 20 ]] 2>/dev/null && break
+		sleep 0.1
+	done
+	[[ "${before#* }" -ge 20 ]]
+	run podman_cr container checkpoint "c-$CID"
+	assert_success
+	run podman_cr inspect --format '{{.State.Status}}' "c-$CID"
+	assert_output exited
+	run podman_cr container restore "c-$CID"
+	assert_success
+	run podman_cr inspect --format '{{.State.Status}} {{.OCIRuntime}}' "c-$CID"
+	assert_output "running tinyrun"
+	# the shell's counter, in its memory, goes on from where it was
+	after="$(podman_cr exec "c-$CID" cat /cnt)"
+	[ "${after% *}" = "${before% *}" ]
+	[[ "${after#* }" -ge "${before#* }" ]]
+	sleep 1
+	n="$(podman_cr exec "c-$CID" cat /cnt)"
+	[[ "${n#* }" -gt "${after#* }" ]]
+	podman_cr rm -f -t 0 "c-$CID" >/dev/null
+	podman_cr rmi -f localhost/cr:1 >/dev/null
+	awk -v d="$PM/" 'index($5, d) == 1 { print $5 }' /proc/self/mountinfo | sort -r | xargs -r -n1 umount -l
+}

@@ -137,7 +137,8 @@ int rootfs_minimal_root_fd(void);
 /* minimal_overlay.c: a detached read-only (nosuid, nodev) overlay mount of
  * the image directory image_dir_fd, with inodes of its own: its fd, or
  * -errno. */
-int rootfs_image_overlay(int image_dir_fd);
+int rootfs_image_overlay(int image_dir_fd, int root_fd);   /* root_fd: the minimal root, for
+                                                            * an empty layer on old kernels */
 
 /* ---- paths.c ---- */
 int rootfs_mask_paths(struct rootfs_ctx *c);

@@ -132,7 +132,7 @@ static int image_dir(int image_fd, int root_fd, const char *name, struct error *
 		return error_set(err, ENOTDIR, "run.tinyrun.rootfs=minimal: the image's /%s is not a directory", name);
 	if ((fd = rootfs_open_in_root_flags(image_fd, name, O_PATH | O_DIRECTORY, true)) < 0)
 		return fail(err, -fd, "image", name);
-	tree = rootfs_image_overlay(fd);   /* its own inodes: no lock shared with another request */
+	tree = rootfs_image_overlay(fd, root_fd);   /* its own inodes: no lock shared with another request */
 	close(fd);
 	if (tree < 0)
 		return fail(err, -tree, "a read-only overlay of the image's", name);

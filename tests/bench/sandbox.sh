@@ -10,7 +10,8 @@
 # 65534 inside to that one unprivileged host uid as tinyrun's does; every
 # namespace, no capabilities, the image's top dirs read-only, /etc a read-only
 # tmpfs with passwd and group, 128 MiB workspace and /tmp, proc, an empty
-# read-only /sys, hostname, a clean env, RLIMIT_CORE 0 and NOFILE 1024
+# read-only /sys, hostname, a clean env, the profile's rlimits (core 0, nofile 256,
+# stack 8 MiB, fsize 64 MiB)
 # (prlimit), and the very BPF program tinyrun compiled for the default profile
 # (taken from a private seccomp cache). What bwrap cannot do is listed under
 # the table: cgroup limits, /proc subset=pid, a /dev without tty/pts/ptmx.
@@ -70,7 +71,7 @@ chmod 0644 "$TMP/passwd" "$TMP/group" "$TMP/filter.bpf"
 cat >"$TMP/bwrap.sh" <<EOS
 #!/bin/sh
 exec setpriv --reuid=$BWRAP_UID --regid=$BWRAP_UID --clear-groups --inh-caps=-all \\
-  prlimit --core=0 --nofile=1024 -- \\
+  prlimit --core=0 --nofile=256 --stack=8388608 --fsize=67108864 -- \\
   bwrap --unshare-all --die-with-parent --new-session --uid 65534 --gid 65534 --hostname sandbox \\
     --cap-drop ALL --clearenv --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\
     --setenv HOME /workspace --ro-bind $B/rootfs/bin /bin \\
@@ -107,7 +108,7 @@ cat <<'EOF'
 Same in both: every namespace (user, pid, net with lo only, ipc, uts, mount, cgroup), uid/gid
 65534 mapped to one unprivileged host uid, no capabilities, NoNewPrivileges, the image's /bin
 read-only, /etc a read-only tmpfs with passwd and group, 128 MiB workspace and /tmp, an empty
-read-only /sys, the hostname, a clean environment, RLIMIT_CORE 0, RLIMIT_NOFILE 1024, the same
+read-only /sys, the hostname, a clean environment, the profile's rlimits (core 0, nofile 256, stack, fsize), the same
 seccomp BPF. Only tinyrun: the uid leased under a lock and returned, a cgroup with memory (no
 swap), pids and cpu limits (bwrap has none), /proc with subset=pid (bwrap mounts all of procfs),
 a /dev with only null zero full random urandom (bwrap adds tty, pts, ptmx), and the container's

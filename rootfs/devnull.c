@@ -20,9 +20,10 @@ int rootfs_reopen_dev_null(struct error *err)
 	struct stat sb;
 
 	for (int i = 0; i < 3; i++) {
-		int flags = fcntl(i, F_GETFL), fd;
+		int flags, fd;
 
-		if (flags < 0 || fstat(i, &sb) < 0 || !is_null(&sb))
+		/* the fstat first: the flags only of what is the null device */
+		if (fstat(i, &sb) < 0 || !is_null(&sb) || (flags = fcntl(i, F_GETFL)) < 0)
 			continue;
 		/* never follows a link nor blocks on a FIFO put there; must be 1:3 */
 		fd = open("/dev/null", (flags & O_ACCMODE) | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);

@@ -92,12 +92,16 @@ static long long mono_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* Removed for good: its cgroup (lifecycle_destroy's answer) and its state dir (with the lease). */
-static int destroyed(struct container *c, const struct oci_config *cfg)
+/* Destroyed; with CHECK (--result's cleanupSucceeded): 1 when removed for
+ * good, its cgroup (lifecycle_destroy's answer) and its state dir (with the
+ * lease), else 0; without, -1 and no look (a plain run asks nothing more). */
+static int destroyed(struct container *c, const struct oci_config *cfg, bool check)
 {
 	struct error err;
 	int r = lifecycle_destroy(c, cfg, &err);
 
+	if (!check)
+		return -1;
 	return r == 0 && (c->rootfd < 0 || faccessat(c->rootfd, c->name, F_OK, AT_SYMLINK_NOFOLLOW) < 0);
 }
 
@@ -115,7 +119,7 @@ static int poststart_failed(struct container *c, const struct oci_config *cfg, c
 	e.error = err->msg;
 	flock(c->dirfd, LOCK_EX);
 	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
-		e.usage.cleanup = destroyed(c, cfg);
+		e.usage.cleanup = destroyed(c, cfg, rf->result_file != NULL);
 	write_result(rf, c->id, &e);
 	return 1;
 }
@@ -195,7 +199,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	c->st.pid = 0;
 	flock(c->dirfd, LOCK_EX);
 	if (faccessat(c->dirfd, "state.json", F_OK, 0) == 0)   /* not deleted meanwhile */
-		e.usage.cleanup = destroyed(c, cfg);
+		e.usage.cleanup = destroyed(c, cfg, rf->result_file != NULL);
 	write_result(rf, c->id, &e);
 	return status;
 }

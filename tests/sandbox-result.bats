@@ -188,8 +188,12 @@ ancestor_then_own_oom() {
 	local pid=$!
 	for ((i = 0; i < 200; i++)); do [[ -s "$cg/cgroup.procs" ]] && break; sleep 0.05; done
 	# someone else moves the processes out and removes the cgroup
-	while read -r p; do echo "$p" >/sys/fs/cgroup/memory/tinyrun/cgroup.procs; done <"$cg/cgroup.procs"
-	rmdir "$cg"
+	# (a `sleep 0.05` of the loop may end, or start, meanwhile: again until it is empty)
+	for ((i = 0; i < 100; i++)); do
+		while read -r p; do echo "$p" >/sys/fs/cgroup/memory/tinyrun/cgroup.procs 2>/dev/null; done <"$cg/cgroup.procs"
+		rmdir "$cg" 2>/dev/null && break
+	done
+	[[ ! -e "$cg" ]]
 	touch "$OUT/go"
 	wait "$pid" || true
 	result="$(cat "$RES/r.json")"

@@ -214,7 +214,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 
 	x.ns_flags = ns_exec_join_flags(&cfg->linux_);
 	process_runtime_binary(&x.self_dev, &x.self_ino);
-	x.landlock_abi = fence_recorded(c->dirfd);
+	x.landlock_abi = fence_asked(cfg) ? fence_recorded(c->dirfd) : -1;
 	if (cfg->linux_.has_seccomp) {
 		if ((r = seccomp_compile(&cfg->linux_.seccomp, o->seccomp_cache, log_debug_msg, &x.seccomp, err)) < 0)
 			return r;

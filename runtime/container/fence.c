@@ -32,7 +32,7 @@ static const struct landlock_rule sandbox_rules[] = {
 };
 #define N_SANDBOX (sizeof(sandbox_rules) / sizeof(sandbox_rules[0]))
 
-static bool asked(const struct oci_config *cfg)
+bool fence_asked(const struct oci_config *cfg)
 {
 	return cfg->sandbox.minimal_root || cfg->sandbox.landlock.set;
 }
@@ -41,7 +41,7 @@ int fence_plan(const struct oci_config *cfg)
 {
 	int abi;
 
-	if (!asked(cfg))
+	if (!fence_asked(cfg))
 		return -1;
 	abi = landlock_abi();
 	if (abi > 0)

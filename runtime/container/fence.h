@@ -21,6 +21,8 @@
 
 /* -1: the config asks for no fence; 0: it does, the kernel has no Landlock
  * (warned); else the ABI to apply. */
+/* The config asks for a fence: the sandbox profile or run.tinyrun.landlock. */
+bool fence_asked(const struct oci_config *cfg);
 int fence_plan(const struct oci_config *cfg);
 /* <state dir>/landlock-abi when abi >= 0. */
 int fence_record(int dirfd, int abi, struct error *err);

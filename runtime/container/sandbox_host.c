@@ -58,12 +58,17 @@ static bool privileged(void)
 
 int sandbox_host_check(const struct oci_config *cfg, struct error *err)
 {
-	struct host_userns_knobs k;
+	struct host_userns_knobs k = { .apparmor_restrict = -1, .unprivileged_clone = -1 };
+	bool priv = privileged();
 
 	if (!cfg->sandbox.userns_auto)
 		return 0;
-	sandbox_host_knobs_read(&k);
-	if (!sandbox_host_userns_why(0, &k, privileged(), blocked, sizeof(blocked)))
+	/* before the clone (no errno yet) only these two can refuse, the second
+	 * only for an unprivileged caller; AppArmor's needs the clone's EPERM */
+	k.max_user_namespaces = knob("sys/user/max_user_namespaces");
+	if (!priv)
+		k.unprivileged_clone = knob("sys/kernel/unprivileged_userns_clone");
+	if (!sandbox_host_userns_why(0, &k, priv, blocked, sizeof(blocked)))
 		return 0;
 	return error_set(err, EPERM, "sandbox: %s", blocked);
 }

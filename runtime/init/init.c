@@ -244,10 +244,11 @@ static sl arm(const struct limits *l)
 	return sys(NR_setitimer, ITIMER_REAL, &it, 0);
 }
 
-/* WALL_MS CPU_MS CPU_FD CPU_KIND; 0, or -1 when a limit cannot be watched */
-static int limits_start(struct limits *l, char **a)
+/* WALL_MS CPU_MS CPU_FD CPU_KIND, counted from NOW; 0, or -1 when a limit
+ * cannot be watched */
+static int limits_start(struct limits *l, char **a, sl now)
 {
-	sl wall = parse_fd(a[0]), cpu = parse_fd(a[1]), now = now_ms();
+	sl wall = parse_fd(a[0]), cpu = parse_fd(a[1]);
 
 	l->cpu_fd = parse_fd(a[2]);
 	l->cpu_kind = (int)parse_fd(a[3]);
@@ -336,8 +337,10 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 		say("tinyrun-init: signalfd failed\n");
 		die(127);
 	}
-	/* the clock starts here, when the container starts */
-	if (limits_start(&lim, argv + 4) < 0) {
+	/* the clock starts here, when the container starts: the limits' and
+	 * the record's wall time alike */
+	started = now_ms();
+	if (limits_start(&lim, argv + 4, started) < 0) {
 		say("tinyrun-init: the time limits: cannot read the clock, the CPU usage or set a timer\n");
 		die(127);
 	}
@@ -345,7 +348,6 @@ __attribute__((noreturn, used)) void init_main(sl *sp)
 		report(status_fd, SIGKILL, 0, 0, limit);
 		die(128 + SIGKILL);
 	}
-	started = now_ms();
 	task = sys6(NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
 	if (task < 0) {
 		say("tinyrun-init: fork failed\n");

@@ -17,6 +17,7 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
+#include "oci/util.h"
 #include "runtime/container/statedir.h"
 #include "runtime/container/sync.h"
 #include "unit.h"
@@ -56,23 +57,10 @@ static int same_pipe(int fd, int w)
 static void raw_send(int s, const void *buf, size_t len, int pass_fd)
 {
 	struct iovec iov = { (void *)buf, len };
-	union { char b[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t r = util_send_fd(s, &iov, 1, pass_fd);
 
-	if (pass_fd >= 0) {
-		struct cmsghdr *c;
-
-		memset(&u, 0, sizeof(u));
-		mh.msg_control = u.b;
-		mh.msg_controllen = sizeof(u.b);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
-	}
-	if (sendmsg(s, &mh, 0) < 0) {
-		perror("sendmsg");
+	if (r < 0) {
+		fprintf(stderr, "sendmsg: %s\n", strerror((int)-r));
 		exit(2);
 	}
 }

@@ -186,11 +186,15 @@ ancestor_then_own_oom() {
 	"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --result "$RES/r.json" --bundle "$BUNDLE" "$CID" \
 		</dev/null >"$BATS_TEST_TMPDIR/run.log" 2>&1 3>&- 4>&- &
 	local pid=$!
-	for ((i = 0; i < 200; i++)); do [[ -s "$cg/cgroup.procs" ]] && break; sleep 0.05; done
+	# (cgroupfs files have no size: read the list, not -s)
+	for ((i = 0; i < 200; i++)); do [[ -n "$(cat "$cg/cgroup.procs" 2>/dev/null)" ]] && break; sleep 0.05; done
 	# someone else moves the processes out and removes the cgroup
-	# (a `sleep 0.05` of the loop may end, or start, meanwhile: again until it is empty)
+	# (a `sleep 0.05` of the loop may end, or start, meanwhile: again until it
+	# is empty; moving a pid that has just exited fails, which is fine)
 	for ((i = 0; i < 100; i++)); do
-		while read -r p; do echo "$p" >/sys/fs/cgroup/memory/tinyrun/cgroup.procs 2>/dev/null; done <"$cg/cgroup.procs"
+		while read -r p; do
+			echo "$p" >/sys/fs/cgroup/memory/tinyrun/cgroup.procs 2>/dev/null || true
+		done <"$cg/cgroup.procs"
 		rmdir "$cg" 2>/dev/null && break
 	done
 	[[ ! -e "$cg" ]]

@@ -29,7 +29,11 @@ say() { printf '%s\n' "$*" >&2; }
 
 command -v bwrap >/dev/null || { say "sandbox bench: bwrap missing (make deps installs bubblewrap)"; exit 1; }
 command -v hyperfine >/dev/null || { say "sandbox bench: hyperfine missing"; exit 1; }
-TMP=$(mktemp -d /tmp/tinyrun-sandbox-bench.XXXXXX) || exit 1
+# on a tmpfs when there is one, as bench.sh's runtime roots (lib.sh): on ext4 every start's
+# state files and lease record would cost inode allocation and a disk flush bwrap never pays
+BASE=/tmp
+[ "$(stat -fc %T /dev/shm 2>/dev/null)" = tmpfs ] && BASE=/dev/shm
+TMP=$(mktemp -d "$BASE/tinyrun-sandbox-bench.XXXXXX") || exit 1
 chmod 0711 "$TMP"
 cleanup() {
 	local id

@@ -8,14 +8,15 @@
 #                     tmpfs under $TMP/mnt) against one with none, tinyrun and bwrap.
 #
 # The extra mounts are made only in a namespace of `unshare -m --propagation private`:
-# the host never sees them, and they go when its last process exits (also on failure).
+# the host never sees them, and they go when its one process ends, which it does when
+# this script's end of its stdin closes (also on failure or a kill).
 # shellcheck shell=bash
 
 SCALE_W=8				# workers at once
 SCALE_C=$(( N / 4 > 3 ? N / 4 : 3 ))	# starts a worker makes a round
 SCALE_R=$(( N / 20 > 3 ? N / 20 : 3 ))	# rounds, tinyrun and bwrap interleaved
 SCALE_M=${BENCH_HOST_MOUNTS:-500}	# extra mounts of the mounts case
-SCALE_ROUNDS_M=3			# rounds of the mounts case, none and $SCALE_M alternated
+SCALE_ROUNDS_M=6			# rounds of the mounts case, none and $SCALE_M alternated
 
 # One bundle per worker: the same image and config, its own cgroup.
 scale_bundles() {
@@ -88,22 +89,34 @@ tinyrun/bwrap: $(awk -v a="$tin" -v b="$bw" 'BEGIN { printf "%.2f", (b > 0 ? a /
 EOF
 }
 
-# mounts_round M OUT: in a new private mount namespace, M empty tmpfs mounts under
-# $TMP/mnt, then hyperfine of both starts there (JSON to OUT).
-mounts_round() {
-	local m=$1 out=$2 runs=$(( N / SCALE_ROUNDS_M > 5 ? N / SCALE_ROUNDS_M : 5 ))
+# mounts_holder M: a private mount namespace with M empty tmpfs mounts under $TMP/mnt, held
+# by a sh that lives until our end of its stdin closes (when this script ends, however it
+# ends); "PID MOUNTS" in $TMP/holder-M once the mounts are made.
+mounts_holder() {
+	local m=$1 fd
 	# shellcheck disable=SC2016 # the inner sh's
-	unshare -m --propagation private sh -c '
-		m=$0 dir=$1 out=$2 runs=$3 tinyrun=$4 root=$5 bundle=$6 bwrap=$7
-		i=0
+	exec {fd}> >(exec unshare -m --propagation private sh -c '
+		m=$0 dir=$1 i=0
 		while [ "$i" -lt "$m" ]; do
 			mkdir -p "$dir/m$i" && mount -t tmpfs -o size=4k,mode=755 bench-mnt "$dir/m$i" || exit 1
 			i=$((i + 1))
 		done
-		echo "mounts: $(wc -l </proc/self/mountinfo)" >&2
-		hyperfine -N --warmup 2 --runs "$runs" --export-json "$out" \
-			-n tinyrun "$tinyrun --root $root run --bundle $bundle sbx" -n bwrap "$bwrap" >/dev/null' \
-		"$m" "$TMP/mnt" "$out" "$runs" "$TINYRUN" "$TMP/root" "$B" "$TMP/bwrap.sh"
+		echo "$$ $(wc -l </proc/self/mountinfo)" >"$2.tmp" && mv "$2.tmp" "$2" && cat >/dev/null' \
+		"$m" "$TMP/mnt" "$TMP/holder-$m")
+	HOLDER_FDS+=("$fd")
+	for _ in $(seq 300); do
+		[ -s "$TMP/holder-$m" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# mounts_round M OUT: hyperfine of both starts inside M's holder namespace (JSON to OUT).
+mounts_round() {
+	local runs=$(( N / SCALE_ROUNDS_M > 5 ? N / SCALE_ROUNDS_M : 5 )) pid
+	read -r pid _ <"$TMP/holder-$1"
+	nsenter -t "$pid" -m -- hyperfine -N --warmup 1 --runs "$runs" --export-json "$2" \
+		-n tinyrun "$TINYRUN --root $TMP/root run --bundle $B sbx" -n bwrap "$TMP/bwrap.sh" >/dev/null
 }
 
 # mounts_p50 NAME FILES...: the median of one command's times pooled over the rounds, in ms
@@ -115,29 +128,37 @@ mounts_p50() {
 }
 
 sandbox_mounts() {
-	local r none=() many=() t0 tm b0 bm mi0 mi
+	local r fd none=() many=() t0 tm b0 bm mi0 mi
+	HOLDER_FDS=()
 	say "sandbox bench: start with $SCALE_M extra mounts and with none, $SCALE_ROUNDS_M rounds each"
 	mkdir -p "$TMP/mnt"
+	if ! mounts_holder 0 || ! mounts_holder "$SCALE_M"; then
+		say "sandbox bench: could not make the mounts' namespaces"
+		for fd in "${HOLDER_FDS[@]}"; do exec {fd}>&-; done
+		return 1
+	fi
 	for ((r = 0; r < SCALE_ROUNDS_M; r++)); do
-		if ! mounts_round 0 "$TMP/m0-$r.json" 2>>"$TMP/mounts.log" ||
-		   ! mounts_round "$SCALE_M" "$TMP/mN-$r.json" 2>>"$TMP/mounts.log"; then
-			say "sandbox bench: the mounts case failed: $(tail -3 "$TMP/mounts.log")"
-			return 1
+		if ! mounts_round 0 "$TMP/m0-$r.json" || ! mounts_round "$SCALE_M" "$TMP/mN-$r.json"; then
+			say "sandbox bench: the mounts case failed"
+			break
 		fi
 		none+=("$TMP/m0-$r.json") many+=("$TMP/mN-$r.json")
 	done
+	for fd in "${HOLDER_FDS[@]}"; do exec {fd}>&-; done	# the holders end, their mounts with them
+	[ "$r" = "$SCALE_ROUNDS_M" ] || return 1
 	t0=$(mounts_p50 tinyrun "${none[@]}") tm=$(mounts_p50 tinyrun "${many[@]}")
 	b0=$(mounts_p50 bwrap "${none[@]}") bm=$(mounts_p50 bwrap "${many[@]}")
-	mi0=$(grep -m1 mounts: "$TMP/mounts.log" | cut -d' ' -f2)
-	mi=$(grep mounts: "$TMP/mounts.log" | sed -n 2p | cut -d' ' -f2)
+	read -r _ mi0 <"$TMP/holder-0"
+	read -r _ mi <"$TMP/holder-$SCALE_M"
 	ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 	cat <<EOF
 
 ### sandbox start with $SCALE_M host mounts
 
 The caller's mount namespace (a private one of \`unshare -m --propagation private\`) with $mi0
-mounts, and with $SCALE_M empty tmpfs mounts more ($mi); $SCALE_ROUNDS_M rounds, the two alternated,
-hyperfine in each; p50 of the pooled runs. Load average $(cut -d' ' -f1-3 /proc/loadavg) after.
+mounts, and with $SCALE_M empty tmpfs mounts more ($mi), both kept for the whole case;
+$SCALE_ROUNDS_M rounds, the two alternated, hyperfine in each (under nsenter -m); p50 of the
+pooled runs. Load average $(cut -d' ' -f1-3 /proc/loadavg) after.
 
 | command | p50 ms, $mi0 mounts | p50 ms, $mi mounts | ratio |
 |---|---|---|---|

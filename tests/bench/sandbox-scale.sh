@@ -30,7 +30,7 @@ scale_bundles() {
 	chmod -R go+rX "$TMP"/bundle-w*
 }
 
-# scale_worker W KIND: C starts one after the other; prints the failures.
+# scale_worker W KIND: SCALE_C starts one after the other; their failures to $TMP/fails-KIND-W.
 scale_worker() {
 	local w=$1 kind=$2 i fails=0
 	for ((i = 0; i < SCALE_C; i++)); do

@@ -25,7 +25,7 @@ static int check_userns(struct pctx *c, const struct oci_config *cfg)
 	}
 	if (l->ns[OCI_NS_USER].path && maps)
 		return parse_err(c, JKEY(LINUX, key), "not allowed when joining a user namespace by path");
-	if (!l->ns[OCI_NS_USER].path && !maps && !cfg->sandbox.userns_auto)   /* leased: runtime/container/lease.h */
+	if (!l->ns[OCI_NS_USER].path && !maps && !cfg->sandbox.userns_auto)   /* leased: runtime/sandbox/lease.h */
 		return parse_err(c, JKEY(LINUX, "uidMappings"), "required with a new user namespace");
 	return 0;
 }

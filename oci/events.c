@@ -269,7 +269,7 @@ static void write_exit(struct json_writer *w, const char *id, const struct oci_e
 		json_w_null(w);
 	key_u64(w, "oomKills", e->oom_kills);
 	key_u64(w, "pidsLimitHits", e->pids_limit_hits);
-	/* sbland: the Landlock ABI the task ran under (runtime/container/fence.h) */
+	/* sbland: the Landlock ABI the task ran under (runtime/sandbox/fence.h) */
 	if (e->landlock_asked) {
 		json_w_key(w, "landlockAbi");
 		json_w_int(w, e->landlock_abi);

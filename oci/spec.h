@@ -19,7 +19,7 @@ char *oci_spec_generate(bool rootless, unsigned uid, unsigned gid, const char *s
 char *oci_spec_generate_version(bool rootless, unsigned uid, unsigned gid, const char *seccomp_json,
 				int *bad_profile, const char *oci_version);
 
-/* The sandbox profile (oci/spec_sandbox.c) as a transform of a generated
+/* The sandbox profile (oci/sandbox/spec_sandbox.c) as a transform of a generated
  * config: keeps its ociVersion, process.args, process.env (plus a default
  * PATH and HOME=/workspace), root.path and annotations; the rest is the
  * profile, with `seccomp_json` (oci_seccomp_profile()) as linux.seccomp.

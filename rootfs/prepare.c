@@ -114,7 +114,7 @@ static int *open_relative_sources(const struct oci_config *cfg, const struct roo
 	return fds;
 }
 
-/* mounts[0] onto "/" (oci/config_tinyaws.c: an overlay): mounted over the
+/* mounts[0] onto "/" (oci/sandbox/config_tinyaws.c: an overlay): mounted over the
  * rootfs' self-bind, in our own mount namespace, then the root fd reopened
  * so that every later entry and pivot_root use the overlay. */
 static int mount_root_entry(struct rootfs_ctx *c)

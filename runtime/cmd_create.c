@@ -7,7 +7,7 @@
 #include "oci/callerenv.h"
 #include "runtime/container/bundle.h"
 #include "cli.h"
-#include "runtime/container/output.h"
+#include "runtime/sandbox/output.h"
 #include "runtime/container/selfseal.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/notify.h"

@@ -17,14 +17,14 @@
 #include "runtime/container/lifecycle.h"
 #include "log.h"
 #include "runtime/container/sync.h"
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 #include "runtime/container/result.h"
 #include "runtime/container/result_file.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
-#include "runtime/container/output.h"
-#include "runtime/container/sandbox_host.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/output.h"
+#include "runtime/sandbox/sandbox_host.h"
+#include "runtime/sandbox/limits.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may

@@ -24,11 +24,11 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/container/process.h"
-#include "runtime/container/sandbox.h"
+#include "runtime/sandbox/sandbox.h"
 #include "runtime/container/setup.h"
 #include "runtime/linux/procfs.h"
 #include "rootfs/rootfs.h"
-#include "runtime/container/output.h"
+#include "runtime/sandbox/output.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
@@ -95,7 +95,7 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 /* A leased identity (run.tinyrun.userns=auto) maps only the process's id,
  * not 0. With the minimal root the set-up keeps the runtime's own (host) ids,
  * with the namespace's capabilities, so host paths stay reachable (the rootfs
- * below a root-only directory); rootfs/minimal.c makes the root's files as the
+ * below a root-only directory); rootfs/sandbox/minimal.c makes the root's files as the
  * process's id (setfsuid), and setup_tail switches to it for good. */
 static int become_ns_root(const struct oci_config *cfg, struct error *err)
 {

@@ -13,7 +13,7 @@
 #include "oci/config.h"
 #include "seccomp/seccomp.h"
 #include "runtime/container/statedir.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/limits.h"
 
 struct create_opts {
 	const char *id;

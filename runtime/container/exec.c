@@ -21,7 +21,7 @@
 #include "runtime/cgroup/join.h"
 #include "runtime/log.h"
 #include "runtime/linux/namespaces.h"
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 #include "runtime/container/process.h"
 #include "runtime/container/setup.h"
 #include "runtime/container/sync.h"

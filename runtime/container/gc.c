@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "runtime/cgroup/cgroup.h"
-#include "runtime/container/lease.h"
-#include "runtime/container/scratch.h"
+#include "runtime/sandbox/lease.h"
+#include "runtime/sandbox/scratch.h"
 #include "runtime/linux/rdt.h"
 #include "runtime/log.h"
 

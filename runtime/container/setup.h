@@ -45,7 +45,7 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/limits.h"
 #include "runtime/container/process.h"
 #include "seccomp/seccomp.h"
 

@@ -13,7 +13,7 @@
 
 #include "oci/util.h"
 #include "runtime/cgroup/cgroup.h"
-#include "runtime/container/scratch.h"
+#include "runtime/sandbox/scratch.h"
 #include "runtime/log.h"
 
 static bool id_char(char ch)

@@ -2,7 +2,7 @@
  * forwards the signals it gets and reports the exit status. */
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
-#include "runtime/container/output.h"
+#include "runtime/sandbox/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* oci/annotations_output.c: the output and disk limits' annotations, their
+/* oci/sandbox/annotations_output.c: the output and disk limits' annotations, their
  * sizes (oci_size_parse), and what spec --sandbox writes for them (its
  * options over the input's annotations; the profile's rlimits). */
 #include <errno.h>

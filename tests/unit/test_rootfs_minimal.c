@@ -1,4 +1,4 @@
-/* rootfs/minimal.c's plan (pure): exactly the issue's list, in an order
+/* rootfs/sandbox/minimal.c's plan (pure): exactly the issue's list, in an order
  * where every mount point exists before its child, with the flags each
  * must carry. */
 #include <string.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "oci/parse.h"
 
 #define SIZE_MAX_BYTES OCI_LIMIT_BYTES_MAX
 #define INODES_MAX OCI_LIMIT_INODES_MAX

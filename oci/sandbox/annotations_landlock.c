@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "parse.h"
+#include "oci/parse.h"
 
 #define KEY_LANDLOCK "run.tinyrun.landlock"
 

@@ -1,5 +1,5 @@
 /* Leased identities and the tasks of one request: sandbox.h. */
-#include "runtime/container/sandbox.h"
+#include "runtime/sandbox/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/container/lease.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/lease.h"
+#include "runtime/sandbox/limits.h"
 #include "runtime/linux/procfs.h"
 #include "runtime/log.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "oci/parse.h"
 
 #define KEY_USERNS "run.tinyrun.userns"
 #define KEY_RANGE "run.tinyrun.userns.range"

@@ -1,4 +1,4 @@
-/* The runtime side of the sandbox annotations (oci/annotations_sandbox.c):
+/* The runtime side of the sandbox annotations (oci/sandbox/annotations_sandbox.c):
  * the leased identity (lease.h) and the tasks of one request, which join the
  * first container's user, network, ipc namespaces, workspace and /tmp. */
 #ifndef TINYRUN_SANDBOX_H
@@ -8,7 +8,7 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
-#include "runtime/container/request_key.h"
+#include "runtime/sandbox/request_key.h"
 #include "runtime/container/statedir.h"
 
 struct sandbox_join {

@@ -291,7 +291,7 @@ int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char 
 	}
 	json_w_object(w);
 	write_exit(w, id, e);
-	/* sbiso (issue 31 §5): why the host refused the sandbox */
+	/* sbiso (issue 31 §5): the host knob that refused the user namespace */
 	if (e->host_blocked) {
 		json_w_key(w, "hostBlocked");
 		json_w_string(w, e->host_blocked);

@@ -23,7 +23,7 @@
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
 #include "runtime/sandbox/output.h"
-#include "runtime/sandbox/sandbox_host.h"
+#include "runtime/sandbox/room.h"
 #include "runtime/sandbox/limits.h"
 #include <sys/wait.h>
 
@@ -79,7 +79,7 @@ static int run_fail(const struct run_flags *rf, const char *id, struct error *er
 
 	result_make(-1, NULL, NULL, &e);
 	result_not_started(&e, err->msg);
-	e.host_blocked = sandbox_host_blocked();   /* the host knob that refused a sandbox, if any */
+	e.host_blocked = room_host_blocked();   /* the host knob that refused the user namespace, if any */
 	write_result(rf, id, &e);
 	return cli_fail(err);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "oci/parse.h"
+#include "oci/sandbox/room.h"
 
 #define KEY_LANDLOCK "run.tinyrun.landlock"
 

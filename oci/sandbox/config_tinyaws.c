@@ -12,6 +12,7 @@
 #include <sys/mount.h>
 
 #include "oci/parse.h"
+#include "oci/sandbox/room.h"
 #include "oci/util.h"
 #include "oci/sandbox/tinyaws.h"
 

@@ -24,7 +24,7 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/container/process.h"
-#include "runtime/sandbox/sandbox.h"
+#include "runtime/sandbox/room.h"
 #include "runtime/container/setup.h"
 #include "runtime/linux/procfs.h"
 #include "rootfs/rootfs.h"
@@ -101,10 +101,10 @@ static int become_ns_root(const struct oci_config *cfg, struct error *err)
 {
 	/* without the minimal root, the config's mounts make files as the one
 	 * mapped id (like any user namespace whose root maps to an unprivileged uid) */
-	uid_t uid = cfg->sandbox.userns_auto ? cfg->process.uid : 0;
-	gid_t gid = cfg->sandbox.userns_auto ? cfg->process.gid : 0;
+	uid_t uid;
+	gid_t gid;
 
-	if (cfg->sandbox.userns_auto && cfg->sandbox.minimal_root)
+	if (room_child_ids(cfg, &uid, &gid))
 		return 0;
 	if (setresgid(gid, gid, gid) < 0)
 		return error_sys(err, errno, "setresgid(%u) in the user namespace", (unsigned)gid);
@@ -284,7 +284,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		.dev_fds = ctx->dev_fds,
 		.root_data = ctx->root_data,
 		.selinux = ctx->selinux,
-		.request_mnt_fd = cfg->sandbox.request ? ctx->request_mnt_fd : -1,
+		.request_mnt_fd = room_request_mnt_fd(cfg, ctx->request_mnt_fd),
 		.idmap_request = idmap_request,
 		.idmap_ud = ctx,
 	};
@@ -302,7 +302,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		return r;
 	if (ctx->userns && (r = become_ns_root(cfg, err)) < 0)
 		return r;
-	if ((r = container_sandbox_child_limits(cfg, err)) < 0)
+	if ((r = room_child_limits(cfg, err)) < 0)
 		return r;
 	if (ctx->late_cgroupns && !ctx->unshare_ns && unshare(CLONE_NEWCGROUP) < 0)
 		return error_sys(err, errno, "linux.namespaces: cgroup namespace");

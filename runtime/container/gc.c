@@ -113,7 +113,7 @@ static void clean_rdt(struct gc_target *t)
 		rdt_remove(t->c->name);
 }
 
-/* a tinyaws job's overlay upper/work (scratch.h) */
+/* a job's overlay upper/work (runtime/sandbox/scratch.h) */
 static void clean_scratch(struct gc_target *t)
 {
 	struct error err;
@@ -122,7 +122,7 @@ static void clean_scratch(struct gc_target *t)
 		log_warn("gc: %s", err.msg);
 }
 
-/* the sandbox's uid lease (lease.h) */
+/* the leased uid, run.tinyrun.userns=auto (runtime/sandbox/lease.h) */
 static void clean_lease(struct gc_target *t)
 {
 	container_lease_release(t->c->dirfd);

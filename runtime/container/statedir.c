@@ -555,7 +555,7 @@ void container_dir_remove(struct container *c)
 
 	struct error err;
 
-	if (scratch_remove(c->dirfd, &err) < 0)   /* a tinyaws job's upper/work */
+	if (scratch_remove(c->dirfd, &err) < 0)   /* a job's overlay upper/work (runtime/sandbox/scratch.h) */
 		log_warn("%s", err.msg);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		unlinkat(c->dirfd, files[i], 0);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rootfs/internal.h"
+#include "rootfs/sandbox/room.h"
 #include "tests/unit/unit.h"
 
 static const struct minimal_step *find(const struct minimal_step *s, size_t n, const char *path)

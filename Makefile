@@ -137,7 +137,7 @@ demo: deps-build
 
 # C unit tests: one binary per tests/unit/test_<module>_*.c, linked against oci/
 # plus the objects of the module its name starts with (oci, rootfs, seccomp, cgroup;
-# container: runtime/container/ with what it calls, runtime/linux, runtime/cgroup,
+# container: runtime/container/ with what it calls, runtime/sandbox, runtime/linux, runtime/cgroup,
 # rootfs, seccomp and the log; cli: the command layer, everything but main.o).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
@@ -157,7 +157,7 @@ build/tests/%: tests/unit/%.c tests/unit/unit.h $$(call unit_objs,$$*)
 
 unit: $(UNIT_BINS)
 
-# Fuzz targets tests/fuzz/fuzz_*.c over oci/ + seccomp/. make check replays
+# Fuzz targets tests/fuzz/fuzz_*.c over oci/ (with its room oci/sandbox/) + seccomp/. make check replays
 # tests/fuzz/corpus/<target>/ with gcc + ASan/UBSan (build/fuzz-replay/);
 # make fuzz builds libFuzzer binaries with clang (build/fuzz/) and runs each
 # for FUZZ_SECONDS on a copy of that corpus. Both with FUZZ_SAN: undefined

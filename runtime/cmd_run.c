@@ -141,7 +141,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (!detach)
 		wait_block_signals();
 	t0 = mono_ms();
-	/* without the init, a foreground run enforces the time limits (limits.h);
+	/* without the init, a foreground run enforces the time limits (runtime/sandbox/limits.h);
 	 * a request's deadline already past: the program does not start */
 	expired = !detach && limits_watch_begin(&cr->limits, &cr->cg, cr->pid);
 	if (!expired && sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
@@ -204,7 +204,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	return status;
 }
 
-/* created, but it cannot start (output.h's request total): undone, nothing left */
+/* created, but it cannot start (runtime/sandbox/output.h's request total): undone, nothing left */
 static void start_failed(struct container *c, const struct oci_config *cfg, struct created *cr)
 {
 	struct error e2;
@@ -327,7 +327,7 @@ static int run_bundle(struct global_opts *g, struct create_opts *o, const struct
 		goto fail;
 	o->bundle = b->path;
 	o->config_path = b->config_path;
-	o->foreground = !rf->detach;   /* it waits: it can enforce the time limits (limits.h) */
+	o->foreground = !rf->detach;   /* it waits: it can enforce the time limits (runtime/sandbox/limits.h) */
 	cmd_create_socket_activation(o, &b->cfg);
 	if (rf->detach && b->cfg.process.terminal && !o->console_socket) {
 		r = error_set(err, EINVAL, "process.terminal is true: --console-socket is required with --detach");

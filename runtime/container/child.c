@@ -387,7 +387,7 @@ void container_child_main(struct child_ctx *ctx)
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
 	process_reset_signals();
 	creator_watch(ctx);
-	if (ctx->o->output_fds)   /* run.tinyrun.output-limit: the runtime's pipes (output.h) */
+	if (ctx->o->output_fds)   /* run.tinyrun.output-limit: the runtime's pipes (runtime/sandbox/output.h) */
 		output_child_stdio(ctx->o->output_fds);
 	if (process_set_oom_score(p, &err) < 0)
 		goto fail;

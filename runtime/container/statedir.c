@@ -546,12 +546,12 @@ int container_save_state(struct container *c, struct error *err)
 void container_dir_remove(struct container *c)
 {
 	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring", "exit-status", "landlock-abi" /* fence.h */,
+					     "no-new-keyring", "exit-status", "landlock-abi" /* runtime/sandbox/fence.h */,
 					     "creator", "cgroup", "init",
-					     "uid-lease.tmp", "request-key" /* request_key.h */,
-					     "output-total" /* output.h: a request's bytes passed on */,
-					     "request-deadline" /* limits.h */,
-					     "uid-lease" /* the lease returns with the record: lease.h */ };
+					     "uid-lease.tmp", "request-key" /* runtime/sandbox/request_key.h */,
+					     "output-total" /* runtime/sandbox/output.h: a request's bytes passed on */,
+					     "request-deadline" /* runtime/sandbox/limits.h */,
+					     "uid-lease" /* the lease returns with the record: runtime/sandbox/lease.h */ };
 
 	struct error err;
 

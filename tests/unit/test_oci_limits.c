@@ -1,4 +1,4 @@
-/* oci/: the time limits (annotations_limits.c): the seconds they take,
+/* oci/sandbox/: the time limits (annotations_limits.c): the seconds they take,
  * RLIMIT_CPU from run.tinyrun.cpu-time, the refusals naming the annotation,
  * and what `spec --sandbox` writes. */
 #include <stdlib.h>

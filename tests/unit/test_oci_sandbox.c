@@ -1,4 +1,4 @@
-/* oci/: the sandbox annotations (annotations_sandbox.c) and the profile
+/* oci/sandbox/: the sandbox annotations (annotations_sandbox.c) and the profile
  * `spec --sandbox` writes (spec_sandbox.c): it parses back into the typed
  * fields, keeps the input's args/env/root/annotations, and every refusal
  * names its annotation. */

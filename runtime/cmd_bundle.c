@@ -21,6 +21,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 #include "oci/sandbox/tinyaws.h"
 #include "rootfs/sandbox/tinyaws.h"
 #include "runtime/container/selfexe.h"

@@ -3,7 +3,7 @@
  * it keeps ociVersion, process.args, process.env, root.path and the
  * annotations; everything else is the profile (README "Sandboxing untrusted
  * code", SPEC-NOTES "Sandbox"): every layer on, none optional. */
-#include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,6 +8,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 #include "runtime/init/init_args.h"
 #include "tests/unit/unit.h"
 

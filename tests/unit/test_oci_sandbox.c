@@ -9,6 +9,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 #include "tests/unit/unit.h"
 
 static char *sandbox_of(const char *in)

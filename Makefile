@@ -28,7 +28,7 @@ LDLIBS  := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 # which needs the glibc it was built with at run time: ld warns so; a source build has it.
 TINYRUN_LDFLAGS ?= -static-pie
 
-SRCDIRS := oci runtime runtime/container runtime/cgroup runtime/linux runtime/criu rootfs seccomp
+SRCDIRS := oci oci/sandbox runtime runtime/container runtime/sandbox runtime/cgroup runtime/linux runtime/criu rootfs rootfs/sandbox seccomp
 SRCS    := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
 LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
@@ -137,7 +137,7 @@ demo: deps-build
 
 # C unit tests: one binary per tests/unit/test_<module>_*.c, linked against oci/
 # plus the objects of the module its name starts with (oci, rootfs, seccomp, cgroup;
-# container: runtime/container/ with what it calls, runtime/linux, runtime/cgroup,
+# container: runtime/container/ with what it calls, runtime/sandbox, runtime/linux, runtime/cgroup,
 # rootfs, seccomp and the log; cli: the command layer, everything but main.o).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
@@ -145,7 +145,7 @@ OCI_OBJS  := $(filter build/oci/%,$(OBJS))
 unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter build/rootfs/%,$(OBJS))) \
             $(if $(filter test_seccomp_%,$(1)),$(filter build/seccomp/%,$(OBJS))) \
             $(if $(filter test_cgroup_%,$(1)),$(filter build/runtime/cgroup/%,$(OBJS))) \
-            $(if $(filter test_container_%,$(1)),$(filter build/runtime/container/% build/runtime/linux/% \
+            $(if $(filter test_container_%,$(1)),$(filter build/runtime/container/% build/runtime/sandbox/% build/runtime/linux/% \
               build/runtime/cgroup/% build/runtime/criu/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS))) \
             $(if $(filter test_criu_%,$(1)),$(filter build/runtime/criu/%,$(OBJS))) \
             $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(LIBOBJS)))
@@ -157,14 +157,14 @@ build/tests/%: tests/unit/%.c tests/unit/unit.h $$(call unit_objs,$$*)
 
 unit: $(UNIT_BINS)
 
-# Fuzz targets tests/fuzz/fuzz_*.c over oci/ + seccomp/. make check replays
+# Fuzz targets tests/fuzz/fuzz_*.c over oci/ (with its room oci/sandbox/) + seccomp/. make check replays
 # tests/fuzz/corpus/<target>/ with gcc + ASan/UBSan (build/fuzz-replay/);
 # make fuzz builds libFuzzer binaries with clang (build/fuzz/) and runs each
 # for FUZZ_SECONDS on a copy of that corpus. Both with FUZZ_SAN: undefined
 # behaviour aborts (-fno-sanitize-recover=all) instead of printing and passing.
 DEB_FUZZ     := clang
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
-FUZZ_LIB     := $(wildcard oci/*.c seccomp/*.c)
+FUZZ_LIB     := $(wildcard oci/*.c oci/sandbox/*.c seccomp/*.c)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 REPLAY_BINS  := $(patsubst tests/fuzz/%.c,build/fuzz-replay/%,$(FUZZ_SRCS))
 FUZZ_BINS    := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))

@@ -13,6 +13,7 @@
 
 #include "parse.h"
 #include "util.h"
+#include "oci/sandbox/room.h"
 
 bool oci_version_supported(const char *v)
 {
@@ -131,8 +132,8 @@ static int parse_top(struct pctx *c, const struct json_val *root, enum oci_parse
 		return r;
 	if ((r = parse_root_mount(c, cfg)) < 0)
 		return r;
-	/* the sandbox annotations first: run.tinyrun.userns=auto stands for the mappings */
-	if ((r = oci_sandbox_parse(c, cfg)) < 0)
+	/* the room's annotations first: run.tinyrun.userns=auto stands for the mappings */
+	if ((r = oci_room_parse(c, cfg)) < 0)
 		return r;
 	return parse_validate(c, cfg);
 }

@@ -388,7 +388,7 @@ struct oci_linux {
 	unsigned long personality; /* PER_LINUX or PER_LINUX32 */
 };
 
-/* ---- the sandbox annotations (oci/annotations_sandbox.c) -------------- */
+/* ---- the sandbox annotations (oci/sandbox/annotations_sandbox.c) -------------- */
 
 #define OCI_SANDBOX_RANGE_FIRST 100000u
 #define OCI_SANDBOX_RANGE_LAST 165535u
@@ -396,7 +396,7 @@ struct oci_linux {
 #define OCI_SANDBOX_KEY_MIN 16     /* bytes of a request's key: at least, */
 #define OCI_SANDBOX_KEY_MAX 4096   /* at most */
 
-/* run.tinyrun.landlock (oci/annotations_landlock.c): what the task may do
+/* run.tinyrun.landlock (oci/sandbox/annotations_landlock.c): what the task may do
  * below each path of the container (resolved after pivot_root), and which
  * IPC leaves its Landlock domain. */
 #define OCI_LANDLOCK_READ 1u               /* r: read files, list directories */
@@ -416,7 +416,7 @@ struct oci_landlock {
 	size_t n_rules;
 	unsigned int scope;        /* OCI_LANDLOCK_SCOPE_* */
 };
-/* The output and disk limits (oci/annotations_output.c); 0: not set. */
+/* The output and disk limits (oci/sandbox/annotations_output.c); 0: not set. */
 #define OCI_ANNOTATION_OUTPUT_LIMIT "run.tinyrun.output-limit"
 #define OCI_ANNOTATION_REQUEST_OUTPUT_LIMIT "run.tinyrun.request-output-limit"
 #define OCI_ANNOTATION_WORKSPACE_SIZE "run.tinyrun.workspace-size"
@@ -434,7 +434,7 @@ struct oci_output_limits {
 #define OCI_LIMIT_INODES_MAX (1ull << 32)
 /* "N", "Nk", "Nm", "Ng" (powers of 1024), 1 <= value <= max -> *out; 0 or -EINVAL. */
 int oci_size_parse(const char *s, uint64_t max, uint64_t *out);
-/* ---- the time limits (oci/annotations_limits.c, sbtime) ---------------- */
+/* ---- the time limits (oci/sandbox/annotations_limits.c, sbtime) ---------------- */
 
 #define OCI_ANNOTATION_WALL_TIME "run.tinyrun.wall-time"
 #define OCI_ANNOTATION_CPU_TIME "run.tinyrun.cpu-time"
@@ -458,7 +458,7 @@ struct oci_sandbox {
 	bool userns_auto;          /* run.tinyrun.userns=auto: the runtime leases one host id */
 	uint32_t range_first;      /* run.tinyrun.userns.range=FIRST-LAST (default 100000-165535) */
 	uint32_t range_last;
-	bool minimal_root;         /* run.tinyrun.rootfs=minimal: rootfs/minimal.c builds / */
+	bool minimal_root;         /* run.tinyrun.rootfs=minimal: rootfs/sandbox/minimal.c builds / */
 	char *request;             /* run.tinyrun.sandbox.request=<ID>: a task of ID's request */
 	char *request_key_file;    /* run.tinyrun.sandbox.request-key-file=FILE: a file of the bundle
 	                            * (relative, no ".."): the key a request's creator sets, its
@@ -466,7 +466,7 @@ struct oci_sandbox {
 	char *workspace_seed;      /* run.tinyrun.workspace.seed=DIR: a directory of the bundle
 	                            * (relative, no "..") copied into a new workspace */
 	struct oci_landlock landlock;
-	struct oci_output_limits limits; /* oci/annotations_output.c */
+	struct oci_output_limits limits; /* oci/sandbox/annotations_output.c */
 	struct oci_limits time;   /* the time limits (annotations_limits.c) */
 };
 /* "FIRST-LAST" -> ids; 0 or -EINVAL. */
@@ -492,7 +492,7 @@ struct oci_config {
 	                            * the caller's supplementary groups stay, no setgroups */
 	bool has_linux;
 	struct oci_linux linux_;   /* `linux` is a predefined macro in GNU C */
-	/* oci/config_tinyaws.c: mounts[0] has destination "/" (an overlay
+	/* oci/sandbox/config_tinyaws.c: mounts[0] has destination "/" (an overlay
 	 * mounted onto the root); annotation run.tinyrun.scratch (a directory
 	 * of the bundle, relative, checked) under which create makes
 	 * <scratch>/<id>/{upper,work} for that overlay, or NULL */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "oci/sandbox/room.h"
 
 #define LINUX JKEY(NULL, "linux")
 
@@ -25,7 +26,7 @@ static int check_userns(struct pctx *c, const struct oci_config *cfg)
 	}
 	if (l->ns[OCI_NS_USER].path && maps)
 		return parse_err(c, JKEY(LINUX, key), "not allowed when joining a user namespace by path");
-	if (!l->ns[OCI_NS_USER].path && !maps && !cfg->sandbox.userns_auto)   /* leased: runtime/container/lease.h */
+	if (!l->ns[OCI_NS_USER].path && !maps && !oci_room_userns_leased(cfg))   /* leased: runtime/sandbox/lease.h */
 		return parse_err(c, JKEY(LINUX, "uidMappings"), "required with a new user namespace");
 	return 0;
 }
@@ -131,7 +132,7 @@ int oci_config_check_create(const struct oci_config *cfg, struct error *err)
 		return error_set(err, EINVAL, "config.json: .linux.namespaces: a mount namespace is required");
 	/* only one of the two (neither: check_userns) */
 	if (has_ns(cfg, OCI_NS_USER) && !l->ns[OCI_NS_USER].path && (!l->n_uid_mappings || !l->n_gid_mappings) &&
-	    !cfg->sandbox.userns_auto)
+	    !oci_room_userns_leased(cfg))
 		return error_set(err, EINVAL, "config.json: .linux.uidMappings: a new user namespace needs uid and gid mappings");
 	if (cfg->init && !(l->ns[OCI_NS_PID].present && !l->ns[OCI_NS_PID].path))
 		return error_set(err, EINVAL, "config.json: .annotations[\"run.tinyrun.init\"]: needs a new pid namespace "

@@ -269,7 +269,7 @@ static void write_exit(struct json_writer *w, const char *id, const struct oci_e
 		json_w_null(w);
 	key_u64(w, "oomKills", e->oom_kills);
 	key_u64(w, "pidsLimitHits", e->pids_limit_hits);
-	/* sbland: the Landlock ABI the task ran under (runtime/container/fence.h) */
+	/* sbland: the Landlock ABI the task ran under (runtime/sandbox/fence.h) */
 	if (e->landlock_asked) {
 		json_w_key(w, "landlockAbi");
 		json_w_int(w, e->landlock_abi);
@@ -291,7 +291,7 @@ int oci_exit_json(const char *id, const struct oci_exit *e, bool as_event, char 
 	}
 	json_w_object(w);
 	write_exit(w, id, e);
-	/* sbiso (issue 31 §5): why the host refused the sandbox */
+	/* sbiso (issue 31 §5): the host knob that refused the user namespace */
 	if (e->host_blocked) {
 		json_w_key(w, "hostBlocked");
 		json_w_string(w, e->host_blocked);

@@ -53,13 +53,13 @@ struct oci_exit {
 	uint64_t pids_limit_hits;
 	/* sbiso (issue 31 §5): the host knob that kept a sandbox from starting
 	 * ("user namespaces are disabled: /proc/sys/user/max_user_namespaces
-	 * is 0", runtime/container/sandbox_host.h), or NULL: "hostBlocked" */
+	 * is 0", runtime/sandbox/sandbox_host.h), or NULL: "hostBlocked" */
 	const char *host_blocked;
 	/* sbland (issue 31 §4): "landlockAbi": N when the config asked for
 	 * Landlock (0: the kernel had none), absent otherwise */
 	bool landlock_asked;
 	int landlock_abi;
-	/* sboutput: the task's output through `run` (runtime/container/output.h),
+	/* sboutput: the task's output through `run` (runtime/sandbox/output.h),
 	 * only with run.tinyrun.output-limit or .request-output-limit:
 	 * "stdoutBytes", "stderrBytes" (what the task wrote), "stdoutTruncated",
 	 * "stderrTruncated" (not all of it was passed on); reasons

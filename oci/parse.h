@@ -128,14 +128,7 @@ int parse_idmaps(struct pctx *c, const struct jpath *p, const struct json_val *o
 		 const char *key, struct oci_idmap **out, size_t *n);
 /* Checks across sections (namespaces vs mappings, hostname, sysctl ...). */
 int parse_validate(struct pctx *c, const struct oci_config *cfg);
-/* oci/config_tinyaws.c: a mounts[] entry onto "/" and run.tinyrun.scratch */
-int parse_root_mount(struct pctx *c, struct oci_config *cfg);
-/* annotations_sandbox.c: the run.tinyrun.* annotations, before parse_validate */
-int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg);
-/* run.tinyrun.landlock into cfg->sandbox.landlock (annotations_landlock.c). */
-int oci_landlock_parse(struct pctx *c, struct oci_config *cfg);
-/* oci/annotations_output.c: the output and disk limits (struct oci_output_limits) */
-int oci_output_parse(struct pctx *c, struct oci_config *cfg);
+/* the room's parsers (mounts[] onto "/", the run.tinyrun.* annotations): oci/sandbox/room.h */
 /* annotations_limits.c: the time limits (and RLIMIT_CPU from run.tinyrun.cpu-time) */
 int oci_limits_parse(struct pctx *c, struct oci_config *cfg);
 

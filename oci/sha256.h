@@ -1,5 +1,5 @@
 /* SHA-256 (FIPS 180-4), self-contained: the hash of a sandbox request's key
- * (runtime/container/sandbox.c) is all it is for. */
+ * (runtime/sandbox/sandbox.c) is all it is for. */
 #ifndef TINYRUN_OCI_SHA256_H
 #define TINYRUN_OCI_SHA256_H
 

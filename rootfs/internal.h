@@ -109,36 +109,7 @@ int rootfs_copy_tree_flags(int from_dir, int to_dir, int depth, unsigned flags);
 /* ---- devices.c ---- */
 int rootfs_setup_dev(struct rootfs_ctx *c);
 
-/* ---- minimal.c: run.tinyrun.rootfs=minimal ---- */
-enum minimal_kind {
-	MIN_IMAGE,                /* the image's top directory, bound read-only (or its symlink) */
-	MIN_ETC,                  /* tmpfs with passwd, group, ld.so.cache, alternatives; then ro */
-	MIN_TMPFS,                /* a new tmpfs */
-	MIN_SHARED,               /* the request's mount of the same path */
-	MIN_PROC, MIN_SYS, MIN_DEV,
-};
-struct minimal_step {
-	const char *path;         /* below the root, no leading '/' */
-	enum minimal_kind kind;
-	unsigned long ms_flags;   /* of the mount (MS_RDONLY applied once filled for etc, dev) */
-	const char *data;         /* filesystem options */
-};
-/* The steps, in order, for a workspace at `cwd` ("/workspace"); `shared`: a
- * task of a request (workspace and /tmp are the request's); q: their size
- * and inodes (0 or NULL: the defaults). Pure. Returns the count (fills at
- * most max). */
-size_t rootfs_minimal_plan(const char *cwd, bool shared, const struct oci_output_limits *q,
-			   struct minimal_step *s, size_t max);
-/* Build the root on c->o->rootfs, set c->root_fd to it. */
-int rootfs_minimal_build(struct rootfs_ctx *c);
-/* The built root (O_PATH), for rootfs_pivot: by then the host path to it may
- * be out of the process's reach. -1 before rootfs_minimal_build. */
-int rootfs_minimal_root_fd(void);
-/* minimal_overlay.c: a detached read-only (nosuid, nodev) overlay mount of
- * the image directory image_dir_fd, with inodes of its own: its fd, or
- * -errno. */
-int rootfs_image_overlay(int image_dir_fd, int root_fd);   /* root_fd: the minimal root, for
-                                                            * an empty layer on old kernels */
+/* ---- rootfs/sandbox/: the built root (run.tinyrun.rootfs=minimal): rootfs/sandbox/room.h ---- */
 
 /* ---- paths.c ---- */
 int rootfs_mask_paths(struct rootfs_ctx *c);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rootfs/internal.h"
+#include "rootfs/sandbox/room.h"
 #include "oci/util.h"
 
 int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a)
@@ -103,7 +104,7 @@ static int bind_source(struct rootfs_ctx *c, const struct oci_mount *m, const st
 		return dup(idmapped);
 	if (early >= 0)
 		src = open_tree(early, "", clone | AT_EMPTY_PATH);
-	else if (!c->cfg->sandbox.minimal_root && (rel = rootfs_host_path_inside(c->o->rootfs, NULL, m->source, in)))
+	else if (!rootfs_room_builds_root(c->cfg) && (rel = rootfs_host_path_inside(c->o->rootfs, NULL, m->source, in)))
 		return rootfs_tree_in_root(c->root_fd, rel, clone);   /* as the rootfs is now */
 	else
 		src = open_tree(AT_FDCWD, m->source, clone);

@@ -11,6 +11,7 @@
 
 #include "oci/util.h"
 #include "rootfs/internal.h"
+#include "rootfs/sandbox/room.h"
 
 /* After pivot_root(".", ".") our cwd still names the new root, with the old
  * root stacked on top of it: "." must be reached through an fd of the old
@@ -214,7 +215,7 @@ int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, stru
 	const struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
 	int r;
 
-	if (cfg->sandbox.minimal_root && rootfs_minimal_root_fd() >= 0)
+	if (rootfs_room_builds_root(cfg) && rootfs_minimal_root_fd() >= 0)
 		c.root_fd = fcntl(rootfs_minimal_root_fd(), F_DUPFD_CLOEXEC, 0);
 	else
 		c.root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -223,7 +224,7 @@ int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, stru
 	if ((r = rootfs_mask_paths(&c)) < 0 || (r = rootfs_readonly_paths(&c)) < 0)
 		goto out;
 	/* the minimal root belongs to the process's id: read-only whatever root.readonly says */
-	if (cfg->root_readonly || cfg->sandbox.minimal_root) {
+	if (cfg->root_readonly || rootfs_room_builds_root(cfg)) {
 		/* process.cwd cannot be made once / is read-only (runc makes it too) */
 		if (cfg->has_process && cfg->process.cwd) {
 			int fd = rootfs_open_or_create(c.root_fd, cfg->process.cwd, DEST_DIR, false);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rootfs/internal.h"
+#include "rootfs/sandbox/room.h"
 
 /* runc's rootfsParentMountPrivate: with shared propagation asked for, the
  * mount holding the rootfs must be private, or our bind of the rootfs would
@@ -102,7 +103,7 @@ static int *open_relative_sources(const struct oci_config *cfg, const struct roo
 		}
 		if (!cwd_asked) {
 			cwd_asked = true;
-			has_cwd = !cfg->sandbox.minimal_root && getcwd(cwd, sizeof(cwd));
+			has_cwd = !rootfs_room_builds_root(cfg) && getcwd(cwd, sizeof(cwd));
 		}
 		if ((fds[i] = open_relative(o, has_cwd ? cwd : NULL, m->source, &root_fd)) >= 0)
 			budget--;
@@ -114,7 +115,7 @@ static int *open_relative_sources(const struct oci_config *cfg, const struct roo
 	return fds;
 }
 
-/* mounts[0] onto "/" (oci/config_tinyaws.c: an overlay): mounted over the
+/* mounts[0] onto "/" (oci/sandbox/config_tinyaws.c: an overlay): mounted over the
  * rootfs' self-bind, in our own mount namespace, then the root fd reopened
  * so that every later entry and pivot_root use the overlay. */
 static int mount_root_entry(struct rootfs_ctx *c)
@@ -143,8 +144,8 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	c.src_fds = open_relative_sources(cfg, o);
 	if ((r = set_propagation(cfg, o->rootfs, err)) < 0)
 		goto out;
-	if (cfg->sandbox.minimal_root) {
-		/* the sandbox's root is built, not bound (minimal.c) */
+	if (rootfs_room_builds_root(cfg)) {
+		/* the room's root is built, not bound (rootfs/sandbox/minimal.c) */
 		if ((r = rootfs_minimal_build(&c)) < 0)
 			goto out;
 	} else if (mount(o->rootfs, o->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0) {
@@ -160,7 +161,7 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	for (size_t i = cfg->root_mount ? 1 : 0; i < cfg->n_mounts; i++)
 		if ((r = rootfs_mount_entry(&c, i)) < 0)
 			goto out;
-	if ((!cfg->sandbox.minimal_root && (r = rootfs_setup_dev(&c)) < 0) || (r = rootfs_mount_deferred_ro(&c)) < 0)
+	if ((!rootfs_room_builds_root(cfg) && (r = rootfs_setup_dev(&c)) < 0) || (r = rootfs_mount_deferred_ro(&c)) < 0)
 		goto out;
 out:
 	if (c.root_fd >= 0)

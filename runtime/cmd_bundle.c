@@ -1,8 +1,8 @@
 /* `tinyrun bundle tinyaws IMAGE -o BUNDLE [options] [-- CMD [ARGS...]]`: a
  * tinyaws job (image dir + app dir) as an OCI bundle (README "Running tinyaws
- * jobs", SPEC-NOTES "tinyaws jobs"). The choices: rootfs/tinyaws.c; the
- * config.json: oci/spec_tinyaws.c; the root overlay: oci/config_tinyaws.c,
- * rootfs/prepare.c, runtime/container/scratch.c. */
+ * jobs", SPEC-NOTES "tinyaws jobs"). The choices: rootfs/sandbox/tinyaws.c; the
+ * config.json: oci/sandbox/spec_tinyaws.c; the root overlay: oci/sandbox/config_tinyaws.c,
+ * rootfs/prepare.c, runtime/sandbox/scratch.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -21,8 +21,9 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
-#include "oci/tinyaws.h"
-#include "rootfs/tinyaws.h"
+#include "oci/sandbox/spec_sandbox.h"
+#include "oci/sandbox/tinyaws.h"
+#include "rootfs/sandbox/tinyaws.h"
 #include "runtime/container/selfexe.h"
 
 const struct cli_opt cmd_bundle_opts[] = {

@@ -7,7 +7,7 @@
 #include "oci/callerenv.h"
 #include "runtime/container/bundle.h"
 #include "cli.h"
-#include "runtime/container/output.h"
+#include "runtime/sandbox/output.h"
 #include "runtime/container/selfseal.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/container/notify.h"
@@ -156,7 +156,7 @@ int cmd_create(struct global_opts *g, int argc, char **argv)
 	o.bundle = b.path;
 	o.config_path = b.config_path;
 	cmd_create_socket_activation(&o, &b.cfg);
-	r = output_refuse_detached(&b.cfg, &err);   /* output.h: only `run` in the foreground */
+	r = output_refuse_detached(&b.cfg, &err);   /* runtime/sandbox/output.h: only `run` in the foreground */
 	if (r == 0)
 		r = cmd_create_notify(g, &o, &b.cfg, &err);
 	if (r == 0)

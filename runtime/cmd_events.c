@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "runtime/container/lifecycle.h"
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 #include "runtime/container/result.h"
 #include "oci/events.h"
 

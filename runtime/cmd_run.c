@@ -17,14 +17,14 @@
 #include "runtime/container/lifecycle.h"
 #include "log.h"
 #include "runtime/container/sync.h"
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 #include "runtime/container/result.h"
 #include "runtime/container/result_file.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
-#include "runtime/container/output.h"
-#include "runtime/container/sandbox_host.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/output.h"
+#include "runtime/sandbox/room.h"
+#include "runtime/sandbox/limits.h"
 #include <sys/wait.h>
 
 /* `tinyrun run path/to/bundle`: a directory named with a '/' (which no id may
@@ -79,7 +79,7 @@ static int run_fail(const struct run_flags *rf, const char *id, struct error *er
 
 	result_make(-1, NULL, NULL, &e);
 	result_not_started(&e, err->msg);
-	e.host_blocked = sandbox_host_blocked();   /* the host knob that refused a sandbox, if any */
+	e.host_blocked = room_host_blocked();   /* the host knob that refused the user namespace, if any */
 	write_result(rf, id, &e);
 	return cli_fail(err);
 }
@@ -141,7 +141,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	if (!detach)
 		wait_block_signals();
 	t0 = mono_ms();
-	/* without the init, a foreground run enforces the time limits (limits.h);
+	/* without the init, a foreground run enforces the time limits (runtime/sandbox/limits.h);
 	 * a request's deadline already past: the program does not start */
 	expired = !detach && limits_watch_begin(&cr->limits, &cr->cg, cr->pid);
 	if (!expired && sync_send(cr->sync_fd, SYNC_START, 0, NULL, 0, -1) < 0)
@@ -204,7 +204,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	return status;
 }
 
-/* created, but it cannot start (output.h's request total): undone, nothing left */
+/* created, but it cannot start (runtime/sandbox/output.h's request total): undone, nothing left */
 static void start_failed(struct container *c, const struct oci_config *cfg, struct created *cr)
 {
 	struct error e2;
@@ -327,7 +327,7 @@ static int run_bundle(struct global_opts *g, struct create_opts *o, const struct
 		goto fail;
 	o->bundle = b->path;
 	o->config_path = b->config_path;
-	o->foreground = !rf->detach;   /* it waits: it can enforce the time limits (limits.h) */
+	o->foreground = !rf->detach;   /* it waits: it can enforce the time limits (runtime/sandbox/limits.h) */
 	cmd_create_socket_activation(o, &b->cfg);
 	if (rf->detach && b->cfg.process.terminal && !o->console_socket) {
 		r = error_set(err, EINVAL, "process.terminal is true: --console-socket is required with --detach");

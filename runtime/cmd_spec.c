@@ -11,6 +11,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 
 const struct cli_opt cmd_spec_opts[] = {
 	{ "bundle", 'b', 'b', "DIR", "write DIR/config.json (default: the current directory)" },

@@ -337,7 +337,7 @@ PY
 }
 
 # The sandbox profile's minimal root copies the image's /etc/ld.so.cache
-# (rootfs/minimal.c): a FIFO there is neither waited on nor read.
+# (rootfs/sandbox/minimal.c): a FIFO there is neither waited on nor read.
 @test "hostile image: the sandbox's /etc/ld.so.cache a FIFO, empty or with data: not copied, no hang" {
 	rm -f "$BUNDLE/config.json"
 	"$RUNTIME" spec --sandbox -b "$BUNDLE"

@@ -14,7 +14,7 @@
 #                         copied). The runtime resolves nothing inside a
 #                         workspace for a task: a joining task gets the
 #                         request's /workspace as its tmpfs mount root, opened
-#                         RESOLVE_NO_SYMLINKS and checked (rootfs/minimal.c
+#                         RESOLVE_NO_SYMLINKS and checked (rootfs/sandbox/minimal.c
 #                         clone_shared); on a read-only root, that mount point
 #                         cannot be renamed, exchanged or replaced (EROFS), so
 #                         a symlink or renameat2 race inside the workspace has

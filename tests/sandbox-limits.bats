@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # shellcheck disable=SC2154 # $result: run_result (helpers.bash)
-# The time limits (issue 31 §1; runtime/container/limits.h): run.tinyrun.wall-time,
+# The time limits (issue 31 §1; runtime/sandbox/limits.h): run.tinyrun.wall-time,
 # run.tinyrun.request-deadline and run.tinyrun.cpu-time, enforced by
 # tinyrun-init (the sandbox profile) for run, run -d and create/start, or by a
 # foreground run without it; reasons `timeout` and `cpu-time`. Every test

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# The output and disk limits (issue 31 §1; runtime/container/output.h,
-# oci/annotations_output.c): run.tinyrun.output-limit and
+# The output and disk limits (issue 31 §1; runtime/sandbox/output.h,
+# oci/sandbox/annotations_output.c): run.tinyrun.output-limit and
 # .request-output-limit (run passes on at most N bytes of the task's stdout
 # and stderr, then ends it: reason output-limit), .workspace-size and
 # .workspace-inodes (the workspace's and /tmp's tmpfs: the disk quota),

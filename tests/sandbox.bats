@@ -517,3 +517,20 @@ refused_task() {
 	assert_success
 	assert_line --regexp "^file:/proc/self/uid_map= +65534 +$((RANGE_FIRST + 1)) +1$"
 }
+
+@test "room: no core file outside runtime/sandbox/, oci/sandbox/, rootfs/sandbox/ names the sandbox or tinyaws but the allowlist's entry points" {
+	# issue 31 §6: the OCI core reaches the room only through its room.h
+	run bash "$BATS_TEST_DIRNAME/lib/room-check.sh"
+	assert_success
+	assert_output ''
+	# the check sees a branch: a copy of the tree with one added fails it
+	local tree="$BATS_TEST_TMPDIR/tree"
+	mkdir -p "$tree/tests/lib"
+	cp -r "$BATS_TEST_DIRNAME/../oci" "$BATS_TEST_DIRNAME/../runtime" "$BATS_TEST_DIRNAME/../rootfs" \
+		"$BATS_TEST_DIRNAME/../seccomp" "$tree/"
+	cp "$BATS_TEST_DIRNAME/lib/room-check.sh" "$BATS_TEST_DIRNAME/lib/room-allowlist.txt" "$tree/tests/lib/"
+	echo 'static int f(const struct oci_config *cfg) { return cfg->sandbox.minimal_root; }' >>"$tree/rootfs/pivot.c"
+	run bash "$tree/tests/lib/room-check.sh"
+	assert_failure
+	assert_line --partial 'rootfs/pivot.c:'
+}

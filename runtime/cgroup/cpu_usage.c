@@ -1,5 +1,5 @@
 /* The container's CPU usage file, opened for the time limits
- * (runtime/container/limits.c, tinyrun-init): cgroup.h. */
+ * (runtime/sandbox/limits.c, tinyrun-init): cgroup.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>

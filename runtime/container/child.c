@@ -24,11 +24,11 @@
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
 #include "runtime/container/process.h"
-#include "runtime/container/sandbox.h"
+#include "runtime/sandbox/room.h"
 #include "runtime/container/setup.h"
 #include "runtime/linux/procfs.h"
 #include "rootfs/rootfs.h"
-#include "runtime/container/output.h"
+#include "runtime/sandbox/output.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
@@ -95,16 +95,16 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 /* A leased identity (run.tinyrun.userns=auto) maps only the process's id,
  * not 0. With the minimal root the set-up keeps the runtime's own (host) ids,
  * with the namespace's capabilities, so host paths stay reachable (the rootfs
- * below a root-only directory); rootfs/minimal.c makes the root's files as the
+ * below a root-only directory); rootfs/sandbox/minimal.c makes the root's files as the
  * process's id (setfsuid), and setup_tail switches to it for good. */
 static int become_ns_root(const struct oci_config *cfg, struct error *err)
 {
 	/* without the minimal root, the config's mounts make files as the one
 	 * mapped id (like any user namespace whose root maps to an unprivileged uid) */
-	uid_t uid = cfg->sandbox.userns_auto ? cfg->process.uid : 0;
-	gid_t gid = cfg->sandbox.userns_auto ? cfg->process.gid : 0;
+	uid_t uid;
+	gid_t gid;
 
-	if (cfg->sandbox.userns_auto && cfg->sandbox.minimal_root)
+	if (room_child_ids(cfg, &uid, &gid))
 		return 0;
 	if (setresgid(gid, gid, gid) < 0)
 		return error_sys(err, errno, "setresgid(%u) in the user namespace", (unsigned)gid);
@@ -284,7 +284,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		.dev_fds = ctx->dev_fds,
 		.root_data = ctx->root_data,
 		.selinux = ctx->selinux,
-		.request_mnt_fd = cfg->sandbox.request ? ctx->request_mnt_fd : -1,
+		.request_mnt_fd = room_request_mnt_fd(cfg, ctx->request_mnt_fd),
 		.idmap_request = idmap_request,
 		.idmap_ud = ctx,
 	};
@@ -302,7 +302,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		return r;
 	if (ctx->userns && (r = become_ns_root(cfg, err)) < 0)
 		return r;
-	if ((r = container_sandbox_child_limits(cfg, err)) < 0)
+	if ((r = room_child_limits(cfg, err)) < 0)
 		return r;
 	if (ctx->late_cgroupns && !ctx->unshare_ns && unshare(CLONE_NEWCGROUP) < 0)
 		return error_sys(err, errno, "linux.namespaces: cgroup namespace");
@@ -387,7 +387,7 @@ void container_child_main(struct child_ctx *ctx)
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
 	process_reset_signals();
 	creator_watch(ctx);
-	if (ctx->o->output_fds)   /* run.tinyrun.output-limit: the runtime's pipes (output.h) */
+	if (ctx->o->output_fds)   /* run.tinyrun.output-limit: the runtime's pipes (runtime/sandbox/output.h) */
 		output_child_stdio(ctx->o->output_fds);
 	if (process_set_oom_score(p, &err) < 0)
 		goto fail;

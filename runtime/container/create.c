@@ -25,7 +25,7 @@
 
 #include "runtime/linux/attrs.h"
 #include "runtime/container/create_log.h"
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 #include "runtime/container/gc.h"
 #include "runtime/container/hooks.h"
 #include "runtime/container/init-image.h"
@@ -38,9 +38,8 @@
 #include "runtime/container/notify.h"
 #include "runtime/container/parent.h"
 #include "runtime/container/process.h"
-#include "runtime/container/scratch.h"
-#include "runtime/container/sandbox.h"
-#include "runtime/container/sandbox_host.h"
+#include "runtime/sandbox/scratch.h"
+#include "runtime/sandbox/room.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/pidfd.h"
@@ -419,7 +418,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
 	if ((out->pid = do_clone(ctx, out, err)) < 0)
-		sandbox_host_explain_clone(ctx->clone_ns, err);   /* the knob that says no */
+		room_explain_clone(ctx->clone_ns, err);   /* the knob that says no */
 	if (fchdir(cwd) < 0)
 		log_warn("cannot return to the working directory: %s", strerror(errno));
 	close(cwd);
@@ -496,23 +495,23 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 				 .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	int sv[2] = { -1, -1 }, r;
 	bool rdt_created = false;
-	struct sandbox_join sj;
+	struct room_join sj;
 
 	memset(out, 0, sizeof(*out));
 	out->pidfd = out->sync_fd = out->pty_master = -1;
 	out->cg.v2_dirfd = -1;
 	/* a host whose knobs allow no user namespace: refused by name */
-	if ((r = sandbox_host_check(cfg, err)) < 0)
+	if ((r = room_host_check(cfg, err)) < 0)
 		return r;
 	out->limits.cpu_fd = -1;
 	ctx.limits = &out->limits;
-	/* a task of a sandbox request: the request's namespaces (sandbox.h) */
-	if ((r = container_sandbox_join_open(g->root, o->bundle, cfg, &sj, err)) < 0)
+	/* a task of a request: the request's namespaces (room.h) */
+	if ((r = room_join_open(g->root, o->bundle, cfg, &sj, err)) < 0)
 		return r;
 	ctx.request_mnt_fd = sj.mnt_fd;
 	if ((r = limits_check(cfg, o->foreground, sj.request_deadline_rt_ms, err)) < 0 ||
 	    (r = plan_check(cfg, o, err)) < 0 || (r = container_resolve_rootfs(cfg, o->bundle, rootfs, err)) < 0) {
-		container_sandbox_join_close(&sj);
+		room_join_close(&sj);
 		return r;
 	}
 	create_log_plan(cfg, o, rootfs);
@@ -529,8 +528,8 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		goto out;
 	ctx.state_dirfd = c->dirfd;
 	if ((o->notify && (r = notify_source(cfg, c, &ctx, err)) < 0) ||
-	    (r = container_sandbox_lease(c, cfg, &sj, err)) < 0 ||
-	    (r = container_sandbox_key_record(c, &sj, err)) < 0 ||
+	    (r = room_lease(c, cfg, &sj, err)) < 0 ||
+	    (r = room_key_record(c, &sj, err)) < 0 ||
 	    (r = make_state(g, o, cfg, config_json, config_len, c, out, &ctx, &rdt_created, err)) < 0 ||
 	    (r = limits_prepare(c, cfg, &out->cg, sj.request_deadline_rt_ms, &out->limits, err)) < 0 ||
 	    (r = spawn(o, cfg, &ctx, out, sv, err)) < 0 ||
@@ -561,6 +560,6 @@ fail:
 	container_close(c);
 out:
 	release_child_ctx(&ctx, cfg);
-	container_sandbox_join_close(&sj);
+	room_join_close(&sj);
 	return r;
 }

@@ -13,7 +13,7 @@
 #include "oci/config.h"
 #include "seccomp/seccomp.h"
 #include "runtime/container/statedir.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/limits.h"
 
 struct create_opts {
 	const char *id;
@@ -29,9 +29,9 @@ struct create_opts {
 	bool run_mode;               /* run: no exec fifo, the parent sends SYNC_START */
 	bool notify;                 /* NOTIFY_SOCKET: notify_plan added its mount (notify.h) */
 	const int *output_fds;       /* run.tinyrun.output-limit: the task's stdout and stderr
-	                              * (output.h), or NULL: the runtime's own */
+	                              * (runtime/sandbox/output.h), or NULL: the runtime's own */
 	bool foreground;             /* run without --detach: it waits, so it can enforce the time
-	                              * limits without the init (limits.h) */
+	                              * limits without the init (runtime/sandbox/limits.h) */
 };
 
 /* Everything the child needs, computed before clone. */
@@ -61,7 +61,7 @@ struct child_ctx {
 	bool hook_sync;              /* prestart/createRuntime/createContainer hooks exist */
 	int *mount_fds;              /* idmapped trees made before clone, or NULL */
 	int *dev_fds;                /* linux.devices' nodes made before clone (user namespace), or NULL */
-	const char *root_data;       /* the "/" overlay's data with its scratch (scratch.h), or NULL */
+	const char *root_data;       /* the "/" overlay's data with its scratch (runtime/sandbox/scratch.h), or NULL */
 	int request_mnt_fd;          /* run.tinyrun.sandbox.request: the request's mount ns, or -1 */
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
@@ -69,8 +69,8 @@ struct child_ctx {
 	int status_fd;               /* run.tinyrun.init: <state dir>/exit-status for it, or -1 */
 	int creator_pidfd;           /* pidfd of the creating tinyrun: the child dies with it */
 	pid_t creator_pid;
-	int landlock_abi;            /* fence_plan's (fence.h): -1 none asked, 0 none in the kernel */
-	const struct limits_plan *limits; /* the time limits (limits.h) */
+	int landlock_abi;            /* fence_plan's (runtime/sandbox/fence.h): -1 none asked, 0 none in the kernel */
+	const struct limits_plan *limits; /* the time limits (runtime/sandbox/limits.h) */
 };
 
 /* What create leaves for run/start. */
@@ -80,7 +80,7 @@ struct created {
 	int sync_fd;                 /* parent end, still open in run mode */
 	int pty_master;              /* run without --console-socket, terminal: true */
 	struct cgroup cg;
-	struct limits_plan limits;   /* the time limits (limits.h): run's watch without the init */
+	struct limits_plan limits;   /* the time limits (runtime/sandbox/limits.h): run's watch without the init */
 };
 
 /* Create the container: on success the init process is blocked before exec

@@ -21,7 +21,7 @@
 #include "runtime/cgroup/join.h"
 #include "runtime/log.h"
 #include "runtime/linux/namespaces.h"
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 #include "runtime/container/process.h"
 #include "runtime/container/setup.h"
 #include "runtime/container/sync.h"
@@ -43,7 +43,7 @@ struct exec_ctx {
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
 	struct cgroup_join join;
-	int landlock_abi;             /* the container's fence (fence.h), recorded by create */
+	int landlock_abi;             /* the container's fence (runtime/sandbox/fence.h), recorded by create */
 };
 
 static int exec_terminal(struct exec_ctx *x, struct error *err)

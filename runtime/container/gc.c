@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "runtime/cgroup/cgroup.h"
-#include "runtime/container/lease.h"
-#include "runtime/container/scratch.h"
+#include "runtime/sandbox/lease.h"
+#include "runtime/sandbox/scratch.h"
 #include "runtime/linux/rdt.h"
 #include "runtime/log.h"
 
@@ -113,7 +113,7 @@ static void clean_rdt(struct gc_target *t)
 		rdt_remove(t->c->name);
 }
 
-/* a tinyaws job's overlay upper/work (scratch.h) */
+/* a job's overlay upper/work (runtime/sandbox/scratch.h) */
 static void clean_scratch(struct gc_target *t)
 {
 	struct error err;
@@ -122,7 +122,7 @@ static void clean_scratch(struct gc_target *t)
 		log_warn("gc: %s", err.msg);
 }
 
-/* the sandbox's uid lease (lease.h) */
+/* the leased uid, run.tinyrun.userns=auto (runtime/sandbox/lease.h) */
 static void clean_lease(struct gc_target *t)
 {
 	container_lease_release(t->c->dirfd);

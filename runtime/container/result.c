@@ -72,7 +72,7 @@ void result_make_task(int ws, const char *limit, const struct cgroup *cg, const 
 		e->error = "the container's wait status is unknown";
 	if (e->error)
 		e->reason = "infrastructure-failure";
-	else if (limit)   /* a time limit the init or run enforced (limits.h) */
+	else if (limit)   /* a time limit the init or run enforced (runtime/sandbox/limits.h) */
 		e->reason = limit;
 	else if (e->has_status && e->signal == SIGSYS)
 		e->reason = "policy-violation";

@@ -5,9 +5,9 @@
  *   infrastructure-failure  the runtime failed after the start: the
  *                     container's cgroup is gone at the end, or `run` has
  *                     no wait status
- *   timeout, cpu-time a time limit ended it (limits.h): the word after the
+ *   timeout, cpu-time a time limit ended it (runtime/sandbox/limits.h): the word after the
  *                     wait status in exit-status, written by the init or run
- *   (output-limit     a limit of run.tinyrun.output-limit ended it: output.h)
+ *   (output-limit     a limit of run.tinyrun.output-limit ended it: runtime/sandbox/output.h)
  *   policy-violation  killed by SIGSYS (the seccomp filter's kill action)
  *   file-size         killed by SIGXFSZ: a file written past RLIMIT_FSIZE
  *   oom-kill          killed by SIGKILL, or failed, with an OOM kill counted

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 #include "runtime/container/process.h"
 #include "runtime/container/sync.h"
 #include "runtime/log.h"

@@ -26,7 +26,7 @@
  *    12. seccomp point SETUP_AFTER_START
  *   [create only: startContainer hooks, under the filter as in runc]
  *   setup_exec()                                      both
- *    13. Landlock (fence.h: after every mount, the start wait and the
+ *    13. Landlock (runtime/sandbox/fence.h: after every mount, the start wait and the
  *        hooks; the init's execveat of its memfd is not a path it checks)
  *        and execve (run.tinyrun.init: execveat of the sealed tinyrun-init,
  *        which forks the program as PID 2 and stays PID 1: after every
@@ -45,7 +45,7 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/limits.h"
 #include "runtime/container/process.h"
 #include "seccomp/seccomp.h"
 
@@ -56,7 +56,7 @@ struct setup {
 	int keep[9];                        /* of those, the ones that stay open (-1 or 0: none) */
 #define SETUP_KEEP_FIFO_DIR 4               /* create: keep[] slot of the exec fifo's /proc/thread-self/fd */
 #define SETUP_KEEP_HOOKS_OUT 5              /* create: 5-7, the relay's pipes of run.oci.hooks.stdout/.stderr (hooks.h) */
-#define SETUP_KEEP_CPU_USAGE 8              /* create, with the init: the time limits' CPU usage file (limits.h) */
+#define SETUP_KEEP_CPU_USAGE 8              /* create, with the init: the time limits' CPU usage file (runtime/sandbox/limits.h) */
 	bool make_cwd;                      /* create: make process.cwd (mkdir -p) */
 	enum setgroups_mode groups;         /* process_become_user's (process.h) */
 	const struct seccomp_prog *seccomp; /* the compiled linux.seccomp, or NULL */
@@ -66,7 +66,7 @@ struct setup {
 	bool use_init;                      /* run.tinyrun.init: exec tinyrun-init from init_fd */
 	int init_fd;                        /* the sealed memfd of tinyrun-init (init-image.h) */
 	int status_fd;                      /* <state dir>/exit-status, written by tinyrun-init */
-	const struct oci_config *fence_cfg; /* its Landlock rules (fence.h), when landlock_abi > 0 */
+	const struct oci_config *fence_cfg; /* its Landlock rules (runtime/sandbox/fence.h), when landlock_abi > 0 */
 	int landlock_abi;                   /* > 0: Landlock at this ABI right before the execve */
 	const struct limits_plan *limits;   /* the time limits tinyrun-init enforces, or NULL */
 };

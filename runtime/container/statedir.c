@@ -13,7 +13,7 @@
 
 #include "oci/util.h"
 #include "runtime/cgroup/cgroup.h"
-#include "runtime/container/scratch.h"
+#include "runtime/sandbox/scratch.h"
 #include "runtime/log.h"
 
 static bool id_char(char ch)
@@ -546,16 +546,16 @@ int container_save_state(struct container *c, struct error *err)
 void container_dir_remove(struct container *c)
 {
 	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring", "exit-status", "landlock-abi" /* fence.h */,
+					     "no-new-keyring", "exit-status", "landlock-abi" /* runtime/sandbox/fence.h */,
 					     "creator", "cgroup", "init",
-					     "uid-lease.tmp", "request-key" /* request_key.h */,
-					     "output-total" /* output.h: a request's bytes passed on */,
-					     "request-deadline" /* limits.h */,
-					     "uid-lease" /* the lease returns with the record: lease.h */ };
+					     "uid-lease.tmp", "request-key" /* runtime/sandbox/request_key.h */,
+					     "output-total" /* runtime/sandbox/output.h: a request's bytes passed on */,
+					     "request-deadline" /* runtime/sandbox/limits.h */,
+					     "uid-lease" /* the lease returns with the record: runtime/sandbox/lease.h */ };
 
 	struct error err;
 
-	if (scratch_remove(c->dirfd, &err) < 0)   /* a tinyaws job's upper/work */
+	if (scratch_remove(c->dirfd, &err) < 0)   /* a job's overlay upper/work (runtime/sandbox/scratch.h) */
 		log_warn("%s", err.msg);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		unlinkat(c->dirfd, files[i], 0);

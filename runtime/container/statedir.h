@@ -6,8 +6,8 @@
  *   <root>/<id>/cgroup       "<systemd 0|1> <cgroup path>", before the cgroup is made
  *   <root>/<id>/init         "<pid> <start time>" of the child, once cloned
  *   <root>/<id>/exit-status  run.tinyrun.init: the task's wait status (init.c), and the
- *                            time limit that ended it (limits.h)
- *   <root>/<id>/request-deadline  a request's deadline, CLOCK_REALTIME ms (limits.h)
+ *                            time limit that ended it (runtime/sandbox/limits.h)
+ *   <root>/<id>/request-deadline  a request's deadline, CLOCK_REALTIME ms (runtime/sandbox/limits.h)
  * The directory fd is flock()ed by every command that changes the container. */
 #ifndef TINYRUN_STATEDIR_H
 #define TINYRUN_STATEDIR_H

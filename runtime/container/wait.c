@@ -2,7 +2,7 @@
  * forwards the signals it gets and reports the exit status. */
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
-#include "runtime/container/output.h"
+#include "runtime/sandbox/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@ static int notify_fd = -1;
 static struct output_relay *output;
 static struct rusage reaped_usage;   /* wait4's, of the pid wait_container reaped */
 static bool reaped;
-static int (*watch)(void *);   /* the time limits (limits.h) */
+static int (*watch)(void *);   /* the time limits (runtime/sandbox/limits.h) */
 static void *watch_ud;
 
 bool wait_reaped_rusage(struct rusage *ru)
@@ -212,7 +212,7 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 		{ .fd = pty_master, .events = POLLIN },
 		{ .fd = notify_fd, .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },   /* run.tinyrun.output-limit: the task's stdout, */
-		{ .fd = -1, .events = POLLIN },   /* stderr (output.h) */
+		{ .fd = -1, .events = POLLIN },   /* stderr (runtime/sandbox/output.h) */
 	};
 
 	if (tty) {

@@ -19,11 +19,11 @@ bool wait_reaped_rusage(struct rusage *ru);
  * (notify_listen; -1: none), which wait_container then closes. */
 void wait_relay_notify(int fd);
 /* While wait_container waits: pass the task's output on within its limits
- * (output.h; NULL or not on: none), drained once the task is reaped. */
+ * (runtime/sandbox/output.h; NULL or not on: none), drained once the task is reaped. */
 struct output_relay;
 void wait_relay_output(struct output_relay *o);
 /* While wait_container waits: call fn(ud) now and again, when the ms it
- * returned last have passed (-1: not again); NULL: none (limits.h). */
+ * returned last have passed (-1: not again); NULL: none (runtime/sandbox/limits.h). */
 void wait_watch(int (*fn)(void *ud), void *ud);
 
 #endif

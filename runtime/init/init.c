@@ -24,7 +24,7 @@
  * the channel that tells "killed by signal N" apart from "exit 128+N") and
  * exits with the task's code, or 128+N when the task was killed by N.
  *
- * The time limits (runtime/container/limits.h; "-" for none): WALL_MS, the
+ * The time limits (runtime/sandbox/limits.h; "-" for none): WALL_MS, the
  * task's wall time from now (0: its request's deadline passed before it
  * started, so it does not start); CPU_MS, the CPU time of all the task's
  * processes together, read from CPU_FD (the container's cgroup usage file,

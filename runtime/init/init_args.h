@@ -1,5 +1,5 @@
 /* What tinyrun hands tinyrun-init for the time limits (setup.c,
- * runtime/container/limits.c -> init.c), and the one parser of a cgroup's
+ * runtime/sandbox/limits.c -> init.c), and the one parser of a cgroup's
  * CPU usage file both sides read. Freestanding: no libc. */
 #ifndef TINYRUN_INIT_ARGS_H
 #define TINYRUN_INIT_ARGS_H

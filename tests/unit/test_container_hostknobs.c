@@ -1,9 +1,9 @@
-/* runtime/container/sandbox_host.h: which host knob explains a user
+/* runtime/sandbox/sandbox_host.h: which host knob explains a user
  * namespace the kernel refused (issue 31 §5), by name and value. */
 #include <errno.h>
 #include <stddef.h>
 
-#include "runtime/container/sandbox_host.h"
+#include "runtime/sandbox/sandbox_host.h"
 #include "unit.h"
 
 static const char *why(int e, long max, long aa, long unpriv, bool privileged)

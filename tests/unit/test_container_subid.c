@@ -1,8 +1,8 @@
-/* runtime/container/lease_subid.h: the /etc/subuid and /etc/subgid lines a
+/* runtime/sandbox/lease_subid.h: the /etc/subuid and /etc/subgid lines a
  * uid lease skips (malformed lines skipped, never a guess). */
 #include <stdint.h>
 
-#include "runtime/container/lease_subid.h"
+#include "runtime/sandbox/lease_subid.h"
 #include "unit.h"
 
 static void test_parse(void)

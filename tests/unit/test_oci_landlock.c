@@ -1,4 +1,4 @@
-/* oci/: run.tinyrun.landlock (annotations_landlock.c): the value into
+/* oci/sandbox/: run.tinyrun.landlock (annotations_landlock.c): the value into
  * struct oci_landlock (paths, access letters, scopes), and each refusal
  * naming the annotation. */
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* oci/: the time limits (annotations_limits.c): the seconds they take,
+/* oci/sandbox/: the time limits (annotations_limits.c): the seconds they take,
  * RLIMIT_CPU from run.tinyrun.cpu-time, the refusals naming the annotation,
  * and what `spec --sandbox` writes. */
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 #include "runtime/init/init_args.h"
 #include "tests/unit/unit.h"
 

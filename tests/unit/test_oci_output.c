@@ -1,4 +1,4 @@
-/* oci/annotations_output.c: the output and disk limits' annotations, their
+/* oci/sandbox/annotations_output.c: the output and disk limits' annotations, their
  * sizes (oci_size_parse), and what spec --sandbox writes for them (its
  * options over the input's annotations; the profile's rlimits). */
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 #include "tests/unit/unit.h"
 
 static void test_size(void)

@@ -1,4 +1,4 @@
-/* oci/: the sandbox annotations (annotations_sandbox.c) and the profile
+/* oci/sandbox/: the sandbox annotations (annotations_sandbox.c) and the profile
  * `spec --sandbox` writes (spec_sandbox.c): it parses back into the typed
  * fields, keeps the input's args/env/root/annotations, and every refusal
  * names its annotation. */
@@ -9,6 +9,7 @@
 #include "oci/config.h"
 #include "oci/profiles.h"
 #include "oci/spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 #include "tests/unit/unit.h"
 
 static char *sandbox_of(const char *in)

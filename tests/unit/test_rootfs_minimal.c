@@ -1,9 +1,10 @@
-/* rootfs/minimal.c's plan (pure): exactly the issue's list, in an order
+/* rootfs/sandbox/minimal.c's plan (pure): exactly the issue's list, in an order
  * where every mount point exists before its child, with the flags each
  * must carry. */
 #include <string.h>
 
 #include "rootfs/internal.h"
+#include "rootfs/sandbox/room.h"
 #include "tests/unit/unit.h"
 
 static const struct minimal_step *find(const struct minimal_step *s, size_t n, const char *path)

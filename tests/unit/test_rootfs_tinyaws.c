@@ -1,5 +1,5 @@
-/* tinyaws conventions (rootfs/tinyaws.c) and the root overlay's checks
- * (oci/config_tinyaws.c, oci/spec_tinyaws.c): pure functions, no root; the
+/* tinyaws conventions (rootfs/sandbox/tinyaws.c) and the root overlay's checks
+ * (oci/sandbox/config_tinyaws.c, oci/sandbox/spec_tinyaws.c): pure functions, no root; the
  * app dir's files in a temporary directory. */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "oci/config.h"
-#include "oci/tinyaws.h"
-#include "rootfs/tinyaws.h"
+#include "oci/sandbox/tinyaws.h"
+#include "rootfs/sandbox/tinyaws.h"
 #include "tests/unit/unit.h"
 
 static void test_build_start(void)

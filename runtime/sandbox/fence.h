@@ -1,6 +1,6 @@
 /* Landlock as the container's second fence (issue 31 §4): the sandbox
  * profile's ruleset, derived from the minimal root's mounts, plus the
- * run.tinyrun.landlock rules of any bundle (oci/annotations_landlock.c).
+ * run.tinyrun.landlock rules of any bundle (oci/sandbox/annotations_landlock.c).
  *
  *   create (parent)   fence_plan: the kernel's ABI, probed once before clone
  *                     (a warning when the config asks and the kernel has

@@ -1,15 +1,15 @@
-/* config.json of a tinyaws job (oci/tinyaws.h): what tinyaws' agent does by
+/* config.json of a tinyaws job (oci/sandbox/tinyaws.h): what tinyaws' agent does by
  * hand (unshare --pid --mount --ipc --fork --mount-proc, an overlay over the
  * image, /app, pivot_root, memory.max/cpu.max, a seccomp profile), as one OCI
- * config. The root overlay and its scratch: oci/config_tinyaws.c. */
+ * config. The root overlay and its scratch: oci/sandbox/config_tinyaws.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "spec_write.h"
-#include "tinyaws.h"
+#include "oci/json.h"
+#include "oci/spec_write.h"
+#include "oci/sandbox/tinyaws.h"
 
 /* Docker's default set: what a build or a job expects of "root". */
 static const char *const caps[] = {

@@ -1,5 +1,5 @@
-/* rootfs/tinyaws.h: tinyaws' conventions, for `tinyrun bundle tinyaws`. */
-#include "rootfs/tinyaws.h"
+/* rootfs/sandbox/tinyaws.h: tinyaws' conventions, for `tinyrun bundle tinyaws`. */
+#include "rootfs/sandbox/tinyaws.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The key of a sandbox request: request_key.h. */
-#include "runtime/container/request_key.h"
+#include "runtime/sandbox/request_key.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -137,7 +137,7 @@ int container_request_key_check(const char *bundle, const char *file, const stru
 				 "(it was created without " ANN ")", id);
 	if (r < 0)
 		return error_sys(err, -r, "run.tinyrun.sandbox.request: container \"%s\": its %s", id, REQUEST_KEY_RECORD);
-	if (!file)   /* oci/annotations_sandbox.c refuses this config already */
+	if (!file)   /* oci/sandbox/annotations_sandbox.c refuses this config already */
 		return error_set(err, EACCES, "run.tinyrun.sandbox.request: needs " ANN " (the key of request \"%s\")", id);
 	if ((r = hash_file(bundle, file, k.salt, got, err)) < 0)
 		return r;

@@ -1,5 +1,5 @@
 /* The container's Landlock fence (fence.h). */
-#include "runtime/container/fence.h"
+#include "runtime/sandbox/fence.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #define W OCI_LANDLOCK_WRITE
 #define X OCI_LANDLOCK_EXEC
 
-/* The minimal root's mounts (rootfs/minimal.c), what each mount allows:
+/* The minimal root's mounts (rootfs/sandbox/minimal.c), what each mount allows:
  * the image's read-only binds read and execute, /etc (noexec) read, the
  * workspace (added by fence_apply) and /tmp everything, /dev/shm (noexec)
  * read and write, the five host devices read and write, /proc read (the

@@ -1,12 +1,13 @@
 /* The output and disk limits of a task (run.tinyrun.output-limit,
  * .request-output-limit, .workspace-size, .workspace-inodes) -> struct
  * oci_output_limits, validated against the rest of the config. Called from
- * oci_sandbox_parse once the other run.tinyrun.* keys are read. */
+ * oci_room_parse once the other run.tinyrun.* keys are read. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "oci/parse.h"
+#include "oci/sandbox/room.h"
 
 #define SIZE_MAX_BYTES OCI_LIMIT_BYTES_MAX
 #define INODES_MAX OCI_LIMIT_INODES_MAX

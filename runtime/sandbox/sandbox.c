@@ -1,5 +1,5 @@
 /* Leased identities and the tasks of one request: sandbox.h. */
-#include "runtime/container/sandbox.h"
+#include "runtime/sandbox/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/container/lease.h"
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/lease.h"
+#include "runtime/sandbox/limits.h"
 #include "runtime/linux/procfs.h"
 #include "runtime/log.h"
 
@@ -63,7 +63,7 @@ static int open_ns(int pidfd, pid_t pid, const char *name, unsigned long ioc)
 	return fd;
 }
 
-static int open_all(struct sandbox_join *j, pid_t pid, int pidfd)
+static int open_all(struct room_join *j, pid_t pid, int pidfd)
 {
 	int *fds[] = { &j->user_fd, &j->net_fd, &j->ipc_fd, &j->mnt_fd };
 	static const char *const names[] = { "user", "net", "ipc", "mnt" };
@@ -89,7 +89,7 @@ static int may_join(const struct container *c, const char *id, const char *bundl
 }
 
 /* The namespaces of the loaded request c, through a pidfd of its init. */
-static int open_request_ns(const struct container *c, const char *id, struct sandbox_join *j, struct error *err)
+static int open_request_ns(const struct container *c, const char *id, struct room_join *j, struct error *err)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, c->st.pid, 0), r;
 	bool zombie;
@@ -106,13 +106,13 @@ static int open_request_ns(const struct container *c, const char *id, struct san
 }
 
 int container_sandbox_join_open(const char *root, const char *bundle, struct oci_config *cfg,
-				struct sandbox_join *j, struct error *err)
+				struct room_join *j, struct error *err)
 {
 	const char *id = cfg->sandbox.request, *key = cfg->sandbox.request_key_file;
 	struct container c = { .rootfd = -1, .dirfd = -1 };
 	int r;
 
-	*j = (struct sandbox_join){ .user_fd = -1, .net_fd = -1, .ipc_fd = -1, .mnt_fd = -1 };
+	*j = (struct room_join){ .user_fd = -1, .net_fd = -1, .ipc_fd = -1, .mnt_fd = -1 };
 	if (!id && key) {   /* a request's first container: its tasks must present this key */
 		if ((r = container_request_key_new(bundle, key, &j->key, err)) < 0)
 			return r;
@@ -143,7 +143,7 @@ int container_sandbox_join_open(const char *root, const char *bundle, struct oci
 	return 0;
 }
 
-void container_sandbox_join_close(struct sandbox_join *j)
+void container_sandbox_join_close(struct room_join *j)
 {
 	int *fds[] = { &j->user_fd, &j->net_fd, &j->ipc_fd, &j->mnt_fd };
 
@@ -154,7 +154,7 @@ void container_sandbox_join_close(struct sandbox_join *j)
 		}
 }
 
-int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct sandbox_join *j,
+int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct room_join *j,
 			    struct error *err)
 {
 	static struct oci_idmap uid_map, gid_map;
@@ -177,7 +177,7 @@ int container_sandbox_lease(struct container *c, struct oci_config *cfg, const s
 	return 0;
 }
 
-int container_sandbox_key_record(struct container *c, const struct sandbox_join *j, struct error *err)
+int container_sandbox_key_record(struct container *c, const struct room_join *j, struct error *err)
 {
 	return j->keyed ? container_request_key_record(c, &j->key, err) : 0;
 }

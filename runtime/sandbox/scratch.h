@@ -1,5 +1,5 @@
 /* The per-container scratch of a bundle with run.tinyrun.scratch (tinyaws
- * jobs, oci/tinyaws.h): <bundle>/<scratch>/<id>/{upper,work}, the upper and
+ * jobs, oci/sandbox/tinyaws.h): <bundle>/<scratch>/<id>/{upper,work}, the upper and
  * work dirs of its "/" overlay. Its absolute path is recorded in the state
  * dir (file "scratch") before the directory is made, so `delete`, a failed
  * create and `gc` after a crash find it. */

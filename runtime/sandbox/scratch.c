@@ -1,5 +1,5 @@
-/* runtime/container/scratch.h: per-container upper/work of a "/" overlay. */
-#include "scratch.h"
+/* runtime/sandbox/scratch.h: per-container upper/work of a "/" overlay. */
+#include "runtime/sandbox/scratch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "oci/tinyaws.h"
+#include "oci/sandbox/tinyaws.h"
 
 #define RECORD "scratch"
 #define MAX_DEPTH 64    /* deeper subtrees are moved up to the top and removed from there */

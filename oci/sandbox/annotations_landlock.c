@@ -12,7 +12,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "parse.h"
+#include "oci/parse.h"
+#include "oci/sandbox/room.h"
 
 #define KEY_LANDLOCK "run.tinyrun.landlock"
 

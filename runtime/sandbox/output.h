@@ -1,4 +1,4 @@
-/* run.tinyrun.output-limit and .request-output-limit (oci/annotations_output.c):
+/* run.tinyrun.output-limit and .request-output-limit (oci/sandbox/annotations_output.c):
  * `run` in the foreground reads the task's stdout and stderr from two pipes
  * of its own (the task never gets the runtime's fds) and passes on at most
  * the limit of each stream, and of the request's tasks together, to its own

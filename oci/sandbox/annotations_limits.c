@@ -6,13 +6,13 @@
  * -> struct oci_limits (config.h). run.tinyrun.cpu-time also sets
  * RLIMIT_CPU (soft: the limit rounded up to a second, hard: one more), so
  * one process hits SIGXCPU first and SIGKILL a second later; the cgroup's
- * usage (runtime/container/limits.c, tinyrun-init) catches a task spread
+ * usage (runtime/sandbox/limits.c, tinyrun-init) catches a task spread
  * over many processes. */
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
 
-#include "parse.h"
+#include "oci/parse.h"
 
 int oci_limits_seconds(const char *s, int64_t *ms)
 {

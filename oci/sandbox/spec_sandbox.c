@@ -3,15 +3,15 @@
  * it keeps ociVersion, process.args, process.env, root.path and the
  * annotations; everything else is the profile (README "Sandboxing untrusted
  * code", SPEC-NOTES "Sandbox"): every layer on, none optional. */
-#include "spec.h"
+#include "oci/sandbox/spec_sandbox.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "json.h"
-#include "spec_write.h"
+#include "oci/config.h"
+#include "oci/json.h"
+#include "oci/spec_write.h"
 
 #define SANDBOX_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 

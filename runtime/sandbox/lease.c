@@ -1,6 +1,6 @@
 /* Leased host ids: see lease.h. */
-#include "runtime/container/lease.h"
-#include "runtime/container/lease_subid.h"
+#include "runtime/sandbox/lease.h"
+#include "runtime/sandbox/lease_subid.h"
 
 #include <dirent.h>
 #include <errno.h>

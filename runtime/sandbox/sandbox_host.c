@@ -1,5 +1,5 @@
 /* Why the host cannot give a container its user namespace: sandbox_host.h. */
-#include "runtime/container/sandbox_host.h"
+#include "runtime/sandbox/sandbox_host.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -1,5 +1,5 @@
 /* /etc/subuid and /etc/subgid for the uid leases: see lease_subid.h. */
-#include "runtime/container/lease_subid.h"
+#include "runtime/sandbox/lease_subid.h"
 
 #include <errno.h>
 #include <fcntl.h>

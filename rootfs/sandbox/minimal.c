@@ -34,6 +34,7 @@
 #include <dirent.h>
 
 #include "rootfs/internal.h"
+#include "rootfs/sandbox/room.h"
 
 static const char *const image_dirs[] = { "usr", "bin", "lib", "lib64" };
 static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom" };

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rootfs/internal.h"
+#include "rootfs/sandbox/room.h"
 
 static int fs_config(int fs, unsigned cmd, const char *key, const char *value, int aux)
 {

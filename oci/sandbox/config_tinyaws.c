@@ -3,7 +3,7 @@
  *    itself, inside the container's mount namespace; only as mounts[0] (so
  *    every later entry lands on it) and only an overlay;
  *  - annotation run.tinyrun.scratch=DIR: create makes <bundle>/DIR/<id>/
- *    {upper,work} (runtime/container/scratch.c) and adds upperdir=/workdir=
+ *    {upper,work} (runtime/sandbox/scratch.c) and adds upperdir=/workdir=
  *    for them to that overlay, so one bundle runs as many containers at once;
  *    delete removes it. DIR is checked here: it names a place the runtime
  *    creates and later removes. */
@@ -11,9 +11,10 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "parse.h"
-#include "util.h"
-#include "tinyaws.h"
+#include "oci/parse.h"
+#include "oci/sandbox/room.h"
+#include "oci/util.h"
+#include "oci/sandbox/tinyaws.h"
 
 bool oci_dest_is_root(const char *d)
 {

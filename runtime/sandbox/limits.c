@@ -1,5 +1,5 @@
 /* The time limits of a task: limits.h. */
-#include "runtime/container/limits.h"
+#include "runtime/sandbox/limits.h"
 
 #include <errno.h>
 #include <fcntl.h>

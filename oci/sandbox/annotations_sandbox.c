@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "oci/parse.h"
+#include "oci/sandbox/room.h"
 
 #define KEY_USERNS "run.tinyrun.userns"
 #define KEY_RANGE "run.tinyrun.userns.range"
@@ -162,7 +163,7 @@ static int check_request(struct pctx *c, const struct oci_config *cfg)
 	return 0;
 }
 
-int oci_sandbox_parse(struct pctx *c, struct oci_config *cfg)
+int oci_room_parse(struct pctx *c, struct oci_config *cfg)
 {
 	struct oci_sandbox *sb = &cfg->sandbox;
 	const char *range = NULL;

@@ -1,5 +1,5 @@
 /* The task's output through the runtime, within its limits: output.h. */
-#include "runtime/container/output.h"
+#include "runtime/sandbox/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

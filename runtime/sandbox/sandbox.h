@@ -1,4 +1,4 @@
-/* The runtime side of the sandbox annotations (oci/annotations_sandbox.c):
+/* The runtime side of the sandbox annotations (oci/sandbox/annotations_sandbox.c):
  * the leased identity (lease.h) and the tasks of one request, which join the
  * first container's user, network, ipc namespaces, workspace and /tmp. */
 #ifndef TINYRUN_SANDBOX_H
@@ -8,10 +8,10 @@
 
 #include "oci/config.h"
 #include "oci/error.h"
-#include "runtime/container/request_key.h"
+#include "runtime/sandbox/request_key.h"
 #include "runtime/container/statedir.h"
 
-struct sandbox_join {
+struct room_join {
 	int user_fd, net_fd, ipc_fd, mnt_fd;   /* the request's namespaces, or -1 */
 	uint32_t lease;                        /* the request's leased id */
 	char paths[3][32];                     /* "/proc/self/fd/N" for linux.namespaces[].path */
@@ -27,15 +27,15 @@ struct sandbox_join {
  * request-key-file alone (a request's creator): hash the key into j->key.
  * No-op without either annotation. */
 int container_sandbox_join_open(const char *root, const char *bundle, struct oci_config *cfg,
-				struct sandbox_join *j, struct error *err);
-void container_sandbox_join_close(struct sandbox_join *j);
+				struct room_join *j, struct error *err);
+void container_sandbox_join_close(struct room_join *j);
 /* After the state dir exists: lease an id (or record the request's) and map
  * the process's uid/gid to it in cfg. No-op without run.tinyrun.userns. */
-int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct sandbox_join *j,
+int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct room_join *j,
 			    struct error *err);
 /* After the state dir exists: a request's creator records its key's hash
  * (the tasks' check). No-op otherwise. */
-int container_sandbox_key_record(struct container *c, const struct sandbox_join *j, struct error *err);
+int container_sandbox_key_record(struct container *c, const struct room_join *j, struct error *err);
 
 /* In the child, in its new user namespace (still with its capabilities
  * there): no user namespace may be made inside it (user.max_user_namespaces

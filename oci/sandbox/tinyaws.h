@@ -1,6 +1,6 @@
 /* tinyaws jobs as OCI bundles (`tinyrun bundle tinyaws`, SPEC-NOTES
  * "tinyaws jobs"): the config.json of a converted job and the checks of the
- * root overlay it uses (oci/config_tinyaws.c). */
+ * root overlay it uses (oci/sandbox/config_tinyaws.c). */
 #ifndef TINYRUN_OCI_TINYAWS_H
 #define TINYRUN_OCI_TINYAWS_H
 
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "oci/error.h"
 
 /* create makes <bundle>/<value>/<id>/{upper,work} for the "/" overlay */
 #define OCI_ANNOTATION_SCRATCH "run.tinyrun.scratch"

@@ -1,4 +1,4 @@
-/* tinyaws image + app dir -> the choices of a bundle (oci/tinyaws.h):
+/* tinyaws image + app dir -> the choices of a bundle (oci/sandbox/tinyaws.h):
  * the pieces of `tinyrun bundle tinyaws` that know tinyaws' conventions.
  * Pure functions but the copy; unit-tested in tests/unit/test_rootfs_tinyaws.c. */
 #ifndef TINYRUN_ROOTFS_TINYAWS_H

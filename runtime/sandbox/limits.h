@@ -1,4 +1,4 @@
-/* The time limits of a task (oci/annotations_limits.c: run.tinyrun.wall-time,
+/* The time limits of a task (oci/sandbox/annotations_limits.c: run.tinyrun.wall-time,
  * run.tinyrun.cpu-time, run.tinyrun.request-deadline): who enforces them and
  * how the runtime learns that one ended the task.
  *

@@ -21,7 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <selinux/selinux.h>
 
 #include "runtime/linux/attrs.h"
 #include "runtime/container/create_log.h"
@@ -216,7 +215,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 		return r;
 	ctx->rootless = geteuid() != 0;
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
-		ctx->selinux = is_selinux_enabled() > 0;
+		ctx->selinux = attrs_selinux_enabled();
 		if (!ctx->selinux)
 			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
 	}

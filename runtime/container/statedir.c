@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -543,28 +544,72 @@ int container_save_state(struct container *c, struct error *err)
 	return 0;
 }
 
-void container_dir_remove(struct container *c)
-{
-	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring", "exit-status", "landlock-abi" /* fence.h */,
-					     "creator", "cgroup", "init",
-					     "uid-lease.tmp", "request-key" /* request_key.h */,
-					     "output-total" /* output.h: a request's bytes passed on */,
-					     "request-deadline" /* limits.h */,
-					     "uid-lease" /* the lease returns with the record: lease.h */ };
+/* Every file the state dir may hold. */
+static const char *const state_files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
+					   "no-new-keyring", "exit-status", "landlock-abi" /* fence.h */,
+					   "creator", "cgroup", "init",
+					   "uid-lease.tmp", "request-key" /* request_key.h */,
+					   "output-total" /* output.h: a request's bytes passed on */,
+					   "request-deadline" /* limits.h */,
+					   "uid-lease" /* the lease returns with the record: lease.h */,
+					   "notify" /* notify.h: a dir */, "scratch" /* scratch.h: a tinyaws job's */ };
+#define N_STATE_FILES (sizeof(state_files) / sizeof(state_files[0]))
 
+/* Which of state_files the dir holds (bit i: state_files[i]), from one
+ * listing: a run's dir holds 6 of them, and an unlink or open of each absent
+ * one was a syscall. All bits when the dir cannot be listed. */
+static uint32_t state_files_present(int dirfd)
+{
+	char buf[4096];
+	uint32_t present = 0;
+	long n;
+
+	while ((n = syscall(SYS_getdents64, dirfd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n; ) {
+			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
+				*d = (void *)(buf + off);
+
+			for (size_t i = 0; i < N_STATE_FILES; i++)
+				if (strcmp(d->name, state_files[i]) == 0)
+					present |= 1u << i;
+			off += d->reclen;
+		}
+	return n < 0 ? UINT32_MAX : present;
+}
+
+static bool state_file_in(uint32_t present, const char *name)
+{
+	for (size_t i = 0; i < N_STATE_FILES; i++)
+		if (strcmp(state_files[i], name) == 0)
+			return present & (1u << i);
+	return true;
+}
+
+static void remove_files(struct container *c, uint32_t present)
+{
 	struct error err;
 
-	if (scratch_remove(c->dirfd, &err) < 0)   /* a tinyaws job's upper/work */
+	if (state_file_in(present, "scratch") && scratch_remove(c->dirfd, &err) < 0)   /* a tinyaws job's upper/work */
 		log_warn("%s", err.msg);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		unlinkat(c->dirfd, files[i], 0);
-	/* NOTIFY_SOCKET's (notify.h): usually absent, one ENOENT */
-	if (unlinkat(c->dirfd, "notify", AT_REMOVEDIR) < 0 && errno == ENOTEMPTY &&
-	    unlinkat(c->dirfd, "notify/notify", 0) == 0)
+	for (size_t i = 0; i < N_STATE_FILES; i++)
+		if ((present & (1u << i)) && strcmp(state_files[i], "notify") && strcmp(state_files[i], "scratch"))
+			unlinkat(c->dirfd, state_files[i], 0);
+	/* NOTIFY_SOCKET's (notify.h) */
+	if (state_file_in(present, "notify") && unlinkat(c->dirfd, "notify", AT_REMOVEDIR) < 0 &&
+	    errno == ENOTEMPTY && unlinkat(c->dirfd, "notify/notify", 0) == 0)
 		unlinkat(c->dirfd, "notify", AT_REMOVEDIR);
-	if (c->rootfd >= 0)
+}
+
+void container_dir_remove(struct container *c)
+{
+	remove_files(c, state_files_present(c->dirfd));
+	if (c->rootfd < 0)
+		return;
+	/* a listing that missed a file (the dir's offset moved on): every name once more */
+	if (unlinkat(c->rootfd, c->name, AT_REMOVEDIR) < 0 && errno == ENOTEMPTY) {
+		remove_files(c, UINT32_MAX);
 		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
+	}
 }
 
 void container_close(struct container *c)

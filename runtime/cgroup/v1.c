@@ -50,6 +50,14 @@ uint32_t cg1_mounted(void)
 	return mounted;
 }
 
+bool cgroup_v1_hierarchy_mounted(const char *name)
+{
+	for (int i = 0; probed && i < CG1_N; i++)
+		if (strcmp(cg1_names[i], name) == 0)
+			return alias[i] == i;
+	return false;
+}
+
 static int hier_path(const struct cgroup *cg, int h, char *buf, size_t size)
 {
 	if ((size_t)snprintf(buf, size, CG_ROOT "/%s%s", cg1_names[h], cg->path) >= size)

@@ -425,7 +425,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	if (out->pid < 0)
 		return -err->code;
 	/* gc kills it if it outlives a crashed create (it should not: child.c) */
-	if ((r = container_record_pid(ctx->state_dirfd, "init", out->pid, err)) < 0)
+	if ((r = container_record_pid(ctx->state_dirfd, "init", out->pid, &out->pid_start_time, err)) < 0)
 		return r;
 	if ((r = cgroup_enter_systemd_unit(&out->cg, cfg, out->pid, &ctx->join, err)) < 0)
 		return r;
@@ -459,13 +459,12 @@ static int mark_no_new_keyring(struct container *c, struct error *err)
 static int finish(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 		  struct created *out, int sync_fd, struct error *err)
 {
-	bool zombie;
 	int r;
 
 	if ((r = parent_answer_child(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
-	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
+	c->st.pid_start_time = out->pid_start_time;   /* read when "init" was recorded */
 	if ((r = container_save_state(c, err)) < 0)
 		return r;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)

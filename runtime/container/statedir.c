@@ -226,13 +226,15 @@ int container_record_write(int dirfd, const char *name, const char *text, struct
 	return 0;
 }
 
-int container_record_pid(int dirfd, const char *name, pid_t pid, struct error *err)
+int container_record_pid(int dirfd, const char *name, pid_t pid, uint64_t *start_time, struct error *err)
 {
 	char buf[64];
 	bool zombie;
+	uint64_t start = container_proc_start_time(pid, &zombie);
 
-	snprintf(buf, sizeof(buf), "%d %llu\n", (int)pid,
-		 (unsigned long long)container_proc_start_time(pid, &zombie));
+	if (start_time)
+		*start_time = start;
+	snprintf(buf, sizeof(buf), "%d %llu\n", (int)pid, (unsigned long long)start);
 	return container_record_write(dirfd, name, buf, err);
 }
 
@@ -269,7 +271,7 @@ static int publish_dir(struct container *c, struct error *err)
 	c->dirfd = openat(c->rootfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (c->dirfd < 0 || flock(c->dirfd, LOCK_EX) < 0)
 		r = error_sys(err, errno, "create %s", c->dir);
-	else if ((r = container_record_pid(c->dirfd, "creator", getpid(), err)) < 0)
+	else if ((r = container_record_pid(c->dirfd, "creator", getpid(), NULL, err)) < 0)
 		;
 	else if (publish_rename(c->rootfd, tmp, c->name) < 0)
 		r = errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", c->id)

@@ -401,7 +401,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	ctx->parent_sync_fd = sv[0];
 	/* the child dies with us while it is being made (child.c) */
 	ctx->creator_pid = getpid();
-	ctx->creator_pidfd = syscall(SYS_pidfd_open, getpid(), 0);
+	ctx->creator_pidfd = syscall(SYS_pidfd_open, ctx->creator_pid, 0);
 	if (o->run_mode && ctx->must_fork)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	/* the child starts in the bundle dir: chdir here, before a new user

@@ -262,16 +262,17 @@ static int publish_rename(int rootfd, const char *tmp, const char *name)
  * and `gc` can tell a live create from a crashed one (gc.h). */
 static int publish_dir(struct container *c, struct error *err)
 {
+	pid_t self = getpid();
 	char tmp[320];
 	int r;
 
-	snprintf(tmp, sizeof(tmp), ".new.%d.%s", (int)getpid(), c->name);
+	snprintf(tmp, sizeof(tmp), ".new.%d.%s", (int)self, c->name);
 	if (mkdirat(c->rootfd, tmp, 0711) < 0)
 		return error_sys(err, errno, "create %s/%s", c->dir, tmp);
 	c->dirfd = openat(c->rootfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (c->dirfd < 0 || flock(c->dirfd, LOCK_EX) < 0)
 		r = error_sys(err, errno, "create %s", c->dir);
-	else if ((r = container_record_pid(c->dirfd, "creator", getpid(), NULL, err)) < 0)
+	else if ((r = container_record_pid(c->dirfd, "creator", self, NULL, err)) < 0)
 		;
 	else if (publish_rename(c->rootfd, tmp, c->name) < 0)
 		r = errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", c->id)

@@ -15,12 +15,12 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 VERSION := 0.1.0
 
-PKGS    := yajl libseccomp libcap libselinux
+PKGS    := yajl libseccomp libcap
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -DTINYRUN_VERSION='"$(VERSION)"' \
            -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -fno-strict-aliasing
 # Few shared libraries means a faster start: link what Debian ships as .a statically.
-LIBS_A  := -lyajl_s -lseccomp -lcap -lselinux -lpcre2-8
+LIBS_A  := -lyajl_s -lseccomp -lcap
 LDLIBS  := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 # The binary itself is a static PIE: no ld.so, no libc.so to map and relocate at each of the
 # two execs of a create (the sealed re-exec): 0.4 ms less per exec on the bench machine, and
@@ -57,13 +57,12 @@ DEB_ALL   += $(DEB_DEB)
 
 all: tinyrun
 
-# --version: the commit (git describe, "unknown" outside git) and libselinux's
-# version (libseccomp says its own); rewritten only when they change.
-LIBSELINUX_VERSION := $(shell pkg-config --modversion libselinux 2>/dev/null || echo unknown)
+# --version: the commit (git describe, "unknown" outside git; libseccomp says its own
+# version); rewritten only when it changes.
 build/gen/version.h: FORCE
 	@mkdir -p build/gen
 	@c=$$(git -C $(CURDIR) describe --always --dirty --tags 2>/dev/null || echo unknown); \
-	printf '#define TINYRUN_COMMIT "%s"\n#define TINYRUN_LIBSELINUX "%s"\n' "$$c" "$(LIBSELINUX_VERSION)" >$@.new; \
+	printf '#define TINYRUN_COMMIT "%s"\n' "$$c" >$@.new; \
 	cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
 build/runtime/main.o: build/gen/version.h
 FORCE:

@@ -138,7 +138,7 @@ static int read_self_cgroup(struct rootfs_ctx *c, char *buf, size_t size)
 /* One line of /proc/self/cgroup -> a directory in the tmpfs. */
 static int mount_hierarchy(struct rootfs_ctx *c, int tmp, char *ctrls, const char *cgpath, unsigned long flags)
 {
-	char host[PATH_MAX], path[FD_PATH_MAX], data[64];
+	char host[PATH_MAX], path[FD_PATH_MAX + 256], data[64];
 	const char *name = ctrls, *type = "cgroup", *opts = ctrls;
 	struct statfs sfs;
 	int dst, r = 0;
@@ -154,22 +154,34 @@ static int mount_hierarchy(struct rootfs_ctx *c, int tmp, char *ctrls, const cha
 	}
 	if (snprintf(host, sizeof(host), CGROUP_ROOT "/%s", name) >= (int)sizeof(host))
 		return -ENAMETOOLONG;
-	if (statfs(host, &sfs) < 0 || (sfs.f_type != CGROUP_SUPER_MAGIC && sfs.f_type != CGROUP2_SUPER_MAGIC))
+	if (!(c->o->cgroup_v1_mounted && c->o->cgroup_v1_mounted(name)) &&
+	    (statfs(host, &sfs) < 0 || (sfs.f_type != CGROUP_SUPER_MAGIC && sfs.f_type != CGROUP2_SUPER_MAGIC)))
 		return 0;         /* not mounted on the host in the usual place: skip */
-	if (mkdirat(tmp, name, 0755) < 0 && errno != EEXIST)
+	/* a dir we just made in our own new tmpfs (the container has not run):
+	 * its name under the tmpfs's fd is the target, no fd of its own; one
+	 * that was there already is opened without following a symlink */
+	dst = -1;
+	if (mkdirat(tmp, name, 0755) == 0) {
+		if (snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", tmp, name) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+	} else if (errno != EEXIST) {
 		return -errno;
-	if ((dst = openat(tmp, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	} else if ((dst = openat(tmp, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		return -errno;
+	} else {
+		rootfs_fd_path(path, dst);
+	}
 	if (c->o->new_cgroupns) {
-		if (mount(type, rootfs_fd_path(path, dst), type, flags & ~MS_RDONLY, opts) < 0)
+		if (mount(type, path, type, flags & ~MS_RDONLY, opts) < 0)
 			r = -errno;
 	} else {
 		if (strlen(host) + strlen(cgpath) >= sizeof(host))
 			r = -ENAMETOOLONG;
-		else if (strcat(host, cgpath), mount(host, rootfs_fd_path(path, dst), NULL, MS_BIND | MS_REC, NULL) < 0)
+		else if (strcat(host, cgpath), mount(host, path, NULL, MS_BIND | MS_REC, NULL) < 0)
 			r = -errno;
 	}
-	close(dst);
+	if (dst >= 0)
+		close(dst);
 	/* "cpu,cpuacct" is also reachable as cpu and cpuacct */
 	for (char *p = ctrls; r == 0 && opts == ctrls && strchr(ctrls, ','); ) {
 		char *comma = strchr(p, ',');

@@ -28,6 +28,9 @@ struct rootfs_opts {
 	bool new_cgroupns;        /* the container has its own cgroup namespace */
 	const char *cgroup_path;  /* the container's cgroup, for v1 cgroup binds before
 	                           * the child joins it (NULL: from /proc/self/cgroup) */
+	/* v1: is /sys/fs/cgroup/NAME a hierarchy, by the runtime's probe before
+	 * clone (NULL, or false: a statfs of it decides) */
+	bool (*cgroup_v1_mounted)(const char *name);
 	bool new_pidns;
 	int proc_fd;              /* host procfs root fd verified by runtime (O_PATH|O_DIRECTORY), or -1 */
 	bool selinux;             /* SELinux is enabled: linux.mountLabel applies */

@@ -40,8 +40,7 @@ static void version(void)
 	const struct scmp_version *sv = seccomp_version();
 
 	printf("tinyrun version %s\ncommit: %s\nspec: 1.3.0\n", TINYRUN_VERSION, TINYRUN_COMMIT);
-	printf("libseccomp: %u.%u.%u\nlibselinux: %s\n", sv ? sv->major : 0, sv ? sv->minor : 0,
-	       sv ? sv->micro : 0, TINYRUN_LIBSELINUX);
+	printf("libseccomp: %u.%u.%u\n", sv ? sv->major : 0, sv ? sv->minor : 0, sv ? sv->micro : 0);
 	/* as crun's line; systemd is dlopen'd when --systemd-cgroup finds it running */
 	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL\n");
 }

@@ -23,7 +23,7 @@ arch=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-tinyrun maintainers <maintainers@users.noreply.a-seed-e4044340.example>}
 # the sources of what the static binary holds (Debian policy 7.8)
 built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version}), ' \
-	libc6-dev libseccomp-dev libcap-dev libselinux1-dev libyajl-dev libpcre2-dev | sed 's/, $//')
+	libc6-dev libseccomp-dev libcap-dev libyajl-dev | sed 's/, $//')
 # a static binary's dlopen (libsystemd0, --systemd-cgroup only) needs the glibc it was
 # built with at run time: the same upstream release
 glibc=$(dpkg-query -W -f='${Version}' libc6-dev | sed 's/-.*//; s/^[0-9]*://')

@@ -109,6 +109,9 @@ int cgroup_open_unchecked(const char *path, bool systemd, struct cgroup *cg, str
 int cgroup_update(const struct cgroup *cg, const struct oci_resources *res, struct error *err);
 /* Freeze (and wait until the kernel reports it frozen) or thaw. */
 int cgroup_freeze(const struct cgroup *cg, bool frozen, struct error *err);
+/* v1: /sys/fs/cgroup/NAME is a hierarchy of its own, as the runtime's probe
+ * found it before clone (false when it did not probe: the caller checks). */
+bool cgroup_v1_hierarchy_mounted(const char *name);
 bool cgroup_is_frozen(const struct cgroup *cg);
 /* cgroup v1: PID was moved into another freezer cgroup, which is frozen: it
  * cannot die before someone thaws that (not the runtime: not its cgroup). */

@@ -50,6 +50,14 @@ uint32_t cg1_mounted(void)
 	return mounted;
 }
 
+bool cgroup_v1_hierarchy_mounted(const char *name)
+{
+	for (int i = 0; probed && i < CG1_N; i++)
+		if (strcmp(cg1_names[i], name) == 0)
+			return alias[i] == i;
+	return false;
+}
+
 static int hier_path(const struct cgroup *cg, int h, char *buf, size_t size)
 {
 	if ((size_t)snprintf(buf, size, CG_ROOT "/%s%s", cg1_names[h], cg->path) >= size)
@@ -121,22 +129,21 @@ static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct 
 	bool has_res = cfg->has_linux && cfg->linux_.has_resources && cfg->linux_.resources.has_cpu;
 	bool cfg_cpus = has_res && c->cpus && *c->cpus, cfg_mems = has_res && c->mems && *c->mems;
 	static const char *const file[2] = { "cpuset.cpus", "cpuset.mems" };
-	char dir[4096], val[2][1024] = { "", "" }, cur[1024];
+	char path[4200], val[2][1024] = { "", "" }, cur[1024];
 	size_t len = strlen(rel), i;
-	int fd, k, r = 0;
+	int k, r = 0;
 
+	/* each level's files by their path under the root (no fd per level) */
 	for (i = 1; r == 0 && i <= len; i++) {
 		bool leaf = i == len, fresh = first_new >= 0 && (int)i > first_new;
 		if (rel[i] != '/' && !leaf)
 			continue;
-		snprintf(dir, sizeof(dir), "%.*s", (int)i, rel);
-		fd = openat(rootfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return error_sys(err, errno, "cpuset %s", dir);
 		for (k = 0; k < 2 && r == 0; k++) {
+			if (snprintf(path, sizeof(path), "%.*s/%s", (int)i, rel, file[k]) >= (int)sizeof(path))
+				return error_set(err, ENAMETOOLONG, "cpuset %.*s: path too long", (int)i, rel);
 			/* a dir made just now is empty: no need to read it */
-			if (!fresh && cg_read(fd, file[k], cur, sizeof(cur)) < 0)
-				r = error_sys(err, errno, "cpuset %s: %s", dir, file[k]);
+			if (!fresh && cg_read(rootfd, path, cur, sizeof(cur)) < 0)
+				r = error_sys(err, errno, "cpuset %s", path);
 			else if (!fresh && cur[0])
 				snprintf(val[k], sizeof(val[k]), "%s", cur);
 			else if (leaf && (k ? cfg_mems : cfg_cpus))
@@ -144,9 +151,8 @@ static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct 
 			else if (!val[k][0] && cg_read(rootfd, file[k], val[k], sizeof(val[k])) < 0)
 				r = error_sys(err, errno, "cpuset: reading the root's %s", file[k]);
 			else
-				r = cg_write(fd, file[k], val[k], err);
+				r = cg_write(rootfd, path, val[k], err);
 		}
-		close(fd);
 	}
 	return r;
 }

@@ -278,6 +278,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		.joined_netns = cfg->linux_.ns[OCI_NS_NET].path != NULL,
 		.new_cgroupns = cfg->linux_.ns[OCI_NS_CGROUP].present,
 		.cgroup_path = ctx->cgroup_path,
+		.cgroup_v1_mounted = cgroup_v1_hierarchy_mounted,
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,

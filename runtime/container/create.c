@@ -21,7 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <selinux/selinux.h>
 
 #include "runtime/linux/attrs.h"
 #include "runtime/container/create_log.h"
@@ -215,7 +214,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 		return r;
 	ctx->rootless = geteuid() != 0;
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
-		ctx->selinux = is_selinux_enabled() > 0;
+		ctx->selinux = attrs_selinux_enabled();
 		if (!ctx->selinux)
 			log_debug("SELinux is not enabled: linux.mountLabel and process.selinuxLabel are ignored");
 	}
@@ -401,7 +400,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	ctx->parent_sync_fd = sv[0];
 	/* the child dies with us while it is being made (child.c) */
 	ctx->creator_pid = getpid();
-	ctx->creator_pidfd = syscall(SYS_pidfd_open, getpid(), 0);
+	ctx->creator_pidfd = syscall(SYS_pidfd_open, ctx->creator_pid, 0);
 	if (o->run_mode && ctx->must_fork)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	/* the child starts in the bundle dir: chdir here, before a new user
@@ -425,7 +424,7 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	if (out->pid < 0)
 		return -err->code;
 	/* gc kills it if it outlives a crashed create (it should not: child.c) */
-	if ((r = container_record_pid(ctx->state_dirfd, "init", out->pid, err)) < 0)
+	if ((r = container_record_pid(ctx->state_dirfd, "init", out->pid, &out->pid_start_time, err)) < 0)
 		return r;
 	if ((r = cgroup_enter_systemd_unit(&out->cg, cfg, out->pid, &ctx->join, err)) < 0)
 		return r;
@@ -459,13 +458,12 @@ static int mark_no_new_keyring(struct container *c, struct error *err)
 static int finish(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 		  struct created *out, int sync_fd, struct error *err)
 {
-	bool zombie;
 	int r;
 
 	if ((r = parent_answer_child(c, cfg, o, out, sync_fd, err)) < 0)
 		return r;
 	c->st.pid = out->pid;
-	c->st.pid_start_time = container_proc_start_time(out->pid, &zombie);
+	c->st.pid_start_time = out->pid_start_time;   /* read when "init" was recorded */
 	if ((r = container_save_state(c, err)) < 0)
 		return r;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)

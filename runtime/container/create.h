@@ -76,6 +76,7 @@ struct child_ctx {
 /* What create leaves for run/start. */
 struct created {
 	pid_t pid;
+	uint64_t pid_start_time;     /* the init's, read when its "init" record was written */
 	int pidfd;                   /* -1 when the init is not our child (slow path) */
 	int sync_fd;                 /* parent end, still open in run mode */
 	int pty_master;              /* run without --console-socket, terminal: true */

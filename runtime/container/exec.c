@@ -238,6 +238,8 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (p->apparmor_profile)
 		attrs_probe_lsm();
+	if (p->selinux_label)
+		attrs_selinux_enabled();
 	if ((pid = exec_clone(c, &cg, &x.join, &pidfd, err)) < 0) {
 		r = pid;
 		goto out;

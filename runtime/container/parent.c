@@ -76,7 +76,7 @@ int parent_answer_child(struct container *c, const struct oci_config *cfg, const
 			waitpid(out->pid, NULL, 0);   /* the intermediate process */
 			out->pid = m.value;
 			c->st.pid = m.value;
-			if ((r = container_record_pid(c->dirfd, "init", out->pid, err)) < 0)
+			if ((r = container_record_pid(c->dirfd, "init", out->pid, &out->pid_start_time, err)) < 0)
 				return r;
 			if ((r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
 				return r;

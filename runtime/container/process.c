@@ -167,8 +167,12 @@ static int set_caps(const struct oci_process *p, struct error *err)
 		if (!(c->ambient & (1ULL << cap)))
 			continue;
 		/* as runc: an ambient capability missing from the inheritable or
-		 * permitted set cannot be raised; that is not an error */
-		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+		 * permitted set cannot be raised; that is not an error (and
+		 * not tried: the kernel's EPERM is known from the sets above) */
+		if (!(pm & in & (1ULL << cap)))
+			log_debug("process.capabilities.ambient: %s not raised: %s",
+				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(EPERM));
+		else if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
 			log_debug("process.capabilities.ambient: %s not raised: %s",
 				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(errno));
 	}
@@ -260,7 +264,8 @@ int process_become_user(const struct oci_process *p, enum setgroups_mode groups,
 	if ((r = cwd_as_root(p, &later, err)) < 0 || (r = own_stdio(p->uid, err)) < 0 ||
 	    (r = set_groups(p, groups, err)) < 0)
 		return r;
-	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+	/* to uid 0 no capability is dropped: KEEPCAPS only for another uid */
+	if (p->uid != 0 && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
 		return error_sys(err, errno, "prctl(PR_SET_KEEPCAPS)");
 	if (setresgid(p->gid, p->gid, p->gid) < 0)
 		return error_sys(err, errno, "process.user.gid %u", p->gid);
@@ -269,7 +274,8 @@ int process_become_user(const struct oci_process *p, enum setgroups_mode groups,
 	/* the retry runs with the user's rights only: no effective capability yet */
 	if ((r = cwd_check(p, later, err)) < 0)
 		return r;
-	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	if (p->uid != 0)
+		prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
 	if ((r = set_caps(p, err)) < 0)
 		return r;
 	/* config.md: an unspecified umask SHOULD NOT change the caller's */

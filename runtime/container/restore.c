@@ -132,7 +132,7 @@ static int on_notify(void *arg, const struct criu_resp *resp, int fd, struct err
 		r = run_create_hooks(rs, resp->notify_pid, err);
 	} else if (!strcmp(resp->notify_script, "post-restore")) {
 		rs->pid = resp->notify_pid;
-		r = container_record_pid(rs->c->dirfd, "init", rs->pid, err);
+		r = container_record_pid(rs->c->dirfd, "init", rs->pid, NULL, err);
 	} else if (!strcmp(resp->notify_script, "orphan-pts-master") && fd >= 0) {
 		/* the restored terminal's master: to --console-socket, as runc */
 		if (rs->o->console_socket)

@@ -67,6 +67,8 @@ static int mkdir_cwd(const char *cwd)
 
 	if (strlen(cwd) >= sizeof(path))
 		return -ENAMETOOLONG;
+	if (strcmp(cwd, "/") == 0)
+		return 0;       /* the root is there */
 	strcpy(path, cwd);
 	for (char *p = path + 1; ; p++) {
 		if (*p == '/' || !*p) {

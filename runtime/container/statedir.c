@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,13 +226,15 @@ int container_record_write(int dirfd, const char *name, const char *text, struct
 	return 0;
 }
 
-int container_record_pid(int dirfd, const char *name, pid_t pid, struct error *err)
+int container_record_pid(int dirfd, const char *name, pid_t pid, uint64_t *start_time, struct error *err)
 {
 	char buf[64];
 	bool zombie;
+	uint64_t start = container_proc_start_time(pid, &zombie);
 
-	snprintf(buf, sizeof(buf), "%d %llu\n", (int)pid,
-		 (unsigned long long)container_proc_start_time(pid, &zombie));
+	if (start_time)
+		*start_time = start;
+	snprintf(buf, sizeof(buf), "%d %llu\n", (int)pid, (unsigned long long)start);
 	return container_record_write(dirfd, name, buf, err);
 }
 
@@ -259,16 +262,17 @@ static int publish_rename(int rootfd, const char *tmp, const char *name)
  * and `gc` can tell a live create from a crashed one (gc.h). */
 static int publish_dir(struct container *c, struct error *err)
 {
+	pid_t self = getpid();
 	char tmp[320];
 	int r;
 
-	snprintf(tmp, sizeof(tmp), ".new.%d.%s", (int)getpid(), c->name);
+	snprintf(tmp, sizeof(tmp), ".new.%d.%s", (int)self, c->name);
 	if (mkdirat(c->rootfd, tmp, 0711) < 0)
 		return error_sys(err, errno, "create %s/%s", c->dir, tmp);
 	c->dirfd = openat(c->rootfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (c->dirfd < 0 || flock(c->dirfd, LOCK_EX) < 0)
 		r = error_sys(err, errno, "create %s", c->dir);
-	else if ((r = container_record_pid(c->dirfd, "creator", getpid(), err)) < 0)
+	else if ((r = container_record_pid(c->dirfd, "creator", self, NULL, err)) < 0)
 		;
 	else if (publish_rename(c->rootfd, tmp, c->name) < 0)
 		r = errno == EEXIST ? error_set(err, EEXIST, "container \"%s\" already exists", c->id)
@@ -543,28 +547,72 @@ int container_save_state(struct container *c, struct error *err)
 	return 0;
 }
 
-void container_dir_remove(struct container *c)
-{
-	static const char *const files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
-					     "no-new-keyring", "exit-status", "landlock-abi" /* runtime/sandbox/fence.h */,
-					     "creator", "cgroup", "init",
-					     "uid-lease.tmp", "request-key" /* runtime/sandbox/request_key.h */,
-					     "output-total" /* runtime/sandbox/output.h: a request's bytes passed on */,
-					     "request-deadline" /* runtime/sandbox/limits.h */,
-					     "uid-lease" /* the lease returns with the record: runtime/sandbox/lease.h */ };
+/* Every file the state dir may hold. */
+static const char *const state_files[] = { "state.json", "state.json.tmp", "config.json", "exec.fifo",
+					   "no-new-keyring", "exit-status", "landlock-abi" /* runtime/sandbox/fence.h */,
+					   "creator", "cgroup", "init",
+					   "uid-lease.tmp", "request-key" /* runtime/sandbox/request_key.h */,
+					   "output-total" /* runtime/sandbox/output.h: a request's bytes passed on */,
+					   "request-deadline" /* runtime/sandbox/limits.h */,
+					   "uid-lease" /* the lease returns with the record: runtime/sandbox/lease.h */,
+					   "notify" /* notify.h: a dir */, "scratch" /* runtime/sandbox/scratch.h */ };
+#define N_STATE_FILES (sizeof(state_files) / sizeof(state_files[0]))
 
+/* Which of state_files the dir holds (bit i: state_files[i]), from one
+ * listing: a run's dir holds 6 of them, and an unlink or open of each absent
+ * one was a syscall. All bits when the dir cannot be listed. */
+static uint32_t state_files_present(int dirfd)
+{
+	char buf[4096];
+	uint32_t present = 0;
+	long n;
+
+	while ((n = syscall(SYS_getdents64, dirfd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n; ) {
+			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
+				*d = (void *)(buf + off);
+
+			for (size_t i = 0; i < N_STATE_FILES; i++)
+				if (strcmp(d->name, state_files[i]) == 0)
+					present |= 1u << i;
+			off += d->reclen;
+		}
+	return n < 0 ? UINT32_MAX : present;
+}
+
+static bool state_file_in(uint32_t present, const char *name)
+{
+	for (size_t i = 0; i < N_STATE_FILES; i++)
+		if (strcmp(state_files[i], name) == 0)
+			return present & (1u << i);
+	return true;
+}
+
+static void remove_files(struct container *c, uint32_t present)
+{
 	struct error err;
 
-	if (scratch_remove(c->dirfd, &err) < 0)   /* a job's overlay upper/work (runtime/sandbox/scratch.h) */
+	if (state_file_in(present, "scratch") && scratch_remove(c->dirfd, &err) < 0)   /* a job's overlay upper/work (runtime/sandbox/scratch.h) */
 		log_warn("%s", err.msg);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		unlinkat(c->dirfd, files[i], 0);
-	/* NOTIFY_SOCKET's (notify.h): usually absent, one ENOENT */
-	if (unlinkat(c->dirfd, "notify", AT_REMOVEDIR) < 0 && errno == ENOTEMPTY &&
-	    unlinkat(c->dirfd, "notify/notify", 0) == 0)
+	for (size_t i = 0; i < N_STATE_FILES; i++)
+		if ((present & (1u << i)) && strcmp(state_files[i], "notify") && strcmp(state_files[i], "scratch"))
+			unlinkat(c->dirfd, state_files[i], 0);
+	/* NOTIFY_SOCKET's (notify.h) */
+	if (state_file_in(present, "notify") && unlinkat(c->dirfd, "notify", AT_REMOVEDIR) < 0 &&
+	    errno == ENOTEMPTY && unlinkat(c->dirfd, "notify/notify", 0) == 0)
 		unlinkat(c->dirfd, "notify", AT_REMOVEDIR);
-	if (c->rootfd >= 0)
+}
+
+void container_dir_remove(struct container *c)
+{
+	remove_files(c, state_files_present(c->dirfd));
+	if (c->rootfd < 0)
+		return;
+	/* a listing that missed a file (the dir's offset moved on): every name once more */
+	if (unlinkat(c->rootfd, c->name, AT_REMOVEDIR) < 0 && errno == ENOTEMPTY) {
+		remove_files(c, UINT32_MAX);
 		unlinkat(c->rootfd, c->name, AT_REMOVEDIR);
+	}
 }
 
 void container_close(struct container *c)

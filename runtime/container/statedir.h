@@ -82,7 +82,7 @@ int container_save_state(struct container *c, struct error *err);
 /* Only c->name and c->dir for id (no fd opened). */
 int container_dir_name(const char *root, const char *id, struct container *c, struct error *err);
 int container_record_write(int dirfd, const char *name, const char *text, struct error *err);
-int container_record_pid(int dirfd, const char *name, pid_t pid, struct error *err);
+int container_record_pid(int dirfd, const char *name, pid_t pid, uint64_t *start_time, struct error *err);
 /* Remove the state dir and its files. */
 void container_dir_remove(struct container *c);
 void container_close(struct container *c);

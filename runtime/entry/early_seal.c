@@ -135,11 +135,19 @@ static bool no_userns_in(const char *file)
 	return ok;
 }
 
+/* Every fd here is O_CLOEXEC: the execve closes them; only a failure closes them itself. */
+static void close_all(sl *fds, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			sys3(__NR_close, fds[i], 0, 0);
+}
+
 /* The detached read-only overlay over the binary's directory (and /dev below
  * it) that main's selfseal makes first; an O_PATH fd of the binary in it.
  * PASS gets SELFSEAL_EXE=<the binary's path>: the sealed copy cannot learn
  * it from /proc/self/exe (runtime/container/selfexe.h). */
-static sl overlay_view(struct buf *pass)
+static sl overlay_view(struct buf *pass, sl open_fds[4])
 {
 	struct buf exe, low;
 	sl n, dir, bottom, fs = -1, mnt = -1, fd = -1;
@@ -172,9 +180,9 @@ static sl overlay_view(struct buf *pass)
 		if (mnt >= 0)
 			fd = sys3(__NR_openat, mnt, name, O_PATH | O_CLOEXEC);
 	}
-	for (sl *c = (sl[]){ dir, bottom, fs, mnt }, *e = c + 4; c < e; c++)
-		if (*c >= 0)
-			sys3(__NR_close, *c, 0, 0);
+	open_fds[0] = dir, open_fds[1] = bottom, open_fds[2] = fs, open_fds[3] = mnt;
+	if (fd < 0)
+		close_all(open_fds, 4);
 	return fd;
 }
 
@@ -278,7 +286,7 @@ void tinyrun_early(long *sp)
 	int argc = (int)sp[0], n = 0;
 	char **argv = (char **)(sp + 1), **envp = argv + argc + 1;
 	struct buf cfg, pass;
-	sl fd;
+	sl fd, open_fds[4];
 
 	buf_init(&cfg);
 	buf_init(&pass);
@@ -287,7 +295,7 @@ void tinyrun_early(long *sp)
 			return;
 	if (!config_of(argc, argv, &cfg) || sys6(__NR_geteuid, 0, 0, 0, 0, 0, 0) != 0 || !no_userns_in(cfg.s))
 		return;
-	if ((fd = overlay_view(&pass)) < 0)
+	if ((fd = overlay_view(&pass, open_fds)) < 0)
 		return;
 	char *env[n + 3];
 	int k = 0;
@@ -300,4 +308,5 @@ void tinyrun_early(long *sp)
 	env[k] = NULL;
 	sys5(__NR_execveat, fd, "", argv, env, AT_EMPTY_PATH);
 	sys3(__NR_close, fd, 0, 0);
+	close_all(open_fds, 4);
 }

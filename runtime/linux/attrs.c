@@ -3,13 +3,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <selinux/selinux.h>
 
 #include "runtime/log.h"
 #include "runtime/linux/procfs.h"
@@ -208,14 +210,38 @@ static int set_apparmor(int dir, const char *profile, struct error *err)
 	return 0;
 }
 
-/* SELinux: setexeccon writes /proc/thread-self/attr/exec by path, through
- * libselinux; the same file is proven to be procfs here first, so a mount
- * over it (or an image's /proc) is refused rather than absorbing the label. */
+/* SELinux is on as libselinux's is_selinux_enabled says (without linking
+ * it: its constructor cost 8 syscalls at every start): a writable selinuxfs
+ * at /sys/fs/selinux (or /selinux) and an /etc/selinux/config. Asked on the
+ * host (create, exec: before clone), cached for the child after pivot_root. */
+#define SELINUX_FS_MAGIC 0xf97cff8cu
+static int selinux_on = -1;
+
+static bool selinuxfs_at(const char *path)
+{
+	struct statfs sf;
+
+	return statfs(path, &sf) == 0 && (uint32_t)sf.f_type == SELINUX_FS_MAGIC && !(sf.f_flags & ST_RDONLY);
+}
+
+bool attrs_selinux_enabled(void)
+{
+	if (selinux_on < 0)
+		selinux_on = (selinuxfs_at("/sys/fs/selinux") || selinuxfs_at("/selinux")) &&
+			     access("/etc/selinux/config", F_OK) == 0;
+	return selinux_on;
+}
+
+/* SELinux: the label (NUL included, as libselinux's setexeccon_raw) written
+ * to /proc/thread-self/attr/exec through the fd proven to be procfs, so a
+ * mount over it (or an image's /proc) is refused rather than absorbing it. */
 static int set_selinux(int dir, const char *label, struct error *err)
 {
+	size_t n = strlen(label) + 1;
+	ssize_t w;
 	int fd;
 
-	if (is_selinux_enabled() <= 0) {
+	if (!attrs_selinux_enabled()) {
 		log_debug("process.selinuxLabel \"%s\": SELinux is not enabled, ignored", label);
 		return 0;
 	}
@@ -223,9 +249,14 @@ static int set_selinux(int dir, const char *label, struct error *err)
 	if (fd < 0)
 		return error_set(err, EPERM, "process.selinuxLabel \"%s\": /proc/thread-self/attr/exec in the "
 				 "container is not procfs (%s)", label, strerror(-fd));
+	w = write(fd, label, n);
+	if (w < 0)
+		w = -errno;
 	close(fd);
-	if (setexeccon(label) < 0)
-		return error_sys(err, errno, "process.selinuxLabel \"%s\"", label);
+	if (w < 0)
+		return error_sys(err, (int)-w, "process.selinuxLabel \"%s\"", label);
+	if ((size_t)w != n)
+		return error_set(err, EIO, "process.selinuxLabel \"%s\": short write", label);
 	return 0;
 }
 

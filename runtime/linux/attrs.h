@@ -26,6 +26,9 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct e
  * attrs_set_labels: called by the runtime before it clones the container or
  * exec child, while /sys is still the host's. */
 void attrs_probe_lsm(void);
+/* SELinux on (a writable selinuxfs and /etc/selinux/config, as libselinux's
+ * is_selinux_enabled), probed once: first called on the host, before clone. */
+bool attrs_selinux_enabled(void);
 /* process.apparmorProfile and process.selinuxLabel, for the next execve,
  * written through a /proc proven to be procfs (runtime/procfs.h). */
 int attrs_set_labels(const struct oci_process *p, struct error *err);

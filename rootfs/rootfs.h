@@ -76,6 +76,13 @@ bool rootfs_idmap_deferred(const struct oci_mount *m, const char *rootfs);
 /* The runtime's half: MOUNT_ATTR_IDMAP with mounts[i]'s mapping on `tree`. */
 int rootfs_idmap_apply(const struct oci_config *cfg, size_t i, int tree, struct error *err);
 
+/* restore (restore_points.c): each mount's destination made in `rootfs` when
+ * missing, resolved inside it, before CRIU restores there (runc's
+ * prepareCriuRestoreMounts: not cgroup mounts, not below a tmpfs); a bind's
+ * relative source against `bundle` (a file's mount point is a file). */
+int rootfs_restore_mountpoints(const struct oci_config *cfg, const char *rootfs, const char *bundle,
+			       struct error *err);
+
 /* Open `path` (absolute, in the container's view) below `root_fd` without ever
  * leaving it: openat2(RESOLVE_IN_ROOT), or a component walk where the kernel
  * lacks openat2. Returns an fd or a negative errno. */

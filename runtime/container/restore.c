@@ -28,6 +28,7 @@
 #include "runtime/criu/swrk.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/log.h"
+#include "rootfs/rootfs.h"
 
 #define RESTORE_LOG "restore.log"
 
@@ -257,7 +258,8 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	if ((r = container_dir_create(g->root, id, c, err)) < 0)
 		goto out;
 	if ((r = make_state(g, &rs, id, b->path, rootfs, b->json, b->len, err)) < 0 ||
-	    (r = mount_root(&rs, rootfs, err)) < 0)
+	    (r = mount_root(&rs, rootfs, err)) < 0 ||
+	    (r = rootfs_restore_mountpoints(&b->cfg, rootfs, b->path, err)) < 0)
 		goto fail;
 	cr_base_opts(o, b->cfg.annotations, b->cfg.n_annotations, img, work, RESTORE_LOG, &co);
 	co.root = rs.root;

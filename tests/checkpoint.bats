@@ -271,6 +271,80 @@ cgroup_of() {
 	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
 }
 
+# the bind mounts of the mount-point cases: a dir at /cr-data/in, a file at
+# /cr-file; a tmpfs at /cr-scratch; none of them in the image
+mountpoint_bundle() {
+	mkdir "$BATS_TEST_TMPDIR/src"
+	echo "dir-$TOKEN" >"$BATS_TEST_TMPDIR/src/f"
+	echo "file-$TOKEN" >"$BATS_TEST_TMPDIR/file"
+	update_config '.mounts += [{destination: "/cr-data/in", type: "bind", source: ($t + "/src"), options: ["rbind"]},
+		{destination: "/cr-file", type: "bind", source: ($t + "/file"), options: ["bind"]},
+		{destination: "/cr-scratch", type: "tmpfs", source: "tmpfs"}]' --arg t "$BATS_TEST_TMPDIR"
+	[[ ! -e "$BUNDLE/rootfs/cr-data" && ! -e "$BUNDLE/rootfs/cr-file" && ! -e "$BUNDLE/rootfs/cr-scratch" ]]
+}
+
+@test "restore: mount points the rootfs lacks (a dir and a file bind, a tmpfs) are made again, as runc" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	mountpoint_bundle
+	start_and_dump
+	# run made them; a fresh copy of the image would not have them
+	[[ -d "$BUNDLE/rootfs/cr-data/in" && -f "$BUNDLE/rootfs/cr-file" && -d "$BUNDLE/rootfs/cr-scratch" ]]
+	rm -r "$BUNDLE/rootfs/cr-data" "$BUNDLE/rootfs/cr-file" "$BUNDLE/rootfs/cr-scratch"
+	restore_ctr "$CID"
+	[[ -d "$BUNDLE/rootfs/cr-data/in" && -f "$BUNDLE/rootfs/cr-file" && -d "$BUNDLE/rootfs/cr-scratch" ]]
+	[ "$(runtime_timeout 60 exec "$CID" cat /cr-data/in/f)" = "dir-$TOKEN" ]
+	[ "$(runtime_timeout 60 exec "$CID" cat /cr-file)" = "file-$TOKEN" ]
+	local n
+	n="$(counter "$CID")"
+	wait_count "$CID" $((n + 3))
+	runtime delete --force "$CID"
+}
+
+@test "restore: a mount point's parent planted as a symlink out of the rootfs: made inside it, nothing outside" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	mountpoint_bundle
+	start_and_dump
+	mkdir "$BATS_TEST_TMPDIR/outside"
+	rm -r "$BUNDLE/rootfs/cr-data" "$BUNDLE/rootfs/cr-file" "$BUNDLE/rootfs/cr-scratch"
+	# absolute and through "..": both lead to the host's dir if followed there
+	ln -s "$BATS_TEST_TMPDIR/outside" "$BUNDLE/rootfs/cr-data"
+	ln -s "../../../../../../../../../../$BATS_TEST_TMPDIR/outside/file" "$BUNDLE/rootfs/cr-file"
+	run restore_ctr "$CID"
+	# whatever CRIU makes of it: the host's dir stays empty
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/outside")" ]
+	[[ -d "$BUNDLE/rootfs$BATS_TEST_TMPDIR/outside/in" && -f "$BUNDLE/rootfs$BATS_TEST_TMPDIR/outside/file" ]]
+	echo "restore: $status $output"
+	runtime delete --force "$CID" 2>/dev/null || true
+}
+
+@test "checkpoint --pre-dump, then a dump with --parent-path: restored from the second, it counts on" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local pre="$BATS_TEST_TMPDIR/pre" n pid
+	IMG="$BATS_TEST_TMPDIR/final"
+	start_ctr "$CID"
+	wait_count "$CID" 10
+	pid="$(state_field "$CID" pid)"
+	run cr checkpoint --pre-dump --image-path "$pre" "$CID"
+	assert_success
+	# the container runs on, the pre-dump holds its memory, no descriptors.json
+	[ "$(state_field "$CID" status)" = running ]
+	[ "$(state_field "$CID" pid)" = "$pid" ]
+	compgen -G "$pre/pages-*.img" >/dev/null
+	[[ ! -e "$pre/descriptors.json" ]]
+	n="$(counter "$CID")"
+	wait_count "$CID" $((n + 3))
+	run cr checkpoint --parent-path ../pre --image-path "$IMG" "$CID"
+	assert_success
+	[[ ! -e "$ROOT/$CID" ]]
+	[ "$(readlink "$IMG/parent")" = ../pre ]
+	du -b "$pre"/pages-*.img "$IMG"/pages-*.img
+	restore_ctr "$CID"
+	n="$(counter "$CID")"
+	[[ "$n" -ge 13 ]]
+	wait_count "$CID" $((n + 3))
+	runtime delete --force "$CID"
+}
+
 # podman with private storage and tinyrun as its runtime (as clients.bats)
 podman_cr() {
 	timeout -k 5 300 "$TEST_LIB_BIN/subreaper" podman --root "$PM/storage" --runroot "$PM/run" \

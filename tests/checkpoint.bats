@@ -139,6 +139,23 @@ cgroup_of() {
 	[ "$(state_field "$CID" status)" = created ]
 }
 
+@test "checkpoint --parent-path: absolute, missing or not a directory: runc's errors, the container untouched" {
+	start_ctr "$CID"
+	mkdir "$IMG"
+	touch "$IMG/afile"
+	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" --parent-path /abs "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: --parent-path must be relative"
+	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" --parent-path ../none "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: invalid --parent-path: $IMG/../none: No such file or directory"
+	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" --parent-path afile "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: invalid --parent-path: $IMG/afile: Not a directory"
+	[ "$(state_field "$CID" status)" = running ]
+	[ "$(ls "$IMG")" = afile ]
+}
+
 @test "restore: an existing id, a missing image dir or descriptors.json: errors, nothing left" {
 	command -v criu >/dev/null || skip "no criu"
 	create_container "$CID"
@@ -310,11 +327,13 @@ mountpoint_bundle() {
 	ln -s "$BATS_TEST_TMPDIR/outside" "$BUNDLE/rootfs/cr-data"
 	ln -s "../../../../../../../../../../$BATS_TEST_TMPDIR/outside/file" "$BUNDLE/rootfs/cr-file"
 	run restore_ctr "$CID"
-	# whatever CRIU makes of it: the host's dir stays empty
+	# the host's dir stays empty: the mount points are made where the links
+	# lead inside the rootfs, and CRIU, which finds none on its own walk, fails
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR/outside")" ]
 	[[ -d "$BUNDLE/rootfs$BATS_TEST_TMPDIR/outside/in" && -f "$BUNDLE/rootfs$BATS_TEST_TMPDIR/outside/file" ]]
-	echo "restore: $status $output"
-	runtime delete --force "$CID" 2>/dev/null || true
+	assert_failure 1
+	assert_output --partial "criu failed"
+	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
 }
 
 @test "checkpoint --pre-dump, then a dump with --parent-path: restored from the second, it counts on" {
@@ -336,8 +355,9 @@ mountpoint_bundle() {
 	run cr checkpoint --parent-path ../pre --image-path "$IMG" "$CID"
 	assert_success
 	[[ ! -e "$ROOT/$CID" ]]
+	# CRIU's link to the parent, and fewer pages: the unchanged ones stay there
 	[ "$(readlink "$IMG/parent")" = ../pre ]
-	du -b "$pre"/pages-*.img "$IMG"/pages-*.img
+	[[ "$(cat "$IMG"/pages-*.img | wc -c)" -lt "$(cat "$pre"/pages-*.img | wc -c)" ]]
 	restore_ctr "$CID"
 	n="$(counter "$CID")"
 	[[ "$n" -ge 13 ]]

@@ -165,6 +165,9 @@ cgroup_of() {
 	assert_failure 1
 	assert_output "tinyrun: container \"$CID\" already exists"
 	[ "$(state_field "$CID" status)" = created ]
+	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" --console-socket "$IMG/sock" "$CID-2"
+	assert_failure 1
+	assert_output "tinyrun: restore: --console-socket given but process.terminal is false"
 	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG.none" "$CID-2"
 	assert_failure 1
 	assert_output "tinyrun: --image-path $IMG.none: No such file or directory"
@@ -363,6 +366,48 @@ mountpoint_bundle() {
 	[[ "$n" -ge 13 ]]
 	wait_count "$CID" $((n + 3))
 	runtime delete --force "$CID"
+}
+
+# recv_tty NAME: the checker's console-socket receiver in the background
+# (the pty's output into $BATS_TEST_TMPDIR/NAME.out until the pty closes)
+recv_tty() {
+	SOCK="$BATS_TEST_TMPDIR/$1.sock"
+	TTY_OUT="$BATS_TEST_TMPDIR/$1.out"
+	"$TEST_LIB_BIN/checker" recvtty "$SOCK" "$TTY_OUT" </dev/null >"$BATS_TEST_TMPDIR/$1.log" 2>&1 3>&- 4>&- &
+	RECV_PID=$!
+	wait_for_file "$SOCK"
+}
+
+@test "checkpoint/restore of a terminal container (runc's way): the new pty's master to --console-socket, it ticks on there" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.process.terminal = true'
+	set_cmd 'i=0; while :; do i=$((i + 1)); echo $i >/tmp/cnt; echo "tick-$i"; sleep 0.1; done'
+	recv_tty run
+	"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --console-socket "$SOCK" --bundle "$BUNDLE" \
+		"$CID" </dev/null >/dev/null 2>&1 3>&- 4>&-
+	record_container_pid "$CID"
+	wait_count "$CID" 10
+	run cr checkpoint --image-path "$IMG" "$CID"
+	assert_success
+	wait "$RECV_PID" || true
+	local first n pid
+	first="$(tail -1 "$TTY_OUT" | tr -d '\r')"
+	# without a console socket: refused, nothing made
+	run cr restore -d -b "$BUNDLE" --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: restore: process.terminal is true: --console-socket is required"
+	[[ ! -e "$ROOT/$CID" ]]
+	recv_tty restored
+	restore_ctr --console-socket "$SOCK" "$CID"
+	pid="$(state_field "$CID" pid)"
+	[[ "$(readlink "/proc/$pid/fd/1")" == /dev/pts/* ]]
+	n="$(counter "$CID")"
+	wait_count "$CID" $((n + 5))
+	# the ticks go on from where the first pty left them, on the new one
+	grep -q "tick-$((n + 2))" "$TTY_OUT"
+	[[ "${first#tick-}" -le "$n" ]]
+	runtime delete --force "$CID"
+	wait "$RECV_PID" || true
 }
 
 # podman with private storage and tinyrun as its runtime (as clients.bats)

@@ -237,6 +237,17 @@ static void undo(struct restore *rs)
 	cgroup_close(&rs->cg);
 }
 
+/* The restored pty's master goes to --console-socket only (runc's rule for
+ * a detached terminal; tinyrun relays no pty in the foreground either). */
+static int check_terminal(const struct oci_config *cfg, const struct cr_opts *o, struct error *err)
+{
+	if (cfg->process.terminal && !o->console_socket)
+		return error_set(err, EINVAL, "restore: process.terminal is true: --console-socket is required");
+	if (!cfg->process.terminal && o->console_socket)
+		return error_set(err, EINVAL, "restore: --console-socket given but process.terminal is false");
+	return 0;
+}
+
 int container_restore(const struct global_opts *g, const struct cr_opts *o, const char *id, struct bundle *b,
 		      struct container *c, pid_t *pid, struct error *err)
 {
@@ -247,7 +258,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	struct criu_opts co;
 	int img = -1, work = -1, r;
 
-	if ((r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
+	if ((r = check_terminal(&b->cfg, o, err)) < 0 || (r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
 	    (r = container_resolve_rootfs(&b->cfg, b->path, rootfs, err)) < 0)
 		return r;
 	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)

@@ -12,7 +12,7 @@
 load helpers
 
 setup_file() {
-	guest_setup_file checkpoint.bats 1500
+	guest_setup_file checkpoint.bats 2400
 }
 
 # A counter kept in the shell's memory, written to a tmpfs file and to an
@@ -292,14 +292,16 @@ cgroup_of() {
 }
 
 # the bind mounts of the mount-point cases: a dir at /cr-data/in, a file at
-# /cr-file; a tmpfs at /cr-scratch; none of them in the image
+# /cr-file; a tmpfs at /cr-scratch and one nested in the dir bind (its mount
+# point is made in the bind's source); none of them in the image
 mountpoint_bundle() {
 	mkdir "$BATS_TEST_TMPDIR/src"
 	echo "dir-$TOKEN" >"$BATS_TEST_TMPDIR/src/f"
 	echo "file-$TOKEN" >"$BATS_TEST_TMPDIR/file"
 	update_config '.mounts += [{destination: "/cr-data/in", type: "bind", source: ($t + "/src"), options: ["rbind"]},
 		{destination: "/cr-file", type: "bind", source: ($t + "/file"), options: ["bind"]},
-		{destination: "/cr-scratch", type: "tmpfs", source: "tmpfs"}]' --arg t "$BATS_TEST_TMPDIR"
+		{destination: "/cr-scratch", type: "tmpfs", source: "tmpfs"},
+		{destination: "/cr-data/in/sub", type: "tmpfs", source: "tmpfs"}]' --arg t "$BATS_TEST_TMPDIR"
 	[[ ! -e "$BUNDLE/rootfs/cr-data" && ! -e "$BUNDLE/rootfs/cr-file" && ! -e "$BUNDLE/rootfs/cr-scratch" ]]
 }
 
@@ -309,9 +311,14 @@ mountpoint_bundle() {
 	start_and_dump
 	# run made them; a fresh copy of the image would not have them
 	[[ -d "$BUNDLE/rootfs/cr-data/in" && -f "$BUNDLE/rootfs/cr-file" && -d "$BUNDLE/rootfs/cr-scratch" ]]
-	rm -r "$BUNDLE/rootfs/cr-data" "$BUNDLE/rootfs/cr-file" "$BUNDLE/rootfs/cr-scratch"
+	[[ -d "$BATS_TEST_TMPDIR/src/sub" ]]
+	rm -r "$BUNDLE/rootfs/cr-data" "$BUNDLE/rootfs/cr-file" "$BUNDLE/rootfs/cr-scratch" "$BATS_TEST_TMPDIR/src/sub"
 	restore_ctr "$CID"
 	[[ -d "$BUNDLE/rootfs/cr-data/in" && -f "$BUNDLE/rootfs/cr-file" && -d "$BUNDLE/rootfs/cr-scratch" ]]
+	# the nested one in the bind's source, as at run; the source unbound again
+	[[ -d "$BATS_TEST_TMPDIR/src/sub" && ! -e "$BUNDLE/rootfs/cr-data/in/sub" ]]
+	! awk '{ print $5 }' /proc/self/mountinfo | grep -qF "$BUNDLE/rootfs/"
+	[ "$(runtime_timeout 60 exec "$CID" cat /proc/self/mountinfo | awk '$5 == "/cr-data/in/sub" { print $9 }')" = tmpfs ]
 	[ "$(runtime_timeout 60 exec "$CID" cat /cr-data/in/f)" = "dir-$TOKEN" ]
 	[ "$(runtime_timeout 60 exec "$CID" cat /cr-file)" = "file-$TOKEN" ]
 	local n

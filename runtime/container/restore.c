@@ -38,6 +38,7 @@ struct restore {
 	struct container *c;
 	struct cgroup cg;
 	char root[PATH_MAX];          /* the criu-root bind mount, "" when none */
+	struct rootfs_restore_binds binds;   /* bind sources on their mount points meanwhile */
 	char stdio[OCI_DESCRIPTORS][256];
 	struct criu_inherit_fd inherit[OCI_DESCRIPTORS + 1];
 	size_t n_inherit;
@@ -232,6 +233,7 @@ static void undo(struct restore *rs)
 		kill(rs->pid, SIGKILL);
 		waitpid(rs->pid, NULL, __WALL);
 	}
+	rootfs_restore_binds_undo(&rs->binds);
 	unmount_root(rs);
 	container_teardown(rs->c, &rs->cg, 0);
 	cgroup_close(&rs->cg);
@@ -270,7 +272,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 		goto out;
 	if ((r = make_state(g, &rs, id, b->path, rootfs, b->json, b->len, err)) < 0 ||
 	    (r = mount_root(&rs, rootfs, err)) < 0 ||
-	    (r = rootfs_restore_mountpoints(&b->cfg, rootfs, b->path, err)) < 0)
+	    (r = rootfs_restore_mountpoints(&b->cfg, rootfs, b->path, &rs.binds, err)) < 0)
 		goto fail;
 	cr_base_opts(o, b->cfg.annotations, b->cfg.n_annotations, img, work, RESTORE_LOG, &co);
 	co.root = rs.root;
@@ -282,6 +284,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	co.n_inherit_fd = rs.n_inherit;
 	if ((r = call_criu(&rs, criu, &co, err)) < 0 || (r = finish(&rs, err)) < 0)
 		goto fail;
+	rootfs_restore_binds_undo(&rs.binds);
 	unmount_root(&rs);
 	*pid = rs.pid;
 	cgroup_close(&rs.cg);

@@ -375,16 +375,6 @@ mountpoint_bundle() {
 	runtime delete --force "$CID"
 }
 
-# recv_tty NAME: the checker's console-socket receiver in the background
-# (the pty's output into $BATS_TEST_TMPDIR/NAME.out until the pty closes)
-recv_tty() {
-	SOCK="$BATS_TEST_TMPDIR/$1.sock"
-	TTY_OUT="$BATS_TEST_TMPDIR/$1.out"
-	"$TEST_LIB_BIN/checker" recvtty "$SOCK" "$TTY_OUT" </dev/null >"$BATS_TEST_TMPDIR/$1.log" 2>&1 3>&- 4>&- &
-	RECV_PID=$!
-	wait_for_file "$SOCK"
-}
-
 @test "checkpoint/restore of a terminal container (runc's way): the new pty's master to --console-socket, it ticks on there" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.process.terminal = true'

@@ -1,7 +1,8 @@
 /* restore: a new container made from a checkpoint image, as runc does it:
  * its state dir and cgroup (the config's limits) first, then CRIU restores
  * the process tree into that cgroup, under the bundle's rootfs (bind-mounted
- * at <state dir>/criu-root, which CRIU needs as a mount point); the
+ * at <state dir>/criu-root, which CRIU needs as a mount point; the mounts'
+ * destinations it lacks made first, rootfs/restore_points.c); the
  * prestart/createRuntime hooks run at CRIU's "setup-namespaces", the state
  * is saved at "post-restore". On failure nothing is left. */
 #include "runtime/container/restore.h"

@@ -79,6 +79,20 @@ bool rootfs_idmap_deferred(const struct oci_mount *m, const char *rootfs);
 /* The runtime's half: MOUNT_ATTR_IDMAP with mounts[i]'s mapping on `tree`. */
 int rootfs_idmap_apply(const struct oci_config *cfg, size_t i, int tree, struct error *err);
 
+/* restore (restore_points.c): each mount's destination made in `rootfs` when
+ * missing, resolved inside it, before CRIU restores there (runc's
+ * prepareCriuRestoreMounts: not cgroup mounts, not below a tmpfs); a bind's
+ * relative source against `bundle` (a file's mount point is a file), bound
+ * there until rootfs_restore_binds_undo (mount points nested in it are then
+ * made in its source). On failure nothing is left bound. */
+struct rootfs_restore_binds {
+	int *fds;
+	size_t n;
+};
+int rootfs_restore_mountpoints(const struct oci_config *cfg, const char *rootfs, const char *bundle,
+			       struct rootfs_restore_binds *held, struct error *err);
+void rootfs_restore_binds_undo(struct rootfs_restore_binds *held);
+
 /* Open `path` (absolute, in the container's view) below `root_fd` without ever
  * leaving it: openat2(RESOLVE_IN_ROOT), or a component walk where the kernel
  * lacks openat2. Returns an fd or a negative errno. */

@@ -12,7 +12,7 @@
 load helpers
 
 setup_file() {
-	guest_setup_file checkpoint.bats 1500
+	guest_setup_file checkpoint.bats 2400
 }
 
 # A counter kept in the shell's memory, written to a tmpfs file and to an
@@ -139,6 +139,23 @@ cgroup_of() {
 	[ "$(state_field "$CID" status)" = created ]
 }
 
+@test "checkpoint --parent-path: absolute, missing or not a directory: runc's errors, the container untouched" {
+	start_ctr "$CID"
+	mkdir "$IMG"
+	touch "$IMG/afile"
+	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" --parent-path /abs "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: --parent-path must be relative"
+	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" --parent-path ../none "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: invalid --parent-path: $IMG/../none: No such file or directory"
+	run "$RUNTIME" --root "$ROOT" checkpoint --image-path "$IMG" --parent-path afile "$CID"
+	assert_failure 1
+	assert_output "tinyrun: checkpoint: invalid --parent-path: $IMG/afile: Not a directory"
+	[ "$(state_field "$CID" status)" = running ]
+	[ "$(ls "$IMG")" = afile ]
+}
+
 @test "restore: an existing id, a missing image dir or descriptors.json: errors, nothing left" {
 	command -v criu >/dev/null || skip "no criu"
 	create_container "$CID"
@@ -148,6 +165,9 @@ cgroup_of() {
 	assert_failure 1
 	assert_output "tinyrun: container \"$CID\" already exists"
 	[ "$(state_field "$CID" status)" = created ]
+	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" --console-socket "$IMG/sock" "$CID-2"
+	assert_failure 1
+	assert_output "tinyrun: restore: --console-socket given but process.terminal is false"
 	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG.none" "$CID-2"
 	assert_failure 1
 	assert_output "tinyrun: --image-path $IMG.none: No such file or directory"
@@ -269,6 +289,122 @@ cgroup_of() {
 	wait "$bg" || rc=$?
 	[ "$rc" = 7 ]
 	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
+}
+
+# the bind mounts of the mount-point cases: a dir at /cr-data/in, a file at
+# /cr-file; a tmpfs at /cr-scratch and one nested in the dir bind (its mount
+# point is made in the bind's source); none of them in the image
+mountpoint_bundle() {
+	mkdir "$BATS_TEST_TMPDIR/src"
+	echo "dir-$TOKEN" >"$BATS_TEST_TMPDIR/src/f"
+	echo "file-$TOKEN" >"$BATS_TEST_TMPDIR/file"
+	update_config '.mounts += [{destination: "/cr-data/in", type: "bind", source: ($t + "/src"), options: ["rbind"]},
+		{destination: "/cr-file", type: "bind", source: ($t + "/file"), options: ["bind"]},
+		{destination: "/cr-scratch", type: "tmpfs", source: "tmpfs"},
+		{destination: "/cr-data/in/sub", type: "tmpfs", source: "tmpfs"}]' --arg t "$BATS_TEST_TMPDIR"
+	[[ ! -e "$BUNDLE/rootfs/cr-data" && ! -e "$BUNDLE/rootfs/cr-file" && ! -e "$BUNDLE/rootfs/cr-scratch" ]]
+}
+
+@test "restore: mount points the rootfs lacks (a dir and a file bind, a tmpfs) are made again, as runc" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	mountpoint_bundle
+	start_and_dump
+	# run made them; a fresh copy of the image would not have them
+	[[ -d "$BUNDLE/rootfs/cr-data/in" && -f "$BUNDLE/rootfs/cr-file" && -d "$BUNDLE/rootfs/cr-scratch" ]]
+	[[ -d "$BATS_TEST_TMPDIR/src/sub" ]]
+	rm -r "$BUNDLE/rootfs/cr-data" "$BUNDLE/rootfs/cr-file" "$BUNDLE/rootfs/cr-scratch" "$BATS_TEST_TMPDIR/src/sub"
+	restore_ctr "$CID"
+	[[ -d "$BUNDLE/rootfs/cr-data/in" && -f "$BUNDLE/rootfs/cr-file" && -d "$BUNDLE/rootfs/cr-scratch" ]]
+	# the nested one in the bind's source, as at run; the source unbound again
+	[[ -d "$BATS_TEST_TMPDIR/src/sub" && ! -e "$BUNDLE/rootfs/cr-data/in/sub" ]]
+	! awk '{ print $5 }' /proc/self/mountinfo | grep -qF "$BUNDLE/rootfs/"
+	[ "$(runtime_timeout 60 exec "$CID" cat /proc/self/mountinfo | awk '$5 == "/cr-data/in/sub" { print $9 }')" = tmpfs ]
+	[ "$(runtime_timeout 60 exec "$CID" cat /cr-data/in/f)" = "dir-$TOKEN" ]
+	[ "$(runtime_timeout 60 exec "$CID" cat /cr-file)" = "file-$TOKEN" ]
+	local n
+	n="$(counter "$CID")"
+	wait_count "$CID" $((n + 3))
+	runtime delete --force "$CID"
+}
+
+@test "restore: a mount point's parent planted as a symlink out of the rootfs: made inside it, nothing outside" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	mountpoint_bundle
+	start_and_dump
+	mkdir "$BATS_TEST_TMPDIR/outside"
+	rm -r "$BUNDLE/rootfs/cr-data" "$BUNDLE/rootfs/cr-file" "$BUNDLE/rootfs/cr-scratch"
+	# absolute and through "..": both lead to the host's dir if followed there
+	ln -s "$BATS_TEST_TMPDIR/outside" "$BUNDLE/rootfs/cr-data"
+	ln -s "../../../../../../../../../../$BATS_TEST_TMPDIR/outside/file" "$BUNDLE/rootfs/cr-file"
+	run restore_ctr "$CID"
+	# the host's dir stays empty: the mount points are made where the links
+	# lead inside the rootfs, and CRIU, which finds none on its own walk, fails
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/outside")" ]
+	[[ -d "$BUNDLE/rootfs$BATS_TEST_TMPDIR/outside/in" && -f "$BUNDLE/rootfs$BATS_TEST_TMPDIR/outside/file" ]]
+	assert_failure 1
+	assert_output --partial "criu failed"
+	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
+}
+
+@test "checkpoint --pre-dump, then a dump with --parent-path: restored from the second, it counts on" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local pre="$BATS_TEST_TMPDIR/pre" n pid
+	IMG="$BATS_TEST_TMPDIR/final"
+	start_ctr "$CID"
+	wait_count "$CID" 10
+	pid="$(state_field "$CID" pid)"
+	run cr checkpoint --pre-dump --image-path "$pre" "$CID"
+	assert_success
+	# the container runs on, the pre-dump holds its memory, no descriptors.json
+	[ "$(state_field "$CID" status)" = running ]
+	[ "$(state_field "$CID" pid)" = "$pid" ]
+	compgen -G "$pre/pages-*.img" >/dev/null
+	[[ ! -e "$pre/descriptors.json" ]]
+	n="$(counter "$CID")"
+	wait_count "$CID" $((n + 3))
+	run cr checkpoint --parent-path ../pre --image-path "$IMG" "$CID"
+	assert_success
+	[[ ! -e "$ROOT/$CID" ]]
+	# CRIU's link to the parent, and fewer pages: the unchanged ones stay there
+	[ "$(readlink "$IMG/parent")" = ../pre ]
+	[[ "$(cat "$IMG"/pages-*.img | wc -c)" -lt "$(cat "$pre"/pages-*.img | wc -c)" ]]
+	restore_ctr "$CID"
+	n="$(counter "$CID")"
+	[[ "$n" -ge 13 ]]
+	wait_count "$CID" $((n + 3))
+	runtime delete --force "$CID"
+}
+
+@test "checkpoint/restore of a terminal container (runc's way): the new pty's master to --console-socket, it ticks on there" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.process.terminal = true'
+	set_cmd 'i=0; while :; do i=$((i + 1)); echo $i >/tmp/cnt; echo "tick-$i"; sleep 0.1; done'
+	recv_tty run
+	"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --console-socket "$SOCK" --bundle "$BUNDLE" \
+		"$CID" </dev/null >/dev/null 2>&1 3>&- 4>&-
+	record_container_pid "$CID"
+	wait_count "$CID" 10
+	run cr checkpoint --image-path "$IMG" "$CID"
+	assert_success
+	wait "$RECV_PID" || true
+	local first n pid
+	first="$(tail -1 "$TTY_OUT" | tr -d '\r')"
+	# without a console socket: refused, nothing made
+	run cr restore -d -b "$BUNDLE" --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: restore: process.terminal is true: --console-socket is required"
+	[[ ! -e "$ROOT/$CID" ]]
+	recv_tty restored
+	restore_ctr --console-socket "$SOCK" "$CID"
+	pid="$(state_field "$CID" pid)"
+	[[ "$(readlink "/proc/$pid/fd/1")" == /dev/pts/* ]]
+	n="$(counter "$CID")"
+	wait_count "$CID" $((n + 5))
+	# the ticks go on from where the first pty left them, on the new one
+	grep -q "tick-$((n + 2))" "$TTY_OUT"
+	[[ "${first#tick-}" -le "$n" ]]
+	runtime delete --force "$CID"
+	wait "$RECV_PID" || true
 }
 
 # podman with private storage and tinyrun as its runtime (as clients.bats)

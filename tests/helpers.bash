@@ -299,6 +299,16 @@ wait_for_state() {
 	return 1
 }
 
+# recv_tty NAME: checker's console-socket receiver in the background (copies
+# the pty's output to $BATS_TEST_TMPDIR/NAME.out until the pty closes).
+recv_tty() {
+	SOCK="$BATS_TEST_TMPDIR/$1.sock"
+	TTY_OUT="$BATS_TEST_TMPDIR/$1.out"
+	"$TEST_LIB_BIN/checker" recvtty "$SOCK" "$TTY_OUT" </dev/null >"$BATS_TEST_TMPDIR/$1.log" 2>&1 3>&- 4>&- &
+	RECV_PID=$!
+	wait_for_file "$SOCK"
+}
+
 # wait_for_file FILE [PATTERN]: until FILE exists (and contains PATTERN).
 wait_for_file() {
 	local file="$1" pattern="${2:-}" i

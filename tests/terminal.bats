@@ -112,16 +112,6 @@ run_with_input() {
 
 # --- a detached terminal: the pty goes to a console socket ----------------
 
-# recv_tty NAME: checker's console-socket receiver in the background (copies
-# the pty's output to $BATS_TEST_TMPDIR/NAME.out until the pty closes).
-recv_tty() {
-	SOCK="$BATS_TEST_TMPDIR/$1.sock"
-	TTY_OUT="$BATS_TEST_TMPDIR/$1.out"
-	"$TEST_LIB_BIN/checker" recvtty "$SOCK" "$TTY_OUT" </dev/null >"$BATS_TEST_TMPDIR/$1.log" 2>&1 3>&- 4>&- &
-	RECV_PID=$!
-	wait_for_file "$SOCK"
-}
-
 # crun's detach-tty case: process.terminal with --detach and a console
 # socket; the process runs on the pty, exits, and the state says so.
 @test "terminal + run --detach --console-socket: the pty reaches the socket; once the process exits the state is stopped and delete leaves nothing" {

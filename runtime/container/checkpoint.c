@@ -73,6 +73,21 @@ static int write_descriptors(const struct container *c, int img, struct error *e
 	return r;
 }
 
+/* runc: --parent-path is relative to the image dir and names a directory */
+static int check_parent(const struct cr_opts *o, int img, struct error *err)
+{
+	struct stat sb;
+
+	if (o->parent_path[0] == '/')
+		return error_set(err, EINVAL, "checkpoint: --parent-path must be relative");
+	if (fstatat(img, o->parent_path, &sb, 0) < 0)
+		return error_sys(err, errno, "checkpoint: invalid --parent-path: %s/%s", o->image_path, o->parent_path);
+	if (!S_ISDIR(sb.st_mode))
+		return error_set(err, ENOTDIR, "checkpoint: invalid --parent-path: %s/%s: Not a directory", o->image_path,
+				 o->parent_path);
+	return 0;
+}
+
 static int dump(const char *criu, struct container *c, const struct cr_opts *o, struct criu_opts *co,
 		struct error *err)
 {
@@ -108,6 +123,8 @@ int container_checkpoint(struct container *c, const struct oci_config *cfg, cons
 		return r;
 	if ((r = cr_open_dirs(o, true, &img, &work, err)) < 0)
 		return r;
+	if (o->parent_path && (r = check_parent(o, img, err)) < 0)
+		goto out;
 	cr_base_opts(o, c->st.annotations, c->st.n_annotations, img, work, DUMP_LOG, &co);
 	co.pid = c->st.pid;
 	co.root = c->st.rootfs;

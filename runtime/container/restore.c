@@ -1,7 +1,8 @@
 /* restore: a new container made from a checkpoint image, as runc does it:
  * its state dir and cgroup (the config's limits) first, then CRIU restores
  * the process tree into that cgroup, under the bundle's rootfs (bind-mounted
- * at <state dir>/criu-root, which CRIU needs as a mount point); the
+ * at <state dir>/criu-root, which CRIU needs as a mount point; the mounts'
+ * destinations it lacks made first, rootfs/restore_points.c); the
  * prestart/createRuntime hooks run at CRIU's "setup-namespaces", the state
  * is saved at "post-restore". On failure nothing is left. */
 #include "runtime/container/restore.h"
@@ -28,6 +29,7 @@
 #include "runtime/criu/swrk.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/log.h"
+#include "rootfs/rootfs.h"
 
 #define RESTORE_LOG "restore.log"
 
@@ -37,6 +39,7 @@ struct restore {
 	struct container *c;
 	struct cgroup cg;
 	char root[PATH_MAX];          /* the criu-root bind mount, "" when none */
+	struct rootfs_restore_binds binds;   /* bind sources on their mount points meanwhile */
 	char stdio[OCI_DESCRIPTORS][256];
 	struct criu_inherit_fd inherit[OCI_DESCRIPTORS + 1];
 	size_t n_inherit;
@@ -231,9 +234,21 @@ static void undo(struct restore *rs)
 		kill(rs->pid, SIGKILL);
 		waitpid(rs->pid, NULL, __WALL);
 	}
+	rootfs_restore_binds_undo(&rs->binds);
 	unmount_root(rs);
 	container_teardown(rs->c, &rs->cg, 0);
 	cgroup_close(&rs->cg);
+}
+
+/* The restored pty's master goes to --console-socket only (runc's rule for
+ * a detached terminal; tinyrun relays no pty in the foreground either). */
+static int check_terminal(const struct oci_config *cfg, const struct cr_opts *o, struct error *err)
+{
+	if (cfg->process.terminal && !o->console_socket)
+		return error_set(err, EINVAL, "restore: process.terminal is true: --console-socket is required");
+	if (!cfg->process.terminal && o->console_socket)
+		return error_set(err, EINVAL, "restore: --console-socket given but process.terminal is false");
+	return 0;
 }
 
 int container_restore(const struct global_opts *g, const struct cr_opts *o, const char *id, struct bundle *b,
@@ -246,7 +261,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	struct criu_opts co;
 	int img = -1, work = -1, r;
 
-	if ((r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
+	if ((r = check_terminal(&b->cfg, o, err)) < 0 || (r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
 	    (r = container_resolve_rootfs(&b->cfg, b->path, rootfs, err)) < 0)
 		return r;
 	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)
@@ -257,7 +272,8 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	if ((r = container_dir_create(g->root, id, c, err)) < 0)
 		goto out;
 	if ((r = make_state(g, &rs, id, b->path, rootfs, b->json, b->len, err)) < 0 ||
-	    (r = mount_root(&rs, rootfs, err)) < 0)
+	    (r = mount_root(&rs, rootfs, err)) < 0 ||
+	    (r = rootfs_restore_mountpoints(&b->cfg, rootfs, b->path, &rs.binds, err)) < 0)
 		goto fail;
 	cr_base_opts(o, b->cfg.annotations, b->cfg.n_annotations, img, work, RESTORE_LOG, &co);
 	co.root = rs.root;
@@ -269,6 +285,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	co.n_inherit_fd = rs.n_inherit;
 	if ((r = call_criu(&rs, criu, &co, err)) < 0 || (r = finish(&rs, err)) < 0)
 		goto fail;
+	rootfs_restore_binds_undo(&rs.binds);
 	unmount_root(&rs);
 	*pid = rs.pid;
 	cgroup_close(&rs.cg);

@@ -208,7 +208,9 @@ ancestor_then_own_oom() {
 
 @test "result: infrastructure-failure, with the error, when a poststart hook fails under the started task" {
 	set_cmd 'touch /out/ran; sleep 5'
-	update_config '.hooks.poststart = [{"path": "/bin/sh", "args": ["sh", "-c", "exit 9"]}]'
+	# the hook fails once the task has run (else the kill may come first)
+	update_config '.hooks.poststart = [{"path": "/bin/sh", "args": ["sh", "-c", $s]}]' \
+		--arg s "for i in \$(seq 500); do [ -e '$OUT/ran' ] && break; sleep 0.01; done; exit 9"
 	run_result
 	assert_failure 1
 	[[ -e "$OUT/ran" ]]

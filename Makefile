@@ -34,7 +34,7 @@ OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
 LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
-DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev libselinux1-dev libsystemd-dev
+DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev libsystemd-dev
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
 DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor criu

@@ -40,17 +40,7 @@ static void write_process(struct json_writer *w)
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TERM=xterm", NULL,
 	};
 
-	json_w_key(w, "process");
-	json_w_object(w);
-	json_w_key(w, "terminal");
-	json_w_bool(w, true);
-	json_w_key(w, "user");
-	json_w_object(w);
-	json_w_key(w, "uid");
-	json_w_int(w, 0);
-	json_w_key(w, "gid");
-	json_w_int(w, 0);
-	json_w_object_end(w);
+	oci_spec_process_head(w, true, 0, 0);
 	oci_spec_key_strv(w, "args", args);
 	oci_spec_key_strv(w, "env", env);
 	oci_spec_key_str(w, "cwd", "/");

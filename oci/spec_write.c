@@ -32,6 +32,19 @@ void oci_spec_key_int(struct json_writer *w, const char *k, int64_t v)
 	json_w_int(w, v);
 }
 
+void oci_spec_process_head(struct json_writer *w, bool terminal, int64_t uid, int64_t gid)
+{
+	json_w_key(w, "process");
+	json_w_object(w);
+	json_w_key(w, "terminal");
+	json_w_bool(w, terminal);
+	json_w_key(w, "user");
+	json_w_object(w);
+	oci_spec_key_int(w, "uid", uid);
+	oci_spec_key_int(w, "gid", gid);
+	json_w_object_end(w);
+}
+
 void oci_spec_deny_devices(struct json_writer *w)
 {
 	json_w_key(w, "devices");

@@ -82,15 +82,7 @@ static void write_process(struct json_writer *w, const struct json_val *in, cons
 	const struct json_val *p = get(in, "process"), *args = get(p, "args");
 	static const char *const sets[] = { "bounding", "effective", "inheritable", "permitted", "ambient" };
 
-	json_w_key(w, "process");
-	json_w_object(w);
-	json_w_key(w, "terminal");
-	json_w_bool(w, false);
-	json_w_key(w, "user");
-	json_w_object(w);
-	oci_spec_key_int(w, "uid", OCI_SANDBOX_ID);
-	oci_spec_key_int(w, "gid", OCI_SANDBOX_ID);
-	json_w_object_end(w);
+	oci_spec_process_head(w, false, OCI_SANDBOX_ID, OCI_SANDBOX_ID);
 	json_w_key(w, "args");
 	if (n_of(args))
 		json_w_value(w, args);

@@ -20,17 +20,7 @@ static const char *const caps[] = {
 
 static void write_process(struct json_writer *w, const struct oci_tinyaws_job *j)
 {
-	json_w_key(w, "process");
-	json_w_object(w);
-	json_w_key(w, "terminal");
-	json_w_bool(w, false);
-	json_w_key(w, "user");
-	json_w_object(w);
-	json_w_key(w, "uid");
-	json_w_int(w, 0);
-	json_w_key(w, "gid");
-	json_w_int(w, 0);
-	json_w_object_end(w);
+	oci_spec_process_head(w, false, 0, 0);
 	json_w_key(w, "args");
 	json_w_array(w);
 	json_w_string(w, "sh");

@@ -15,30 +15,19 @@
 #include "oci/error.h"
 #include "runtime/container/statedir.h"
 #include "runtime/sandbox/sandbox.h"
+#include "runtime/sandbox/sandbox_host.h"
 
-/* create, before anything exists: a host whose knobs allow no user
- * namespace for the config is refused by the knob's name */
-int room_host_check(const struct oci_config *cfg, struct error *err);
-/* create, when clone3 failed: names the host knob that said no */
-void room_explain_clone(unsigned long clone_ns, struct error *err);
-/* run's result: the host knob that refused the last clone, or NULL */
-const char *room_host_blocked(void);
-
-/* create: a task of a request opens the request's namespaces (j->mnt_fd
- * and j->request_deadline_rt_ms are read by the caller); always closed */
-int room_join_open(const char *root, const char *bundle, struct oci_config *cfg, struct room_join *j,
-		   struct error *err);
-void room_join_close(struct room_join *j);
-/* create, once the state dir exists: the leased id, the request's key */
-int room_lease(struct container *c, struct oci_config *cfg, const struct room_join *j, struct error *err);
-int room_key_record(struct container *c, const struct room_join *j, struct error *err);
+/* Declared by their modules, each a no-op without its annotation:
+ * room_host_check, room_explain_clone, room_host_blocked (sandbox_host.h:
+ * the host knob that refuses a user namespace, named); room_join_open,
+ * room_join_close, room_lease, room_key_record, room_child_limits
+ * (sandbox.h: a request's namespaces, the leased id, the request's key,
+ * the child's limits). */
 
 /* the child, in its new user namespace: the ids its set-up runs as (0, or
  * the leased id); true when it keeps the runtime's own (leased id with the
  * built root: rootfs/sandbox/minimal.c makes files as the process's id) */
 bool room_child_ids(const struct oci_config *cfg, uid_t *uid, gid_t *gid);
-/* the child: the per-process limits the room sets before the mounts */
-int room_child_limits(const struct oci_config *cfg, struct error *err);
 /* the child: the request's mount namespace fd for the rootfs, or -1 */
 int room_request_mnt_fd(const struct oci_config *cfg, int fd);
 

@@ -105,7 +105,7 @@ static int open_request_ns(const struct container *c, const char *id, struct roo
 	return r;
 }
 
-int container_sandbox_join_open(const char *root, const char *bundle, struct oci_config *cfg,
+int room_join_open(const char *root, const char *bundle, struct oci_config *cfg,
 				struct room_join *j, struct error *err)
 {
 	const char *id = cfg->sandbox.request, *key = cfg->sandbox.request_key_file;
@@ -130,7 +130,7 @@ int container_sandbox_join_open(const char *root, const char *bundle, struct oci
 		r = open_request_ns(&c, id, j, err);
 	container_close(&c);
 	if (r < 0) {
-		container_sandbox_join_close(j);
+		room_join_close(j);
 		return r;
 	}
 	snprintf(j->paths[0], sizeof(j->paths[0]), "/proc/self/fd/%d", j->user_fd);
@@ -143,7 +143,7 @@ int container_sandbox_join_open(const char *root, const char *bundle, struct oci
 	return 0;
 }
 
-void container_sandbox_join_close(struct room_join *j)
+void room_join_close(struct room_join *j)
 {
 	int *fds[] = { &j->user_fd, &j->net_fd, &j->ipc_fd, &j->mnt_fd };
 
@@ -154,7 +154,7 @@ void container_sandbox_join_close(struct room_join *j)
 		}
 }
 
-int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct room_join *j,
+int room_lease(struct container *c, struct oci_config *cfg, const struct room_join *j,
 			    struct error *err)
 {
 	static struct oci_idmap uid_map, gid_map;
@@ -177,12 +177,12 @@ int container_sandbox_lease(struct container *c, struct oci_config *cfg, const s
 	return 0;
 }
 
-int container_sandbox_key_record(struct container *c, const struct room_join *j, struct error *err)
+int room_key_record(struct container *c, const struct room_join *j, struct error *err)
 {
 	return j->keyed ? container_request_key_record(c, &j->key, err) : 0;
 }
 
-int container_sandbox_child_limits(const struct oci_config *cfg, struct error *err)
+int room_child_limits(const struct oci_config *cfg, struct error *err)
 {
 	int r;
 

@@ -26,21 +26,21 @@ struct room_join {
  * /proc/<pid> and point cfg's user, network and ipc namespaces at them.
  * request-key-file alone (a request's creator): hash the key into j->key.
  * No-op without either annotation. */
-int container_sandbox_join_open(const char *root, const char *bundle, struct oci_config *cfg,
+int room_join_open(const char *root, const char *bundle, struct oci_config *cfg,
 				struct room_join *j, struct error *err);
-void container_sandbox_join_close(struct room_join *j);
+void room_join_close(struct room_join *j);
 /* After the state dir exists: lease an id (or record the request's) and map
  * the process's uid/gid to it in cfg. No-op without run.tinyrun.userns. */
-int container_sandbox_lease(struct container *c, struct oci_config *cfg, const struct room_join *j,
+int room_lease(struct container *c, struct oci_config *cfg, const struct room_join *j,
 			    struct error *err);
 /* After the state dir exists: a request's creator records its key's hash
  * (the tasks' check). No-op otherwise. */
-int container_sandbox_key_record(struct container *c, const struct room_join *j, struct error *err);
+int room_key_record(struct container *c, const struct room_join *j, struct error *err);
 
 /* In the child, in its new user namespace (still with its capabilities
  * there): no user namespace may be made inside it (user.max_user_namespaces
  * = 0), so the task cannot gain a namespace's capabilities; every other
  * namespace needs CAP_SYS_ADMIN, which it lacks. */
-int container_sandbox_child_limits(const struct oci_config *cfg, struct error *err);
+int room_child_limits(const struct oci_config *cfg, struct error *err);
 
 #endif

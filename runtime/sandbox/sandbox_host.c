@@ -56,7 +56,7 @@ static bool privileged(void)
 	return geteuid() == 0;
 }
 
-int sandbox_host_check(const struct oci_config *cfg, struct error *err)
+int room_host_check(const struct oci_config *cfg, struct error *err)
 {
 	struct host_userns_knobs k = { .apparmor_restrict = -1, .unprivileged_clone = -1 };
 	bool priv = privileged();
@@ -73,7 +73,7 @@ int sandbox_host_check(const struct oci_config *cfg, struct error *err)
 	return error_set(err, EPERM, "sandbox: %s", blocked);
 }
 
-void sandbox_host_explain_clone(unsigned long clone_ns, struct error *err)
+void room_explain_clone(unsigned long clone_ns, struct error *err)
 {
 	struct host_userns_knobs k;
 	size_t len = strlen(err->msg);
@@ -85,7 +85,7 @@ void sandbox_host_explain_clone(unsigned long clone_ns, struct error *err)
 		snprintf(err->msg + len, sizeof(err->msg) - len, ": %s", blocked);
 }
 
-const char *sandbox_host_blocked(void)
+const char *room_host_blocked(void)
 {
 	return blocked[0] ? blocked : NULL;
 }

@@ -30,13 +30,13 @@ const char *sandbox_host_userns_why(int e, const struct host_userns_knobs *k, bo
 /* Before anything exists: a run.tinyrun.userns=auto container on a host
  * where no user namespace can be made is refused, naming the knob
  * ("sandbox: user namespaces are disabled: ..."). 0 otherwise. */
-int sandbox_host_check(const struct oci_config *cfg, struct error *err);
+int room_host_check(const struct oci_config *cfg, struct error *err);
 
 /* After clone failed with err->code for a config with a new user namespace
  * (clone_ns has CLONE_NEWUSER): append the knob that explains it. */
-void sandbox_host_explain_clone(unsigned long clone_ns, struct error *err);
+void room_explain_clone(unsigned long clone_ns, struct error *err);
 
 /* The knob named by the last refusal above (for --result), or NULL. */
-const char *sandbox_host_blocked(void);
+const char *room_host_blocked(void);
 
 #endif

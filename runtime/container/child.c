@@ -278,7 +278,8 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		.joined_netns = cfg->linux_.ns[OCI_NS_NET].path != NULL,
 		.new_cgroupns = cfg->linux_.ns[OCI_NS_CGROUP].present,
 		.cgroup_path = ctx->cgroup_path,
-		.cgroup_v1_mounted = cgroup_v1_hierarchy_mounted,
+		/* the probe saw the host's mounts: a joined mount namespace has its own */
+		.cgroup_v1_mounted = cfg->linux_.ns[OCI_NS_MOUNT].path ? NULL : cgroup_v1_hierarchy_mounted,
 		.new_pidns = cfg->linux_.ns[OCI_NS_PID].present,
 		.proc_fd = -1,
 		.mount_fds = ctx->mount_fds,

@@ -213,7 +213,8 @@ static int set_apparmor(int dir, const char *profile, struct error *err)
 /* SELinux is on as libselinux's is_selinux_enabled says (without linking
  * it: its constructor cost 8 syscalls at every start): a writable selinuxfs
  * at /sys/fs/selinux (or /selinux) and an /etc/selinux/config. Asked on the
- * host (create, exec: before clone), cached for the child after pivot_root. */
+ * host (create, exec: before clone), cached for the child after pivot_root,
+ * which never probes itself (set_selinux refuses an unprobed state). */
 #define SELINUX_FS_MAGIC 0xf97cff8cu
 static int selinux_on = -1;
 
@@ -241,7 +242,10 @@ static int set_selinux(int dir, const char *label, struct error *err)
 	ssize_t w;
 	int fd;
 
-	if (!attrs_selinux_enabled()) {
+	/* the host's answer only: the container's /etc and /sys are the image's */
+	if (selinux_on < 0)
+		return error_set(err, EINVAL, "process.selinuxLabel \"%s\": SELinux was not probed before clone", label);
+	if (!selinux_on) {
 		log_debug("process.selinuxLabel \"%s\": SELinux is not enabled, ignored", label);
 		return 0;
 	}

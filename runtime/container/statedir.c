@@ -1,5 +1,6 @@
 #include "runtime/container/statedir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -561,31 +562,35 @@ static const char *const state_files[] = { "state.json", "state.json.tmp", "conf
 /* Which of state_files the dir holds (bit i: state_files[i]), from one
  * listing: a run's dir holds 6 of them, and an unlink or open of each absent
  * one was a syscall. All bits when the dir cannot be listed. */
+_Static_assert(N_STATE_FILES <= 32, "one bit a state file");
+
+static int state_file_index(const char *name)
+{
+	for (size_t i = 0; i < N_STATE_FILES; i++)
+		if (strcmp(state_files[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 static uint32_t state_files_present(int dirfd)
 {
 	char buf[4096];
 	uint32_t present = 0;
-	long n;
+	ssize_t n;
 
-	while ((n = syscall(SYS_getdents64, dirfd, buf, sizeof(buf))) > 0)
-		for (long off = 0; off < n; ) {
-			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
-				*d = (void *)(buf + off);
+	while ((n = getdents64(dirfd, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; off < n; off += ((struct dirent64 *)(buf + off))->d_reclen) {
+			int i = state_file_index(((struct dirent64 *)(buf + off))->d_name);
 
-			for (size_t i = 0; i < N_STATE_FILES; i++)
-				if (strcmp(d->name, state_files[i]) == 0)
-					present |= 1u << i;
-			off += d->reclen;
+			if (i >= 0)
+				present |= 1u << i;
 		}
 	return n < 0 ? UINT32_MAX : present;
 }
 
 static bool state_file_in(uint32_t present, const char *name)
 {
-	for (size_t i = 0; i < N_STATE_FILES; i++)
-		if (strcmp(state_files[i], name) == 0)
-			return present & (1u << i);
-	return true;
+	return present & (1u << state_file_index(name));
 }
 
 static void remove_files(struct container *c, uint32_t present)

@@ -235,7 +235,7 @@ int container_lease_acquire(struct container *c, const struct oci_sandbox *sb, u
 			      "container or listed in /etc/subuid or /etc/subgid)", sb->range_first, sb->range_last);
 	else if ((r = write_record(c, pick, err)) == 0)
 		*id = pick;
-	close(lock);   /* the record is on disk: the next picker sees it */
+	close(lock);   /* the record is in the dir: the next picker sees it */
 	return r;
 }
 

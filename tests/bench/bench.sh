@@ -62,7 +62,7 @@ snapshot_extras
 drive() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" "${SPECS[@]}"; }
 # with the floor and the extra runtimes
 drive_all() { in_ns "$DRIVER" "$1" -d "$TMP" -T "$TIMEOUT" "${@:2}" "${SPECS[@]}" \
-	"floor=$FLOOR" "${EXTRA[@]}"; }
+	"floor=$FLOOR" "floor-cg=$FLOOR_CG" "${EXTRA[@]}"; }
 
 # ---- does the bind change tinyrun's or runc's behaviour? ----
 probe_verdict() {
@@ -195,8 +195,9 @@ container; init RSS after create = VmRSS of the container's init between create 
 processes left = how many processes besides the container's init the command left (children of
 the subreaper), after `create` and after `run -d`. Ratios are crun/tinyrun and runc/tinyrun (for
 rates, tinyrun/peer), so above 1 means tinyrun is ahead; floor = tests/bench/floor.c (clone into
-new namespaces + pivot_root + exec /bin/true, no runtime, no cgroup), tinyrun/floor the share of
-the floor's rate tinyrun reaches (floor/tinyrun for times). The calibration line under each
+new namespaces + pivot_root + exec /bin/true, no runtime, no cgroup), floor-cg = the same with a
+cgroup of its own in every hierarchy (-DFLOOR_CGROUPS), tinyrun/floor and tinyrun/floor-cg the share
+of a floor's rate tinyrun reaches (floor/tinyrun for times). The calibration line under each
 table (tests/bench/calibrate.c, measured before the runtimes, medians) is what this machine
 costs: a page fault (first write to an anonymous page), a syscall (getppid), a fork+exec of a
 static binary, a cgroup mkdir+rmdir in each hierarchy and their sum, the floor's `run` and the

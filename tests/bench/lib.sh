@@ -8,6 +8,7 @@
 OUT=${BENCH_OUT:-build/bench}
 DRIVER=$OUT/driver
 FLOOR=$OUT/floor	# tests/bench/floor.c: clone + pivot_root + exec, no runtime
+FLOOR_CG=$OUT/floor-cg	# the same with a cgroup in every hierarchy (-DFLOOR_CGROUPS)
 CG_PARENT=tinyrun-bench	# every container's cgroup is /tinyrun-bench/<id>
 RUNTIMES=(${BENCH_RUNTIMES:-tinyrun crun runc})	# BENCH_RUNTIMES="tinyrun crun": fewer peers
 declare -A BIN=([tinyrun]=${BENCH_TINYRUN:-$PWD/tinyrun} [crun]=$(command -v crun || echo crun)
@@ -110,6 +111,8 @@ bench_setup() {
 	mkdir -p "$OUT"
 	gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$DRIVER" tests/bench/driver.c || return 1
 	gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$FLOOR" tests/bench/floor.c || return 1
+	gcc -O2 -std=gnu11 -Wall -Wextra -Werror -DFLOOR_CGROUPS -o "$FLOOR_CG" tests/bench/floor.c ||
+		return 1
 	# On a tmpfs when there is one (/dev/shm): the runtimes' --root dirs live on /run, a tmpfs,
 	# on most hosts; on ext4 every container's state files cost inode allocation and journal
 	# work that would be measured as the runtimes' (the bench VM's /run is ext4).

@@ -42,8 +42,10 @@ BEGIN {
 	target["syscalls"] = 0.5; target["init_rss"] = 1
 	target["par2"] = target["par8"] = target["pexec8"] = 0.5	# rates: tinyrun >= 2x crun
 	floor_target["par2"] = floor_target["par8"] = 0.7		# tinyrun >= 0.7x the floor
+	# issue 34: tinyrun >= 0.95x the floor with a cgroup in every hierarchy (floor-cg)
+	floorcg_target["par2"] = floorcg_target["par8"] = 0.95
 	# -v extra="name ...": BENCH_EXTRA's runtimes, as more columns after the ratios
-	nrt = split("tinyrun crun runc floor", rts, " ")
+	nrt = split("tinyrun crun runc floor floor-cg", rts, " ")
 	nextra = split(extra, xrts, " ")
 	nnotes = 0
 }
@@ -112,20 +114,25 @@ function goal(m,    t, c, f, text, ok) {
 		text = text sprintf("; floor ≥ %.2f: %s", floor_target[m],
 				    f <= 0 ? "not measured" : t >= floor_target[m] * f ? "met" : "NOT met")
 	}
+	if (m in floorcg_target) {
+		f = value(m, "floor-cg")
+		text = text sprintf("; floor-cg ≥ %.2f: %s", floorcg_target[m],
+				    f <= 0 ? "not measured" : t >= floorcg_target[m] * f ? "met" : "NOT met")
+	}
 	return text
 }
 
-# the floor's share: tinyrun/floor for rates, floor/tinyrun for times
-function fratio(m,    t, f) {
-	t = value(m, "tinyrun"); f = value(m, "floor")
+# a floor's share: tinyrun/floor for rates, floor/tinyrun for times
+function fratio(m, fl,    t, f) {
+	t = value(m, "tinyrun"); f = value(m, fl)
 	if (t <= 0 || f <= 0)
 		return "-"
 	return sprintf("%.2f", kind[m] == "rate" ? t / f : f / t)
 }
 
 END {
-	head = "| metric | tinyrun | crun | runc | floor | crun/tinyrun | runc/tinyrun | tinyrun/floor | target (crun/tinyrun) |"
-	rule = "|---|---|---|---|---|---|---|---|---|"
+	head = "| metric | tinyrun | crun | runc | floor | floor-cg | crun/tinyrun | runc/tinyrun | tinyrun/floor | tinyrun/floor-cg | target (crun/tinyrun) |"
+	rule = "|---|---|---|---|---|---|---|---|---|---|---|"
 	for (j = 1; j <= nextra; j++) {
 		head = head " " xrts[j] " | " xrts[j] "/tinyrun |"
 		rule = rule "---|---|"
@@ -142,7 +149,8 @@ END {
 		line = "| " label[m]
 		for (j = 1; j <= nrt; j++)
 			line = line " | " cell(m, rts[j])
-		line = line " | " ratio(m, "crun") " | " ratio(m, "runc") " | " fratio(m) " | " goal(m) " |"
+		line = line " | " ratio(m, "crun") " | " ratio(m, "runc") " | " fratio(m, "floor") " | " \
+		       fratio(m, "floor-cg") " | " goal(m) " |"
 		for (j = 1; j <= nextra; j++)
 			line = line " " cell(m, xrts[j]) " | " ratio(m, xrts[j]) " |"
 		print line

@@ -1,6 +1,8 @@
-/* The cgroup v1 backend (cg1_ops), for v1 and hybrid hosts: one dir per mounted hierarchy, found with a stat of
- * /sys/fs/cgroup/<name> each (no mountinfo parsing). Co-mounted controllers
+/* The cgroup v1 backend (cg1_ops), for v1 and hybrid hosts: one dir per
+ * mounted hierarchy, found with one listing of /sys/fs/cgroup and a stat of
+ * each known name it has (no mountinfo parsing). Co-mounted controllers
  * ("cpu,cpuacct" with cpu and cpuacct symlinks) share one hierarchy. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,22 +24,74 @@ static int alias[CG1_N];   /* index of the hierarchy holding this controller, -1
 static uint32_t mounted;
 static bool probed;
 
-uint32_t cg1_mounted(void)
+/* /sys/fs/cgroup, opened once per operation: the paths below it are walked
+ * from there, not from "/" through sysfs each time. AT_FDCWD when it cannot
+ * be opened: the absolute paths are used then, with the same results and
+ * messages. O_PATH, or O_RDONLY to list it (the probe). */
+static int cgroot_open(int flags)
+{
+	int fd = open(CG_ROOT, flags | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? AT_FDCWD : fd;
+}
+
+static void cgroot_close(int cgroot)
+{
+	if (cgroot >= 0)
+		close(cgroot);
+}
+
+/* An absolute path below CG_ROOT, as the *at calls take it with cgroot. */
+static const char *at_root(int cgroot, const char *abs)
+{
+	return cgroot == AT_FDCWD ? abs : abs + sizeof(CG_ROOT);
+}
+
+/* The names of cg1_names that cgroot lists (bits), or -1: unreadable. */
+static int64_t listed_names(int cgroot)
+{
+	char buf[4096];
+	ssize_t n, off;
+	int64_t found = 0;
+
+	while ((n = getdents64(cgroot, buf, sizeof(buf))) > 0)
+		for (off = 0; off < n; off += ((struct dirent64 *)(buf + off))->d_reclen) {
+			const char *name = ((struct dirent64 *)(buf + off))->d_name;
+
+			for (int i = 0; i < CG1_N; i++)
+				if (name[0] == cg1_names[i][0] && !strcmp(name, cg1_names[i]))
+					found |= 1u << i;
+		}
+	return n < 0 ? -1 : found;
+}
+
+/* A hierarchy is a directory under CG_ROOT on a device of its own (a
+ * symlink to one: a co-mounted controller). One listing of CG_ROOT tells
+ * which names are there, then one stat each of those (relative to cgroot),
+ * rather than a stat by absolute path of every name. cgroot: CG_ROOT opened
+ * O_RDONLY, or AT_FDCWD. */
+static uint32_t probe(int cgroot)
 {
 	struct stat root, st[CG1_N];
 	char p[64];
-	int i, j;
+	int64_t names = -1;
+	int i, j, r;
 
 	if (probed)
 		return mounted;
 	probed = true;
 	cgroup_detect();
-	if (stat(CG_ROOT, &root) < 0)
+	if (cgroot >= 0 && fstat(cgroot, &root) == 0)
+		names = listed_names(cgroot);
+	else if (stat(CG_ROOT, &root) < 0)
 		root.st_dev = 0;
 	for (i = 0; i < CG1_N; i++) {
 		alias[i] = -1;
+		if (names >= 0 && !(names & (1u << i)))
+			continue;
 		snprintf(p, sizeof(p), CG_ROOT "/%s", cg1_names[i]);
-		if (stat(p, &st[i]) < 0 || st[i].st_dev == root.st_dev || !S_ISDIR(st[i].st_mode))
+		r = fstatat(cgroot, at_root(cgroot, p), &st[i], 0);
+		if (r < 0 || st[i].st_dev == root.st_dev || !S_ISDIR(st[i].st_mode))
 			continue;
 		for (j = 0; j < i && alias[i] < 0; j++)
 			if (alias[j] == j && st[j].st_dev == st[i].st_dev)
@@ -47,6 +101,18 @@ uint32_t cg1_mounted(void)
 			mounted |= 1u << i;
 		}
 	}
+	return mounted;
+}
+
+uint32_t cg1_mounted(void)
+{
+	int cgroot;
+
+	if (probed)
+		return mounted;
+	cgroot = cgroot_open(O_RDONLY);
+	probe(cgroot);
+	cgroot_close(cgroot);
 	return mounted;
 }
 
@@ -121,37 +187,40 @@ void cg1_close_all(int fds[CG1_N])
 /* A cpuset cgroup starts with empty cpus/mems, and no task can join it:
  * from the top down, every level of the container's path whose value is
  * empty gets its parent's, as runc does (parents made by a plain mkdir
- * included). The leaf keeps the config's values when it has them. */
-static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct oci_config *cfg,
-		       struct error *err)
+ * included). The leaf keeps the config's values when it has them. The files
+ * are walked from cgroot, below hier: the hierarchy's root there ("cpuset",
+ * or its absolute path with AT_FDCWD); messages name them below hier. */
+static int cpuset_fill(int cgroot, const char *hier, const char *rel, int first_new,
+		       const struct oci_config *cfg, struct error *err)
 {
 	const struct oci_cpu *c = &cfg->linux_.resources.cpu;
 	bool has_res = cfg->has_linux && cfg->linux_.has_resources && cfg->linux_.resources.has_cpu;
 	bool cfg_cpus = has_res && c->cpus && *c->cpus, cfg_mems = has_res && c->mems && *c->mems;
 	static const char *const file[2] = { "cpuset.cpus", "cpuset.mems" };
-	char path[4200], val[2][1024] = { "", "" }, cur[1024];
-	size_t len = strlen(rel), i;
+	char path[4200], root[96], val[2][1024] = { "", "" }, cur[1024];
+	size_t len = strlen(rel), i, hl = strlen(hier) + 1;
 	int k, r = 0;
 
-	/* each level's files by their path under the root (no fd per level) */
+	/* each level's files by their path under cgroot (no fd per level) */
 	for (i = 1; r == 0 && i <= len; i++) {
 		bool leaf = i == len, fresh = first_new >= 0 && (int)i > first_new;
 		if (rel[i] != '/' && !leaf)
 			continue;
 		for (k = 0; k < 2 && r == 0; k++) {
-			if (snprintf(path, sizeof(path), "%.*s/%s", (int)i, rel, file[k]) >= (int)sizeof(path))
+			if ((size_t)snprintf(path, sizeof(path), "%s/%.*s/%s", hier, (int)i, rel, file[k]) >= sizeof(path))
 				return error_set(err, ENAMETOOLONG, "cpuset %.*s: path too long", (int)i, rel);
+			snprintf(root, sizeof(root), "%s/%s", hier, file[k]);
 			/* a dir made just now is empty: no need to read it */
-			if (!fresh && cg_read(rootfd, path, cur, sizeof(cur)) < 0)
-				r = error_sys(err, errno, "cpuset %s", path);
+			if (!fresh && cg_read(cgroot, path, cur, sizeof(cur)) < 0)
+				r = error_sys(err, errno, "cpuset %s", path + hl);
 			else if (!fresh && cur[0])
 				snprintf(val[k], sizeof(val[k]), "%s", cur);
 			else if (leaf && (k ? cfg_mems : cfg_cpus))
 				continue;   /* the config's value goes in with the resources */
-			else if (!val[k][0] && cg_read(rootfd, file[k], val[k], sizeof(val[k])) < 0)
+			else if (!val[k][0] && cg_read(cgroot, root, val[k], sizeof(val[k])) < 0)
 				r = error_sys(err, errno, "cpuset: reading the root's %s", file[k]);
-			else
-				r = cg_write(rootfd, path, val[k], err);
+			else if ((r = cg_write(cgroot, path, val[k], err)) < 0 && !strncmp(err->msg, path, hl))
+				memmove(err->msg, err->msg + hl, strlen(err->msg + hl) + 1);   /* the file below hier */
 		}
 	}
 	return r;
@@ -163,15 +232,13 @@ static int cpuset_fill(int rootfd, const char *rel, int first_new, const struct 
  * hierarchy: each one that was there already (`existing`) must be empty,
  * or another's processes would be the container's to list, signal and
  * kill (runc looks at the devices hierarchy only). */
-static int check_fit(const int *fds, uint32_t existing, struct error *err)
+static int check_fit(const int *fds, uint32_t existing, const char *state, struct error *err)
 {
-	char state[32];
 	pid_t *pids = NULL;
 	size_t n = 0, cap = 0;
 	int i, r;
 
-	if (fds[CG1_FREEZER] >= 0 && cg_read(fds[CG1_FREEZER], "freezer.state", state, sizeof(state)) > 0 &&
-	    strcmp(state, "THAWED") != 0)
+	if (state && strcmp(state, "THAWED") != 0)
 		return error_set(err, EBUSY, "container's cgroup unexpectedly frozen (freezer.state %s)", state);
 	for (i = 0; i < CG1_N; i++) {
 		if (!(existing & (1u << i)) || fds[i] < 0)
@@ -188,18 +255,18 @@ static int check_fit(const int *fds, uint32_t existing, struct error *err)
 	return 0;
 }
 
-static int open_root(int h)
+static int open_root(int cgroot, int h)
 {
 	char p[64];
 
 	snprintf(p, sizeof(p), CG_ROOT "/%s", cg1_names[h]);
-	return open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return openat(cgroot, at_root(cgroot, p), O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
 /* mkdir the container's cgroup in hierarchy h. Usually only the leaf is
- * missing: one mkdir() by absolute path; the root dir is opened (*root)
- * only for the slow path of missing parents. */
-static int hier_mkdir(int h, const char *rel, int *root, int *first_new, struct error *err)
+ * missing: one mkdir() by its path below cgroot; the hierarchy's root dir is
+ * opened (*root) only for the slow path of missing parents. */
+static int hier_mkdir(int cgroot, int h, const char *rel, int *root, int *first_new, struct error *err)
 {
 	char p[4200];
 	const char *slash;
@@ -207,7 +274,7 @@ static int hier_mkdir(int h, const char *rel, int *root, int *first_new, struct 
 	*first_new = -1;
 	if ((size_t)snprintf(p, sizeof(p), CG_ROOT "/%s/%s", cg1_names[h], rel) >= sizeof(p))
 		return error_set(err, ENAMETOOLONG, "%s: path too long", cg1_names[h]);
-	if (mkdir(p, 0755) == 0) {
+	if (mkdirat(cgroot, at_root(cgroot, p), 0755) == 0) {
 		slash = strrchr(rel, '/');
 		*first_new = slash ? (int)(slash - rel) + 1 : 0;
 		return 0;
@@ -216,28 +283,54 @@ static int hier_mkdir(int h, const char *rel, int *root, int *first_new, struct 
 		return 0;
 	if (errno != ENOENT)
 		return error_sys(err, errno, "mkdir %s", p);
-	if ((*root = open_root(h)) < 0)
+	if ((*root = open_root(cgroot, h)) < 0)
 		return error_sys(err, errno, CG_ROOT "/%s", cg1_names[h]);
 	return cg_mkdir_p(*root, rel, first_new, err);
 }
 
-static int hier_open(int h, const char *rel, struct error *err)
+static int hier_open(int cgroot, int h, const char *rel, struct error *err)
 {
 	char p[4200];
 	int fd;
 
 	snprintf(p, sizeof(p), CG_ROOT "/%s/%s", cg1_names[h], rel);
-	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(cgroot, at_root(cgroot, p), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
 }
 
+/* The container's freezer.state in the freezer hierarchy h, for check_fit
+ * (*out: NULL when there is none to read). A cgroup made just now is THAWED,
+ * or FROZEN under a frozen parent: read, but by its path below cgroot, with
+ * no fd for the dir (*fd: the dir when it is open already; when the file
+ * cannot be read so, the dir is opened as for any hierarchy: its errors). */
+static int freezer_state(int cgroot, int h, const char *rel, int *fd, char *state, size_t size,
+			 const char **out, struct error *err)
+{
+	char p[4200];
+
+	*out = NULL;
+	if (*fd < 0) {
+		snprintf(p, sizeof(p), CG_ROOT "/%s/%s/freezer.state", cg1_names[h], rel);
+		if (cg_read(cgroot, at_root(cgroot, p), state, size) >= 0) {
+			*out = state[0] ? state : NULL;
+			return 0;
+		}
+		if ((*fd = hier_open(cgroot, h, rel, err)) < 0)
+			return *fd;
+	}
+	if (cg_read(*fd, "freezer.state", state, size) > 0)
+		*out = state;
+	return 0;
+}
+
 /* The real hierarchies (alias targets) create needs open: devices rules,
- * the freezer check, and those of the resources the config sets (the
- * emptiness check adds the ones that were there already). */
+ * and those of the resources the config sets (the emptiness check adds the
+ * ones that were there already; freezer_state reads the freezer's state
+ * without its dir open). */
 static uint32_t cg1_wanted(const struct oci_config *cfg)
 {
 	const struct oci_resources *res = &cfg->linux_.resources;
-	uint32_t names = 1u << CG1_DEVICES | 1u << CG1_FREEZER, want = 0;
+	uint32_t names = 1u << CG1_DEVICES, want = 0;
 
 	if (cfg->has_linux && cfg->linux_.has_resources) {
 		if (res->has_memory)
@@ -265,33 +358,34 @@ static uint32_t cg1_wanted(const struct oci_config *cfg)
 
 int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *err)
 {
-	const char *rel = cg->path + 1;
+	const char *rel = cg->path + 1, *frozen = NULL;
+	char hier[64], state[32];
 	int roots[CG1_N], first_new[CG1_N], fds[CG1_N], i, r = 0;
-	uint32_t mask = cg1_mounted(), made = 0, existing;
+	int cgroot = cgroot_open(probed ? O_PATH : O_RDONLY);
+	uint32_t mask = probe(cgroot), made = 0, existing;
 	bool unit = cg->created;   /* a systemd unit made it, with the init in it */
 
 	if (!cg->hybrid)
 		mask &= ~(1u << CG1_UNIFIED);
-	if (alias[CG1_DEVICES] < 0)
+	if (alias[CG1_DEVICES] < 0) {
+		cgroot_close(cgroot);
 		return error_set(err, ENODEV, "the devices cgroup controller is not mounted");
+	}
 	for (i = 0; i < CG1_N; i++)
 		roots[i] = first_new[i] = fds[i] = -1;
 	cg->v1_mask = mask;
 	for (i = 0; i < CG1_N && r == 0; i++) {
 		if (!(mask & (1u << i)))
 			continue;
-		if ((r = hier_mkdir(i, rel, &roots[i], &first_new[i], err)) < 0) {
+		if ((r = hier_mkdir(cgroot, i, rel, &roots[i], &first_new[i], err)) < 0) {
 			error_prefix(err, "%s", cg1_names[i]);
 			break;
 		}
 		if (first_new[i] >= 0)
 			made |= 1u << i;
 		if (i == alias[CG1_CPUSET]) {
-			if (roots[i] < 0 && (roots[i] = open_root(i)) < 0)
-				r = error_sys(err, errno, "cpuset");
-			else
-				r = cpuset_fill(roots[i], rel, first_new[i], cfg, err);
-			if (r < 0)
+			snprintf(hier, sizeof(hier), CG_ROOT "/%s", cg1_names[i]);
+			if ((r = cpuset_fill(cgroot, at_root(cgroot, hier), rel, first_new[i], cfg, err)) < 0)
 				break;
 		}
 	}
@@ -302,13 +396,15 @@ int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 	/* open only the hierarchies something is written to or read from */
 	uint32_t want = (cg1_wanted(cfg) | existing) & mask;
 	for (i = 0; i < CG1_N && r == 0; i++)
-		if ((want & (1u << i)) && (fds[i] = hier_open(i, rel, err)) < 0)
+		if ((want & (1u << i)) && (fds[i] = hier_open(cgroot, i, rel, err)) < 0)
 			r = fds[i];
+	if (r == 0 && (i = alias[CG1_FREEZER]) >= 0 && (mask & (1u << i)))
+		r = freezer_state(cgroot, i, rel, &fds[i], state, sizeof(state), &frozen, err);
 	for (i = 0; i < CG1_N; i++)
 		if (alias[i] >= 0 && alias[i] != i)
 			fds[i] = fds[alias[i]];
 	if (r == 0)
-		r = check_fit(fds, existing, err);
+		r = check_fit(fds, existing, frozen, err);
 	if (r == 0 && cfg->has_linux && cfg->linux_.has_resources)
 		r = cg1_apply(fds, &cfg->linux_.resources, false, err);
 	if (r == 0)
@@ -316,13 +412,14 @@ int cg1_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 	cg1_close_all(fds);
 	for (i = 0; i < CG1_N; i++) {
 		if (r < 0 && first_new[i] >= 0 && roots[i] < 0)
-			roots[i] = open_root(i);
+			roots[i] = open_root(cgroot, i);
 		if (roots[i] < 0)
 			continue;
 		if (r < 0)
 			cg_rmdir_created(roots[i], rel, first_new[i]);
 		close(roots[i]);
 	}
+	cgroot_close(cgroot);
 	return r;
 }
 
@@ -489,26 +586,25 @@ int cg1_kill_all(const struct cgroup *cg, int sig, struct error *err)
 }
 
 /* rmdir in every hierarchy whose dir is the container's (v1_made: a dir
- * that was there before a create that fails is left), by absolute path;
- * -EBUSY while processes are left. */
+ * that was there before a create that fails is left), by its path below
+ * CG_ROOT; -EBUSY while processes are left. */
 static int rmdir_all(const struct cgroup *cg, bool retry, struct error *err)
 {
 	char p[4200];
 	unsigned step;
-	int i, r;
+	int i, r = 0, cgroot = cgroot_open(O_PATH);
 
-	for (i = 0; i < CG1_N; i++) {
+	for (i = 0; i < CG1_N && r == 0; i++) {
 		if (!(cg->v1_mask & cg->v1_made & (1u << i)))
 			continue;
 		snprintf(p, sizeof(p), CG_ROOT "/%s%s", cg1_names[i], cg->path);
-		for (step = 0; (r = cg_rmdir_tree(AT_FDCWD, p)) == -EBUSY && retry && step < 12; step++)
+		for (step = 0; (r = cg_rmdir_tree(cgroot, at_root(cgroot, p))) == -EBUSY && retry && step < 12; step++)
 			cg_backoff(step);
-		if (r == -EBUSY && !retry)
-			return r;
-		if (r < 0)
-			return error_sys(err, -r, "%s: rmdir", cg1_names[i]);
+		if (r < 0 && (r != -EBUSY || retry))
+			r = error_sys(err, -r, "%s: rmdir", cg1_names[i]);
 	}
-	return 0;
+	cgroot_close(cgroot);
+	return r;
 }
 
 /* Is PID held frozen by a freezer cgroup outside the container's (someone
@@ -597,14 +693,16 @@ int cg1_destroy(struct cgroup *cg, struct error *err)
 
 /* ---- join --------------------------------------------------------------- */
 
-static int open_at_hier(const struct cgroup *cg, int h, const char *file, int flags, struct error *err)
+/* cgroot: CG_ROOT's fd, or AT_FDCWD */
+static int open_at_hier(int cgroot, const struct cgroup *cg, int h, const char *file, int flags,
+			struct error *err)
 {
 	char p[4200];
 	int fd;
 
 	if ((size_t)snprintf(p, sizeof(p), CG_ROOT "/%s%s%s", cg1_names[h], cg->path, file) >= sizeof(p))
 		return error_set(err, ENAMETOOLONG, "cgroup path too long");
-	fd = open(p, flags | O_CLOEXEC);
+	fd = openat(cgroot, at_root(cgroot, p), flags | O_CLOEXEC);
 	return fd < 0 ? error_sys(err, errno, "%s", p) : fd;
 }
 
@@ -656,7 +754,7 @@ static int subs_check(const struct cgroup *cg, const struct cgroup_join *j, stru
 	return 0;
 }
 
-static int open_join_fd(const struct cgroup *cg, int h, const char *sub, struct error *err)
+static int open_join_fd(int cgroot, const struct cgroup *cg, int h, const char *sub, struct error *err)
 {
 	char file[4200];
 
@@ -664,8 +762,8 @@ static int open_join_fd(const struct cgroup *cg, int h, const char *sub, struct 
 			     h == CG1_UNIFIED ? "" : "/tasks") >= sizeof(file))
 		return error_set(err, ENAMETOOLONG, "exec --cgroup: path too long");
 	if (h == CG1_UNIFIED)
-		return open_at_hier(cg, h, file, O_RDONLY | O_DIRECTORY, err);
-	return open_at_hier(cg, h, file, O_WRONLY, err);
+		return open_at_hier(cgroot, cg, h, file, O_RDONLY | O_DIRECTORY, err);
+	return open_at_hier(cgroot, cg, h, file, O_WRONLY, err);
 }
 
 /* The `tasks` file of every hierarchy, and the cgroup2 dir of a hybrid host
@@ -677,11 +775,12 @@ static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struc
 {
 	struct error missing = { 0 };
 	bool any_sub = false, found_sub = false;
-	int fd;
+	int fd, cgroot;
 
 	cg1_mounted();
 	if (subs_check(cg, j, err) < 0)
 		return -err->code;
+	cgroot = cgroot_open(O_PATH);
 	for (int h = 0; h < CG1_N; h++) {
 		bool named;
 		const char *sub;
@@ -689,15 +788,16 @@ static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struc
 		if (!(cg->v1_mask & (1u << h)))
 			continue;
 		sub = sub_of(j, h, &named);
-		fd = open_join_fd(cg, h, sub, err);
+		fd = open_join_fd(cgroot, cg, h, sub, err);
 		if (fd < 0 && !named && *sub && err->code == ENOENT) {
 			if (!missing.code)
 				missing = *err;
 			any_sub = true;
-			fd = open_join_fd(cg, h, "", err);
+			fd = open_join_fd(cgroot, cg, h, "", err);
 		} else if (!named && *sub)
 			any_sub = found_sub = true;
 		if (fd < 0) {
+			cgroot_close(cgroot);
 			cgroup_join_close(j);
 			return fd;
 		}
@@ -708,6 +808,7 @@ static int v1_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struc
 		else
 			close(fd);
 	}
+	cgroot_close(cgroot);
 	if (any_sub && !found_sub) {
 		cgroup_join_close(j);
 		*err = missing;
@@ -720,7 +821,7 @@ static int v1_join_without_clone(const struct cgroup *cg, struct cgroup_join *j,
 {
 	/* the dir join_prepare opened (a sub-cgroup for exec --cgroup) */
 	int fd = j->clone_dirfd >= 0 ? openat(j->clone_dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC)
-				     : open_at_hier(cg, CG1_UNIFIED, "/cgroup.procs", O_WRONLY, err);
+				     : open_at_hier(AT_FDCWD, cg, CG1_UNIFIED, "/cgroup.procs", O_WRONLY, err);
 
 	if (fd < 0 && j->clone_dirfd >= 0)
 		return error_sys(err, errno, "cgroup %s: cgroup.procs", cg->path);

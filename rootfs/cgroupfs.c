@@ -100,13 +100,11 @@ static int mount_v2_detached(unsigned long flags, const char *data, int dst)
 static int mount_v2(struct rootfs_ctx *c, const struct oci_mount *m, unsigned long flags, int dst)
 {
 	struct mount_attr a = { 0 };
-	char path[FD_PATH_MAX];
 	int r;
 
 	/* the data as given (nsdelegate ...; an unknown option is the kernel's EINVAL, as runc) */
-	if (mount("cgroup2", rootfs_fd_path(path, dst), "cgroup2", flags, m->data) == 0)
+	if ((r = rootfs_mount_fs_on(c, "cgroup2", dst, "cgroup2", flags, m->data)) == 0)
 		return 0;
-	r = -errno;
 	if (r == -EBUSY && (r = mount_v2_detached(flags, m->data, dst)) == 0)
 		return 0;
 	if (r != -EPERM)
@@ -135,8 +133,10 @@ static int read_self_cgroup(struct rootfs_ctx *c, char *buf, size_t size)
 	return 0;
 }
 
-/* One line of /proc/self/cgroup -> a directory in the tmpfs. */
-static int mount_hierarchy(struct rootfs_ctx *c, int tmp, char *ctrls, const char *cgpath, unsigned long flags)
+/* One line of /proc/self/cgroup -> a directory in the tmpfs (the cwd when
+ * in_tmp: a directory made there is the target by its name). */
+static int mount_hierarchy(struct rootfs_ctx *c, int tmp, bool in_tmp, char *ctrls, const char *cgpath,
+			   unsigned long flags)
 {
 	char host[PATH_MAX], path[FD_PATH_MAX + 256], data[64];
 	const char *name = ctrls, *type = "cgroup", *opts = ctrls;
@@ -158,11 +158,13 @@ static int mount_hierarchy(struct rootfs_ctx *c, int tmp, char *ctrls, const cha
 	    (statfs(host, &sfs) < 0 || (sfs.f_type != CGROUP_SUPER_MAGIC && sfs.f_type != CGROUP2_SUPER_MAGIC)))
 		return 0;         /* not mounted on the host in the usual place: skip */
 	/* a dir we just made in our own new tmpfs (the container has not run):
-	 * its name under the tmpfs's fd is the target, no fd of its own; one
+	 * its name (in the cwd, or under the tmpfs's fd) is the target, no fd
+	 * of its own; one
 	 * that was there already is opened without following a symlink */
 	dst = -1;
 	if (mkdirat(tmp, name, 0755) == 0) {
-		if (snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", tmp, name) >= (int)sizeof(path))
+		if ((in_tmp ? snprintf(path, sizeof(path), "%s", name)
+			    : snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", tmp, name)) >= (int)sizeof(path))
 			return -ENAMETOOLONG;
 	} else if (errno != EEXIST) {
 		return -errno;
@@ -201,17 +203,22 @@ static int mount_hierarchy(struct rootfs_ctx *c, int tmp, char *ctrls, const cha
 
 static int mount_v1(struct rootfs_ctx *c, const struct oci_mount *m, unsigned long flags, int dst)
 {
-	char buf[8192], path[FD_PATH_MAX];
+	char buf[8192];
 	struct mount_attr a = { 0 };
 	int tmp, r;
+	bool in_tmp;
 
 	if ((r = read_self_cgroup(c, buf, sizeof(buf))) < 0)
 		return fail(c, m->destination, r, "read /proc/self/cgroup");
-	if (mount("tmpfs", rootfs_fd_path(path, dst), "tmpfs", flags & ~MS_RDONLY, "mode=755") < 0)
-		return fail(c, m->destination, -errno, "mount tmpfs");
+	if ((r = rootfs_mount_fs_on(c, "tmpfs", dst, "tmpfs", flags & ~MS_RDONLY, "mode=755")) < 0)
+		return fail(c, m->destination, r, "mount tmpfs");
 	tmp = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH | O_DIRECTORY, false);
 	if (tmp < 0)
 		return fail(c, m->destination, tmp, "reopen");
+	/* the hierarchies' directories by name, not /proc/self/fd/N/name (the
+	 * sources are absolute host paths; the cwd goes back when needed,
+	 * rootfs_mount_fs_on) */
+	in_tmp = rootfs_cwd_to(c, tmp);
 	for (char *line = buf, *next; *line; line = next) {
 		char *ctrls, *cgpath;
 
@@ -224,9 +231,9 @@ static int mount_v1(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 		 * (a hierarchy it did not make the cgroup in: the one we are in) */
 		r = -ENOENT;
 		if (c->o->cgroup_path && !c->o->new_cgroupns)
-			r = mount_hierarchy(c, tmp, ctrls, c->o->cgroup_path, flags);
+			r = mount_hierarchy(c, tmp, in_tmp, ctrls, c->o->cgroup_path, flags);
 		if (r == -ENOENT)
-			r = mount_hierarchy(c, tmp, ctrls, cgpath, flags);
+			r = mount_hierarchy(c, tmp, in_tmp, ctrls, cgpath, flags);
 		if (r < 0) {
 			close(tmp);
 			return fail(c, m->destination, r, ctrls[0] ? ctrls : "unified");

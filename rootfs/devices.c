@@ -61,15 +61,28 @@ static int make_mountpoint_file(int dir, const char *name)
 	return fd < 0 ? -errno : fd;
 }
 
+/* A bind of from_dir/from (AT_EMPTY_PATH: the fd's file) onto the fd dst:
+ * an open_tree clone moved there, what mount(MS_BIND) does, without a walk
+ * through /proc/self/fd/N for either end. -errno. */
+static int bind_onto(int from_dir, const char *from, int dst)
+{
+	int t = open_tree(from_dir, from, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (*from ? 0 : AT_EMPTY_PATH)), r = 0;
+
+	if (t < 0)
+		return -errno;
+	if (move_mount(t, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = -errno;
+	close(t);
+	return r;
+}
+
 static int bind_host_node(int dir, const char *name, const char *host)
 {
-	char path[FD_PATH_MAX];
-	int fd = make_mountpoint_file(dir, name), r = 0;
+	int fd = make_mountpoint_file(dir, name), r;
 
 	if (fd < 0)
 		return fd;
-	if (mount(host, rootfs_fd_path(path, fd), NULL, MS_BIND, NULL) < 0)
-		r = -errno;
+	r = bind_onto(AT_FDCWD, host, fd);
 	close(fd);
 	return r;
 }
@@ -190,7 +203,10 @@ static int dev_links_make(struct rootfs_ctx *c, int devfd)
 	    symlinkat("/proc/kcore", devfd, "core") < 0 && errno != EEXIST)
 		return error_sys(c->err, errno, "symlink /dev/core");
 	/* /dev/ptmx always points at the container's devpts */
-	if (!in_config(&c->cfg->linux_, "/dev/ptmx")) {
+	if (!in_config(&c->cfg->linux_, "/dev/ptmx") && symlinkat("pts/ptmx", devfd, "ptmx") < 0) {
+		/* what the image (or a mounts[] entry) had there is replaced */
+		if (errno != EEXIST)
+			return error_sys(c->err, errno, "symlink /dev/ptmx");
 		if (unlinkat(devfd, "ptmx", 0) < 0 && errno != ENOENT)
 			return error_sys(c->err, errno, "remove /dev/ptmx");
 		if (symlinkat("pts/ptmx", devfd, "ptmx") < 0)
@@ -210,7 +226,8 @@ int rootfs_setup_dev(struct rootfs_ctx *c)
 	for (size_t i = 0; i < c->cfg->n_mounts; i++)
 		if (rootfs_is_bind_of_dev(&c->cfg->mounts[i]))
 			return 0;     /* the host's /dev (or the user's): leave it as it is */
-	devfd = rootfs_open_or_create(c->root_fd, "/dev", DEST_DIR, false);
+	if ((devfd = rootfs_fresh_dev(c)) < 0)
+		devfd = rootfs_open_or_create(c->root_fd, "/dev", DEST_DIR, false);
 	if (devfd < 0)
 		return error_sys(c->err, -devfd, "/dev");
 	for (size_t i = 0; r == 0 && i < sizeof(default_devs) / sizeof(default_devs[0]); i++) {
@@ -259,7 +276,6 @@ int rootfs_setup_dev(struct rootfs_ctx *c)
 
 int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct error *err)
 {
-	char src[FD_PATH_MAX], dst[FD_PATH_MAX];
 	int root, devfd, fd, r = 0;
 
 	if ((root = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
@@ -272,8 +288,8 @@ int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct er
 	close(devfd);
 	if (fd < 0)
 		return error_sys(err, -fd, "console: /dev/console");
-	if (mount(rootfs_fd_path(src, pty_slave_fd), rootfs_fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
-		r = error_sys(err, errno, "console: bind the terminal on /dev/console");
+	if ((r = bind_onto(pty_slave_fd, "", fd)) < 0)
+		r = error_sys(err, -r, "console: bind the terminal on /dev/console");
 	close(fd);
 	return r;
 }

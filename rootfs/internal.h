@@ -18,11 +18,37 @@ struct rootfs_ctx {
 	int *src_fds;             /* [n_mounts]: O_PATH of each relative bind source, opened
 	                           * against the bundle before any mount; -1 = by path */
 	struct error *err;
+	/* where rootfs_cwd_back puts the cwd back: the caller's (rootfs_prepare),
+	 * -1 nowhere (rootfs_pivot: the switch sets it next), -2 never leave it:
+	 * mount by /proc/self/fd/N */
+	int cwd_fd;
+	bool cwd_away;            /* left cwd_fd for a mount target, not back yet */
+	/* the destination of the last tmpfs mounted by a mounts[] entry while
+	 * every later entry went directly below it (NULL: none), and its root
+	 * once opened (-1): mounts.c creates those in it (fresh_child) */
+	const char *fresh_dest;
+	int fresh_fd;
 };
+#define ROOTFS_NO_CWD (-2)
 
 /* "/proc/self/fd/N": how mount(2) reaches an fd we resolved safely. */
 #define FD_PATH_MAX 32
 const char *rootfs_fd_path(char buf[FD_PATH_MAX], int fd);
+
+/* A new filesystem whose source and data name no file (tmpfs, proc, ...,
+ * or absolute paths only) mounted onto the directory fd: with fd as the cwd
+ * and "." as the target, not /proc/self/fd/N (the same mount point: both
+ * name the fd's own path; the kernel walks procfs for the second). Where
+ * fd cannot be the cwd: by its /proc path. 0 or -errno. mounts.c
+ * The cwd stays there (cwd_away) until rootfs_cwd_back: rootfs_mount_entry
+ * goes back before an entry whose source or data may be a relative path,
+ * rootfs_prepare after the entries. */
+int rootfs_mount_fs_on(struct rootfs_ctx *c, const char *src, int fd, const char *type, unsigned long flags,
+		       const char *data);
+/* the cwd to dirfd (true) for relative mount targets in it */
+bool rootfs_cwd_to(struct rootfs_ctx *c, int dirfd);
+/* back to cwd_fd if away: 0 or -errno */
+int rootfs_cwd_back(struct rootfs_ctx *c);
 
 /* ---- plan.c: what to ask the kernel for one mounts[] entry (pure) ---- */
 
@@ -64,6 +90,10 @@ enum dest_kind rootfs_dest_kind_for(const struct oci_mount *m, mode_t src_mode);
  * anywhere in the path and a destination that already is a mount. */
 bool rootfs_dest_is_guarded(const struct oci_mount *m);
 bool rootfs_is_bind_of_dev(const struct oci_mount *m);
+/* "/a/b": absolute, no "." or ".." component, no "//", no trailing "/" */
+bool rootfs_path_clean(const char *p);
+/* dest is parent + "/" + name, both clean: name, else NULL */
+const char *rootfs_child_name(const char *parent, const char *dest);
 /* "a/b/../c" style compare: are these the same absolute container path? */
 bool rootfs_path_equal(const char *a, const char *b);
 
@@ -71,6 +101,8 @@ bool rootfs_path_equal(const char *a, const char *b);
 /* Open `path` below root_fd, creating it (with parents, dirs 0755) as `kind`
  * when missing. Returns an O_PATH fd or -errno. */
 int rootfs_open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
+/* ... and *created: whether it was missing (false: it was there, as it is) */
+int rootfs_open_or_make(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks, bool *created);
 int rootfs_walk_in_root(int root_fd, const char *path, int flags, mode_t mode);
 /* A host path (relative ones against `base`, NULL: none) that lies
  * lexically inside the rootfs (its real path, as rootfs_opts.rootfs is):
@@ -95,6 +127,9 @@ int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, const char 
 int rootfs_mount_entry(struct rootfs_ctx *c, size_t i);
 int rootfs_mount_deferred_ro(struct rootfs_ctx *c);
 int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a);
+/* /dev's fd when the last entries were a tmpfs there and its children (the
+ * cache handed over), else negative: resolve it */
+int rootfs_fresh_dev(struct rootfs_ctx *c);
 
 /* ---- cgroupfs.c ---- */
 int rootfs_mount_cgroup(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p, int dest_fd);

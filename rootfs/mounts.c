@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +30,132 @@ int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a)
 static bool type_is(const struct oci_mount *m, const char *t)
 {
 	return m->type && strcmp(m->type, t) == 0;
+}
+
+bool rootfs_cwd_to(struct rootfs_ctx *c, int dirfd)
+{
+	if (c->cwd_fd == ROOTFS_NO_CWD || fchdir(dirfd) < 0)
+		return false;
+	c->cwd_away = c->cwd_fd >= 0;
+	return true;
+}
+
+int rootfs_cwd_back(struct rootfs_ctx *c)
+{
+	if (!c->cwd_away)
+		return 0;
+	c->cwd_away = false;
+	return fchdir(c->cwd_fd) < 0 ? -errno : 0;
+}
+
+int rootfs_mount_fs_on(struct rootfs_ctx *c, const char *src, int fd, const char *type, unsigned long flags,
+		       const char *data)
+{
+	char path[FD_PATH_MAX];
+
+	if (!rootfs_cwd_to(c, fd))
+		return mount(src, rootfs_fd_path(path, fd), type, flags, data) < 0 ? -errno : 0;
+	return mount(src, ".", type, flags, data) < 0 ? -errno : 0;
+}
+
+/* Filesystems whose source and data name no file: mounted through the cwd
+ * (rootfs_mount_fs_on). Others (a device, overlay's dirs) may name files
+ * relative to the cwd, the bundle: by /proc/self/fd/N. */
+static bool fs_without_paths(const struct oci_mount *m)
+{
+	return type_is(m, "tmpfs") || type_is(m, "proc") || type_is(m, "sysfs") || type_is(m, "devpts") ||
+	       type_is(m, "mqueue");
+}
+
+/* ---- the tmpfs just mounted: its direct children made in it ----
+ * A tmpfs mounted by an entry is empty; while every later entry goes
+ * directly below it ("/dev" then "/dev/pts", "/dev/shm", ...) nothing is
+ * mounted over it nor over the way to it (a mount below it covers only its
+ * own child), so its path still resolves to its root: a child is created
+ * and opened there, one component, no symlink (RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS), which is what resolving the whole path inside the
+ * rootfs gives, without walking the path again and probing for the child
+ * first. Anything else (a symlink there, an error) goes the whole way as
+ * before. Only clean paths ("/a/b": no "." or "..", no "//",
+ * rootfs_child_name), not below a shared rootfs propagation (mounts there
+ * propagate), not under the symlink-refusing /proc and /sys
+ * (rootfs_dest_is_guarded). */
+static const char *fresh_name(const struct rootfs_ctx *c, const char *dest)
+{
+	return c->fresh_dest ? rootfs_child_name(c->fresh_dest, dest) : NULL;
+}
+
+static void fresh_drop(struct rootfs_ctx *c)
+{
+	if (c->fresh_fd >= 0)
+		close(c->fresh_fd);
+	c->fresh_fd = -1;
+	c->fresh_dest = NULL;
+}
+
+/* dest's fd made in the fresh tmpfs (*created: it was not there), or
+ * -EAGAIN: go the whole way. */
+static int fresh_child(struct rootfs_ctx *c, const char *dest, enum dest_kind kind, bool *created)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *name = fresh_name(c, dest);
+	int fd;
+
+	if (!name)
+		return -EAGAIN;
+	if (c->fresh_fd < 0 &&
+	    (c->fresh_fd = rootfs_open_in_root_flags(c->root_fd, c->fresh_dest, O_PATH | O_DIRECTORY, false)) < 0) {
+		fresh_drop(c);
+		return -EAGAIN;
+	}
+	if (kind == DEST_DIR) {
+		*created = mkdirat(c->fresh_fd, name, 0755) == 0;
+		if (!*created && errno != EEXIST)
+			return -EAGAIN;
+	} else {
+		fd = openat(c->fresh_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -EAGAIN;
+		if ((*created = fd >= 0))
+			close(fd);
+	}
+	fd = (int)syscall(SYS_openat2, c->fresh_fd, name, &how, sizeof(how));
+	return fd < 0 ? -EAGAIN : fd;
+}
+
+/* Before entry m: the fresh tmpfs stays fresh only for its direct children. */
+static void fresh_before(struct rootfs_ctx *c, const struct oci_mount *m)
+{
+	if (c->fresh_dest && !fresh_name(c, m->destination))
+		fresh_drop(c);
+}
+
+/* After entry m (mounted): is it a fresh tmpfs to make children in? One
+ * that is itself a child of the fresh one ("/dev/shm") leaves it be: its
+ * siblings come next more often than its own children. */
+static void fresh_after(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p)
+{
+	if (c->fresh_dest || p->bind || p->remount || !type_is(m, "tmpfs") || m->tmpcopyup || p->top.propagation ||
+	    (rootfs_propagation_ms(c->cfg->linux_.rootfs_propagation) & MS_SHARED) ||
+	    !rootfs_path_clean(m->destination))
+		return;
+	c->fresh_dest = m->destination;
+}
+
+int rootfs_fresh_dev(struct rootfs_ctx *c)
+{
+	int fd;
+
+	if (!c->fresh_dest || strcmp(c->fresh_dest, "/dev") != 0)
+		return -EAGAIN;
+	if ((fd = c->fresh_fd) < 0)
+		fd = rootfs_open_in_root_flags(c->root_fd, "/dev", O_PATH, false);
+	c->fresh_fd = -1;
+	c->fresh_dest = NULL;
+	return fd;
 }
 
 static int fail(struct rootfs_ctx *c, const struct oci_mount *m, int r, const char *what)
@@ -63,13 +190,18 @@ static int check_guarded(struct rootfs_ctx *c, const struct oci_mount *m, int fd
 	return 0;
 }
 
-static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_kind kind, bool create)
+static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_kind kind, bool create,
+		     bool *created)
 {
-	bool guarded = rootfs_dest_is_guarded(m);
-	int fd, r;
+	bool guarded = rootfs_dest_is_guarded(m), made = false;
+	int fd = -EAGAIN, r;
 
-	if (create)
-		fd = rootfs_open_or_create(c->root_fd, m->destination, kind, guarded);
+	if (create && !guarded)
+		fd = fresh_child(c, m->destination, kind, &made);
+	if (fd != -EAGAIN)
+		;
+	else if (create)
+		fd = rootfs_open_or_make(c->root_fd, m->destination, kind, guarded, &made);
 	else
 		fd = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, guarded);
 	if (fd < 0) {
@@ -83,6 +215,8 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
 		close(fd);
 		return r;
 	}
+	if (created)
+		*created = made;
 	return fd;
 }
 
@@ -121,7 +255,7 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 
 	if (p->remount) {
 		/* "bind,remount": change the attributes of what is there */
-		if ((dst = dest_open(c, m, DEST_DIR, false)) < 0)
+		if ((dst = dest_open(c, m, DEST_DIR, false, NULL)) < 0)
 			return dst;
 		src = dst;
 	} else {
@@ -134,7 +268,7 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 			close(src);
 			return r;
 		}
-		if ((dst = dest_open(c, m, rootfs_dest_kind_for(m, st.st_mode), true)) < 0) {
+		if ((dst = dest_open(c, m, rootfs_dest_kind_for(m, st.st_mode), true, NULL)) < 0) {
 			close(src);
 			return dst;
 		}
@@ -248,16 +382,14 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 	unsigned long flags = p->ms_flags;
 	char path[FD_PATH_MAX];
 	int dst, under = -1, top = -1, r = 0;
-	bool host_sysfs = false, existed = false;
+	bool host_sysfs = false, existed = false, created = true;
 	struct stat under_st;
 
-	if (type_is(m, "tmpfs") && !p->remount &&
-	    (dst = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, false)) >= 0) {
-		existed = fstat(dst, &under_st) == 0 && S_ISDIR(under_st.st_mode);
-		close(dst);
-	}
-	if ((dst = dest_open(c, m, DEST_DIR, !p->remount)) < 0)
+	if ((dst = dest_open(c, m, DEST_DIR, !p->remount, &created)) < 0)
 		return dst;
+	/* a tmpfs on a directory the image had (not one made just now) */
+	if (type_is(m, "tmpfs") && !p->remount && !created)
+		existed = fstat(dst, &under_st) == 0 && S_ISDIR(under_st.st_mode);
 	if (type_is(m, "cgroup") || type_is(m, "cgroup2")) {
 		r = rootfs_mount_cgroup(c, m, p, dst);
 		close(dst);
@@ -272,8 +404,11 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 	d = fs_data(c, m, data, sizeof(data));
 	if (existed)
 		d = tmpfs_data(m, d, &under_st, with_mode, sizeof(with_mode));
-	if (mount(m->source ? m->source : m->type, rootfs_fd_path(path, dst), m->type, flags, d) < 0) {
-		r = -errno;
+	if (fs_without_paths(m))
+		r = rootfs_mount_fs_on(c, m->source ? m->source : m->type, dst, m->type, flags, d);
+	else
+		r = mount(m->source ? m->source : m->type, rootfs_fd_path(path, dst), m->type, flags, d) < 0 ? -errno : 0;
+	if (r < 0) {
 		if (r == -EPERM && type_is(m, "sysfs") && (!c->o->new_netns || (c->o->joined_netns && c->o->userns))) {
 			host_sysfs = true;
 			r = sysfs_host_bind(c, m, dst, flags | MS_RDONLY);
@@ -286,7 +421,9 @@ static int new_fs_entry(struct rootfs_ctx *c, const struct oci_mount *m, const s
 		if (r < 0)
 			goto out;
 	}
-	if (!m->tmpcopyup && !p->top.propagation && !existed)
+	/* the root of the new mount itself: its copy, its owner (tmpfs_root:
+	 * tmpcopyup only; the mode came with the data), its propagation */
+	if (!m->tmpcopyup && !p->top.propagation)
 		goto out;
 	top = rootfs_open_in_root_flags(c->root_fd, m->destination, O_RDONLY | O_DIRECTORY, false);
 	if (top < 0) {
@@ -331,14 +468,24 @@ int rootfs_mount_entry(struct rootfs_ctx *c, size_t i)
 	const struct oci_mount *m = &c->cfg->mounts[i];
 	const int *fds = c->o->mount_fds;
 	struct mount_plan p;
+	int r;
 
 	rootfs_mount_plan_make(m, &p);
+	fresh_before(c, m);
+	/* only a path-free filesystem is mounted with the cwd elsewhere */
+	if (!(!p.bind && (fs_without_paths(m) || type_is(m, "cgroup") || type_is(m, "cgroup2"))) &&
+	    (r = rootfs_cwd_back(c)) < 0)
+		return error_sys(c->err, -r, "chdir back to the bundle");
 	if (!p.bind)
-		return new_fs_entry(c, m, &p);
-	if (!p.remount && rootfs_wants_idmap(m) && (!fds || fds[i] < 0))
-		return idmap_entry_here(c, m, &p, i);
-	return bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1,
-			  c->src_fds ? c->src_fds[i] : -1);
+		r = new_fs_entry(c, m, &p);
+	else if (!p.remount && rootfs_wants_idmap(m) && (!fds || fds[i] < 0))
+		r = idmap_entry_here(c, m, &p, i);
+	else
+		r = bind_entry(c, m, &p, fds ? fds[i] : -1, fds ? fds[c->cfg->n_mounts + i] : -1,
+			       c->src_fds ? c->src_fds[i] : -1);
+	if (r == 0)
+		fresh_after(c, m, &p);
+	return r;
 }
 
 /* tmpfs (and /dev) asked read-only became read-only only now, after the

@@ -3,7 +3,8 @@
  * image's, which could be a link to a procfs file: CVE-2025-31133 class); the
  * first masked directory gets an empty read-only tmpfs and the others a bind
  * of it (one superblock for all); read-only paths are bound on themselves
- * and made read-only recursively. */
+ * and made read-only recursively. Binds are open_tree clones moved onto
+ * the fd: the same mounts as mount(MS_BIND) makes, no /proc/self/fd walk. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,9 +12,23 @@
 
 #include "rootfs/internal.h"
 
+/* A detached clone (open_tree) attached onto dst: the bind mount(2) would
+ * make, without walking /proc/self/fd/N for either end. -errno. */
+static int clone_onto(int from_dir, const char *from, unsigned flags, const struct mount_attr *attr, int dst)
+{
+	int t = open_tree(from_dir, from, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | flags), r;
+
+	if (t < 0)
+		return -errno;
+	if ((r = attr ? rootfs_setattr_fd(t, AT_RECURSIVE, attr) : 0) == 0 &&
+	    move_mount(t, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = -errno;
+	close(t);
+	return r;
+}
+
 static int mask_one(struct rootfs_ctx *c, const char *p, int *empty_dir)
 {
-	char src[FD_PATH_MAX], dst[FD_PATH_MAX];
 	struct stat st;
 	int fd, r = 0;
 
@@ -22,22 +37,18 @@ static int mask_one(struct rootfs_ctx *c, const char *p, int *empty_dir)
 		return 0;
 	if (fd < 0)
 		return error_sys(c->err, -fd, "maskedPaths: %s", p);
-	if (fstat(fd, &st) < 0) {
-		r = error_sys(c->err, errno, "maskedPaths: %s", p);
-	} else if (!S_ISDIR(st.st_mode)) {
-		if (mount("/dev/null", rootfs_fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
-			r = error_sys(c->err, errno, "maskedPaths: %s", p);
-	} else if (*empty_dir >= 0) {
-		if (mount(rootfs_fd_path(src, *empty_dir), rootfs_fd_path(dst, fd), NULL, MS_BIND, NULL) < 0)
-			r = error_sys(c->err, errno, "maskedPaths: %s", p);
-	} else if (mount("tmpfs", rootfs_fd_path(dst, fd), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			 NULL) < 0) {
-		r = error_sys(c->err, errno, "maskedPaths: %s", p);
-	} else if ((*empty_dir = rootfs_open_in_root_flags(c->root_fd, p, O_PATH | O_DIRECTORY, false)) < 0) {
-		r = error_sys(c->err, -*empty_dir, "maskedPaths: %s", p);
-	}
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		r = clone_onto(AT_FDCWD, "/dev/null", 0, NULL, fd);
+	else if (*empty_dir >= 0)
+		r = clone_onto(*empty_dir, "", AT_EMPTY_PATH, NULL, fd);
+	else if ((r = rootfs_mount_fs_on(c, "tmpfs", fd, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+					 NULL)) == 0 &&
+		 (*empty_dir = rootfs_open_in_root_flags(c->root_fd, p, O_PATH | O_DIRECTORY, false)) < 0)
+		r = *empty_dir;
 	close(fd);
-	return r;
+	return r < 0 ? error_sys(c->err, -r, "maskedPaths: %s", p) : 0;
 }
 
 int rootfs_mask_paths(struct rootfs_ctx *c)
@@ -52,28 +63,20 @@ int rootfs_mask_paths(struct rootfs_ctx *c)
 	return r;
 }
 
+/* A recursive clone of the path, read-only while still detached, moved
+ * onto it: one resolution, never a writable moment. */
 static int readonly_one(struct rootfs_ctx *c, const char *p)
 {
 	const struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
-	char path[FD_PATH_MAX];
-	int fd, top, r = 0;
+	int fd, r;
 
 	fd = rootfs_open_in_root_flags(c->root_fd, p, O_PATH, false);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
 		return error_sys(c->err, -fd, "readonlyPaths: %s", p);
-	rootfs_fd_path(path, fd);
-	if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) < 0)
-		r = -errno;
+	r = clone_onto(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro, fd);
 	close(fd);
-	/* the fd names what is under the new bind: reopen to reach the bind */
-	if (r == 0 && (top = rootfs_open_in_root_flags(c->root_fd, p, O_PATH, false)) < 0)
-		r = top;
-	else if (r == 0) {
-		r = rootfs_setattr_fd(top, AT_RECURSIVE, &ro);
-		close(top);
-	}
 	return r < 0 ? error_sys(c->err, -r, "readonlyPaths: %s", p) : 0;
 }
 

@@ -211,7 +211,8 @@ static int switch_root(const struct oci_config *cfg, const struct rootfs_opts *o
 
 int rootfs_pivot(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err)
 {
-	struct rootfs_ctx c = { .cfg = cfg, .o = o, .err = err };
+	/* cwd_fd -1: the cwd stays where a mount took it, switch_root sets it */
+	struct rootfs_ctx c = { .cfg = cfg, .o = o, .err = err, .cwd_fd = -1, .fresh_fd = -1 };
 	const struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
 	int r;
 

@@ -199,6 +199,30 @@ static bool under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
+bool rootfs_path_clean(const char *p)
+{
+	if (p[0] != '/' || !p[1])
+		return false;
+	for (const char *s = p; *s; s++) {
+		if (*s != '/')
+			continue;
+		if (s[1] == '/' || s[1] == '\0' ||
+		    (s[1] == '.' && (s[2] == '/' || !s[2] || (s[2] == '.' && (s[3] == '/' || !s[3])))))
+			return false;
+	}
+	return true;
+}
+
+const char *rootfs_child_name(const char *parent, const char *dest)
+{
+	size_t n = strlen(parent);
+
+	if (strncmp(dest, parent, n) != 0 || dest[n] != '/' || strchr(dest + n + 1, '/') ||
+	    !rootfs_path_clean(parent) || !rootfs_path_clean(dest))
+		return NULL;
+	return dest + n + 1;
+}
+
 bool rootfs_dest_is_guarded(const struct oci_mount *m)
 {
 	return is_type(m, "proc") || is_type(m, "sysfs") ||

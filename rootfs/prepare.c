@@ -137,11 +137,20 @@ static int mount_root_entry(struct rootfs_ctx *c)
 
 int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, struct error *err)
 {
-	struct rootfs_ctx c = { .cfg = cfg, .o = o, .root_fd = -1, .err = err };
+	struct rootfs_ctx c = { .cfg = cfg, .o = o, .root_fd = -1, .err = err, .fresh_fd = -1 };
 	mode_t old_umask = umask(0);   /* device and directory modes exactly as asked */
 	int r;
 
 	c.src_fds = open_relative_sources(cfg, o);
+	/* mounts go through the cwd (rootfs_mount_fs_on), which must come back
+	 * here (the bundle: relative sources and data): only if it can */
+	c.cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c.cwd_fd >= 0 && fchdir(c.cwd_fd) < 0) {
+		close(c.cwd_fd);
+		c.cwd_fd = -1;
+	}
+	if (c.cwd_fd < 0)
+		c.cwd_fd = ROOTFS_NO_CWD;
 	if ((r = set_propagation(cfg, o->rootfs, err)) < 0)
 		goto out;
 	if (rootfs_room_builds_root(cfg)) {
@@ -161,9 +170,18 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	for (size_t i = cfg->root_mount ? 1 : 0; i < cfg->n_mounts; i++)
 		if ((r = rootfs_mount_entry(&c, i)) < 0)
 			goto out;
+	if ((r = rootfs_cwd_back(&c)) < 0) {
+		r = error_sys(err, -r, "chdir back to the bundle");
+		goto out;
+	}
 	if ((!rootfs_room_builds_root(cfg) && (r = rootfs_setup_dev(&c)) < 0) || (r = rootfs_mount_deferred_ro(&c)) < 0)
 		goto out;
 out:
+	rootfs_cwd_back(&c);
+	if (c.fresh_fd >= 0)
+		close(c.fresh_fd);
+	if (c.cwd_fd >= 0)
+		close(c.cwd_fd);
 	if (c.root_fd >= 0)
 		close(c.root_fd);
 	for (size_t i = 0; c.src_fds && i < cfg->n_mounts; i++)

@@ -17,7 +17,7 @@
 #define MAX_LINKS 40
 
 static int walk(int root_fd, const char *path, int flags, mode_t mode, bool no_links);
-static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks);
+static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks, bool *created);
 
 const char *rootfs_fd_path(char buf[FD_PATH_MAX], int fd)
 {
@@ -313,27 +313,38 @@ static int secure_join(int root_fd, const char *path, char *out, size_t size)
 	return 0;
 }
 
-int rootfs_open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks)
+int rootfs_open_or_make(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks, bool *created)
 {
 	char joined[PATH_MAX];
-	int fd = open_or_create_walk(root_fd, path, kind, no_symlinks);
+	int fd = open_or_create_walk(root_fd, path, kind, no_symlinks, created);
 
 	/* a link that leads nowhere (yet): made where it points, inside the root */
 	if (fd != -ENOENT || no_symlinks || secure_join(root_fd, path, joined, sizeof(joined)) < 0)
 		return fd;
-	return open_or_create_walk(root_fd, joined, kind, true);
+	fd = open_or_create_walk(root_fd, joined, kind, true, created);
+	*created = true;      /* the path as written led nowhere */
+	return fd;
 }
 
-static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks)
+int rootfs_open_or_create(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks)
+{
+	bool created;
+
+	return rootfs_open_or_make(root_fd, path, kind, no_symlinks, &created);
+}
+
+static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks, bool *created)
 {
 	unsigned long long res = no_symlinks ? RESOLVE_NO_SYMLINKS : 0;
 	char buf[PATH_MAX];
 	size_t len, cut;
 	int fd, r;
 
+	*created = false;
 	fd = open_in(root_fd, path, O_PATH, 0, res);
 	if (fd != -ENOENT)
 		return fd;
+	*created = true;
 	len = strlen(path);
 	if (len >= sizeof(buf))
 		return -ENAMETOOLONG;

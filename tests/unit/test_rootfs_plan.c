@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -154,6 +155,30 @@ static bool same(int fd, int root, const char *rel)
 	return r;
 }
 
+/* mounts.c makes a fresh tmpfs's direct children in it: which paths are */
+static void test_child_name(void)
+{
+	const char *n = rootfs_child_name("/dev", "/dev/pts");
+
+	CHECK(n && strcmp(n, "pts") == 0);
+	CHECK(rootfs_child_name("/dev", "/dev/shm/x") == NULL);
+	CHECK(rootfs_child_name("/dev", "/devx") == NULL);
+	CHECK(rootfs_child_name("/dev", "/dev") == NULL);
+	CHECK(rootfs_child_name("/dev", "/dev/") == NULL);
+	CHECK(rootfs_child_name("/dev", "/dev//pts") == NULL);
+	CHECK(rootfs_child_name("/dev", "/dev/.") == NULL);
+	CHECK(rootfs_child_name("/dev", "/dev/..") == NULL);
+	CHECK(rootfs_child_name("/dev", "/dev/.x") != NULL);
+	CHECK(rootfs_child_name("/dev", "/dev/..x") != NULL);
+	CHECK(rootfs_child_name("/a/../dev", "/a/../dev/pts") == NULL);
+	CHECK(rootfs_child_name("/a/./b", "/a/./b/c") == NULL);
+	CHECK(rootfs_child_name("dev", "dev/pts") == NULL);
+	CHECK(rootfs_child_name("/", "//x") == NULL);
+	CHECK(rootfs_path_clean("/a/b") && rootfs_path_clean("/a/.b/..c"));
+	CHECK(!rootfs_path_clean("/") && !rootfs_path_clean("/a/") && !rootfs_path_clean("/a/./b") &&
+	      !rootfs_path_clean("/a/..") && !rootfs_path_clean("a/b") && !rootfs_path_clean(""));
+}
+
 static void test_resolve(void)
 {
 	char tmpl[] = "/tmp/test_rootfs_XXXXXX";
@@ -223,6 +248,7 @@ int main(void)
 	test_binds();
 	test_new_fs();
 	test_decisions();
+	test_child_name();
 	test_resolve();
 	return unit_report("test_rootfs_plan");
 }

@@ -154,7 +154,10 @@ void util_mark_repeats(char *const *v, size_t n, size_t (*key_len)(const char *)
 		       bool *repeat)
 {
 	struct repeat_sort rs = { v, key_len };
-	size_t *idx = n > 1 ? malloc(n * sizeof(*idx)) : NULL;
+	/* a short list on the stack: the container's init calls this (its env)
+	 * and each heap page it writes is a copy of the runtime's */
+	size_t small[32];
+	size_t *idx = n > 1 ? n <= sizeof(small) / sizeof(small[0]) ? small : malloc(n * sizeof(*idx)) : NULL;
 
 	for (size_t i = 0; i < n; i++)
 		repeat[i] = false;
@@ -168,7 +171,8 @@ void util_mark_repeats(char *const *v, size_t n, size_t (*key_len)(const char *)
 		if (key_len(v[idx[k - 1]]) == key_len(v[idx[k]]) &&
 		    !memcmp(v[idx[k - 1]], v[idx[k]], key_len(v[idx[k]])))
 			repeat[keep_last ? idx[k - 1] : idx[k]] = true;
-	free(idx);
+	if (idx != small)
+		free(idx);
 }
 
 /* "/a//b/./c/../d/" -> "/a/b/d" into out (at least strlen(in) + 2 bytes):

@@ -23,23 +23,17 @@ int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len)
 	if (!(buf = malloc(cap)))
 		return -ENOMEM;
 	for (;;) {
+		/* full (a hint of the size + 1 is, before the read that sees the
+		 * end): that read goes to the stack, the buffer grows only for data */
+		char more[256], *to = n + 1 == cap ? more : buf + n;
+		size_t room = n + 1 == cap ? sizeof(more) : cap - n - 1;
 		ssize_t k;
 
-		if (n + 1 == cap) {
-			char *b;
-
-			if (n > max) {
-				free(buf);
-				return -EFBIG;
-			}
-			if (!(b = realloc(buf, cap * 2))) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = b;
-			cap *= 2;
+		if (to == more && n > max) {   /* past max: no read more (a FIFO may never end) */
+			free(buf);
+			return -EFBIG;
 		}
-		k = read(fd, buf + n, cap - n - 1);
+		k = read(fd, to, room);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
@@ -50,6 +44,20 @@ int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len)
 		}
 		if (k == 0)
 			break;
+		if (to == more) {
+			char *b;
+			size_t want = cap;
+
+			while (want - n - 1 < (size_t)k)
+				want *= 2;
+			if (!(b = realloc(buf, want))) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = b;
+			cap = want;
+			memcpy(buf + n, more, (size_t)k);
+		}
 		n += (size_t)k;
 	}
 	if (n > max) {

@@ -242,6 +242,9 @@ static int prepare_child_ctx(const struct create_opts *o,
 
 	plan_namespaces(ctx, cfg);
 	process_runtime_binary(&ctx->self_dev, &ctx->self_ino);
+	/* the kernel's last capability, probed here once: the child reads the
+	 * cached answer (its own probe would write, so copy, the page it is on) */
+	process_cap_last_cap();
 	ctx->hook_sync = any_create_hooks(&cfg->hooks);
 	/* the container's hooks write into the relay's pipes (hooks.h) */
 	if (ctx->hook_sync && (r = hooks_output_start(&cfg->hooks, err)) < 0)

@@ -23,23 +23,17 @@ int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len)
 	if (!(buf = malloc(cap)))
 		return -ENOMEM;
 	for (;;) {
+		/* full (a hint of the size + 1 is, before the read that sees the
+		 * end): that read goes to the stack, the buffer grows only for data */
+		char more[256], *to = n + 1 == cap ? more : buf + n;
+		size_t room = n + 1 == cap ? sizeof(more) : cap - n - 1;
 		ssize_t k;
 
-		if (n + 1 == cap) {
-			char *b;
-
-			if (n > max) {
-				free(buf);
-				return -EFBIG;
-			}
-			if (!(b = realloc(buf, cap * 2))) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = b;
-			cap *= 2;
+		if (to == more && n > max) {   /* past max: no read more (a FIFO may never end) */
+			free(buf);
+			return -EFBIG;
 		}
-		k = read(fd, buf + n, cap - n - 1);
+		k = read(fd, to, room);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
@@ -50,6 +44,20 @@ int util_read_fd(int fd, size_t hint, size_t max, char **out, size_t *len)
 		}
 		if (k == 0)
 			break;
+		if (to == more) {
+			char *b;
+			size_t want = cap;
+
+			while (want - n - 1 < (size_t)k)
+				want *= 2;
+			if (!(b = realloc(buf, want))) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = b;
+			cap = want;
+			memcpy(buf + n, more, (size_t)k);
+		}
 		n += (size_t)k;
 	}
 	if (n > max) {
@@ -154,7 +162,10 @@ void util_mark_repeats(char *const *v, size_t n, size_t (*key_len)(const char *)
 		       bool *repeat)
 {
 	struct repeat_sort rs = { v, key_len };
-	size_t *idx = n > 1 ? malloc(n * sizeof(*idx)) : NULL;
+	/* a short list on the stack: the container's init calls this (its env)
+	 * and each heap page it writes is a copy of the runtime's */
+	size_t small[32];
+	size_t *idx = n > 1 ? n <= sizeof(small) / sizeof(small[0]) ? small : malloc(n * sizeof(*idx)) : NULL;
 
 	for (size_t i = 0; i < n; i++)
 		repeat[i] = false;
@@ -168,7 +179,8 @@ void util_mark_repeats(char *const *v, size_t n, size_t (*key_len)(const char *)
 		if (key_len(v[idx[k - 1]]) == key_len(v[idx[k]]) &&
 		    !memcmp(v[idx[k - 1]], v[idx[k]], key_len(v[idx[k]])))
 			repeat[keep_last ? idx[k - 1] : idx[k]] = true;
-	free(idx);
+	if (idx != small)
+		free(idx);
 }
 
 /* "/a//b/./c/../d/" -> "/a/b/d" into out (at least strlen(in) + 2 bytes):

@@ -215,9 +215,6 @@ static int wait_for_start(struct child_ctx *ctx, struct error *err)
 	return 0;
 }
 
-/* process.env as the process gets it (process_env_final) */
-static char **container_env;
-
 /* A cgroup namespace is rooted where we are when it is made, and a systemd
  * unit must hold us before any fork. (v1 cgroup mounts need not wait: they
  * bind the container's cgroup by the path the runtime made.) */
@@ -265,8 +262,9 @@ static int idmap_request(void *ud, size_t i, int tree, struct error *err)
 	return expect(ctx->sync_fd, SYNC_IDMAP_DONE, NULL, 0, err);
 }
 
+/* *ENV: process.env as the process gets it (process_env_final, in ROOM) */
 static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *start_state, char *exe,
-		   struct error *err)
+		   char ***env, struct process_env *room, struct error *err)
 {
 	const struct oci_config *cfg = ctx->cfg;
 	const struct oci_process *p = &cfg->process;
@@ -340,7 +338,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 	if ((r = sysctl_apply(&cfg->linux_, ctx->rootfs, err)) < 0 || (r = rootfs_pivot(cfg, &ro, err)) < 0 ||
 	    (r = rootfs_reopen_dev_null(err)) < 0 || (r = open_fifo_dir(ctx, s, err)) < 0)
 		return r;
-	container_env = process_env_final(p);
+	*env = process_env_final(p, room);
 	if ((r = cgroup_join_self(&ctx->join, err)) < 0)
 		return r;
 	if ((r = process_apply_limits(p, err)) < 0 || (r = attrs_affinity_final(p, false, err)) < 0 ||
@@ -385,6 +383,9 @@ void container_child_main(struct child_ctx *ctx)
 	struct error err = { 0 };
 	struct setup s;
 	bool created = false;
+	/* the env on our stack, not the heap: no allocator page is copied */
+	struct process_env env_room;
+	char **container_env = NULL;
 
 	/* no signal blocked or ignored by the runtime or its caller reaches the process */
 	process_reset_signals();
@@ -405,7 +406,7 @@ void container_child_main(struct child_ctx *ctx)
 	 * mount sources are relative to it, as in runc */
 	syscall(SYS_close_range, 3 + ctx->o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 	child_setup(ctx, &s);
-	if (prepare(ctx, &s, state, start_state, exe, &err) < 0)
+	if (prepare(ctx, &s, state, start_state, exe, &container_env, &env_room, &err) < 0)
 		goto fail;
 	if (sync_send(ctx->sync_fd, SYNC_CREATED, 0, NULL, 0, -1) < 0)
 		_exit(1);

@@ -58,8 +58,41 @@ static int plan_check(const struct oci_config *cfg, const struct create_opts *o,
 	return sysctl_check(&cfg->linux_, err);
 }
 
+/* realpath(PATH) when PATH is BASE, a real path (realpath's own answer, not
+ * "/"), then "/" and plain names: realpath's readlink of each of BASE's
+ * components again is skipped, the names' are done as realpath does them.
+ * Anything else (".", "..", "//", a symlink among the names, an error) is
+ * realpath's, from the start. */
+static char *realpath_below(const char *base, const char *path, char *out)
+{
+	size_t blen = strlen(base), len = strlen(path);
+	char buf[PATH_MAX], link[2];
+	const char *name;
+
+	if (blen < 2 || base[0] != '/' || strncmp(path, base, blen) || path[blen] != '/' || len >= sizeof(buf))
+		return realpath(path, out);
+	memcpy(buf, path, len + 1);
+	for (name = buf + blen + 1;; name = buf + blen + 1) {
+		char *end = strchr(name, '/');
+		size_t nlen = end ? (size_t)(end - name) : strlen(name);
+
+		if (nlen == 0 || (nlen == 1 && name[0] == '.') || (nlen == 2 && name[0] == '.' && name[1] == '.'))
+			return realpath(path, out);
+		if (end)
+			*end = '\0';
+		if (readlink(buf, link, sizeof(link)) >= 0 || errno != EINVAL)
+			return realpath(path, out);
+		if (!end)
+			break;
+		*end = '/';
+		blen = (size_t)(end - buf);
+	}
+	memcpy(out, path, len + 1);
+	return out;
+}
+
 /* The rootfs' real path; mounts[].destination naming paths inside it are
- * then taken relative to it (runc). */
+ * then taken relative to it (runc). BUNDLE is a real path (bundle_read's). */
 int container_resolve_rootfs(struct oci_config *cfg, const char *bundle, char *out, struct error *err)
 {
 	char joined[PATH_MAX];
@@ -69,7 +102,8 @@ int container_resolve_rootfs(struct oci_config *cfg, const char *bundle, char *o
 		snprintf(joined, sizeof(joined), "%s", cfg->root_path);
 	else if (snprintf(joined, sizeof(joined), "%s/%s", bundle, cfg->root_path) >= (int)sizeof(joined))
 		return error_set(err, ENAMETOOLONG, "config.json: .root.path: too long");
-	if (!realpath(joined, out))
+	/* the bundle's own components were read as links by bundle_read already */
+	if (!realpath_below(bundle, joined, out))
 		return error_sys(err, errno, "config.json: .root.path %s", joined);
 	if (stat(out, &sb) < 0 || !S_ISDIR(sb.st_mode))
 		return error_set(err, ENOTDIR, "config.json: .root.path %s: not a directory", out);
@@ -208,6 +242,9 @@ static int prepare_child_ctx(const struct create_opts *o,
 
 	plan_namespaces(ctx, cfg);
 	process_runtime_binary(&ctx->self_dev, &ctx->self_ino);
+	/* the kernel's last capability, probed here once: the child reads the
+	 * cached answer (its own probe would write, so copy, the page it is on) */
+	process_cap_last_cap();
 	ctx->hook_sync = any_create_hooks(&cfg->hooks);
 	/* the container's hooks write into the relay's pipes (hooks.h) */
 	if (ctx->hook_sync && (r = hooks_output_start(&cfg->hooks, err)) < 0)

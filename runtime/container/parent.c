@@ -60,7 +60,10 @@ static int run_create_hooks(struct container *c, const struct oci_config *cfg, i
 int parent_answer_child(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 			struct created *out, int sync_fd, struct error *err)
 {
-	char payload[SYNC_PAYLOAD_MAX];
+	/* the child's only payload is its error's text (SYNC_ERROR, err.msg):
+	 * not SYNC_PAYLOAD_MAX, whose 64 KiB would take sync_recv's frame below
+	 * it into a page of stack no one had touched (a fault at every create) */
+	char payload[sizeof(err->msg)];
 	struct sync_msg m;
 	int r, fd;
 

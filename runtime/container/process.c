@@ -19,6 +19,7 @@
 
 #include "runtime/log.h"
 #include "runtime/linux/procfs.h"
+#include "runtime/container/selfseal.h"
 #include "oci/passwd.h"
 #include "oci/shebang.h"
 #include "oci/tables.h"
@@ -123,37 +124,37 @@ static int set_groups(const struct oci_process *p, enum setgroups_mode mode, str
 	return 0;
 }
 
-static struct __user_cap_data_struct cur_caps[2];
-
-static uint64_t held_caps(void)
+/* CUR: the caller's (a local: the child writes no page of the runtime's
+ * data for it, each one a copy-on-write fault) */
+static uint64_t held_caps(struct __user_cap_data_struct cur[2])
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 
-	if (syscall(SYS_capget, &hdr, cur_caps) < 0)
+	if (syscall(SYS_capget, &hdr, cur) < 0)
 		return ~0ULL;
-	return cur_caps[0].permitted | (uint64_t)cur_caps[1].permitted << 32;
+	return cur[0].permitted | (uint64_t)cur[1].permitted << 32;
 }
 
-static uint64_t current_inheritable(void)
+static uint64_t current_inheritable(const struct __user_cap_data_struct cur[2])
 {
-	return cur_caps[0].inheritable | (uint64_t)cur_caps[1].inheritable << 32;
+	return cur[0].inheritable | (uint64_t)cur[1].inheritable << 32;
 }
 
 static int set_caps(const struct oci_process *p, struct error *err)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2];
+	struct __user_cap_data_struct data[2], cur[2] = { 0 };
 	const struct oci_caps *c = &p->caps;
 	int last = process_cap_last_cap();
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
 	uint64_t e = c->effective & known, pm = c->permitted & known, in = c->inheritable & known;
-	uint64_t held = held_caps();
+	uint64_t held = held_caps(cur);
 
 	/* config.md: capabilities that cannot be granted are skipped, not fatal
 	 * (process_warn_ungrantable said so while the --log file was open) */
 	e &= held;
 	pm &= held;
-	in &= held | current_inheritable();
+	in &= held | current_inheritable(cur);
 	for (int i = 0; i < 2; i++) {
 		data[i].effective = (uint32_t)(e >> (32 * i));
 		data[i].permitted = (uint32_t)(pm >> (32 * i));
@@ -169,12 +170,18 @@ static int set_caps(const struct oci_process *p, struct error *err)
 		/* as runc: an ambient capability missing from the inheritable or
 		 * permitted set cannot be raised; that is not an error (and
 		 * not tried: the kernel's EPERM is known from the sets above) */
+		int e = 0;
+
 		if (!(pm & in & (1ULL << cap)))
-			log_debug("process.capabilities.ambient: %s not raised: %s",
-				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(EPERM));
+			e = EPERM;
 		else if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+			e = errno;
+		/* strerror only when it is printed: it takes glibc's locale locks,
+		 * data pages the child would copy (the stock config's three
+		 * ambient capabilities come here at every start) */
+		if (e && log_debug_enabled())
 			log_debug("process.capabilities.ambient: %s not raised: %s",
-				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(errno));
+				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(e));
 	}
 	return 0;
 }
@@ -235,11 +242,12 @@ void process_warn_ungrantable(const struct oci_process *p)
 {
 	int last = process_cap_last_cap();
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
-	uint64_t held = held_caps();    /* one capget; current_inheritable reads its result */
+	struct __user_cap_data_struct cur[2] = { 0 };
+	uint64_t held = held_caps(cur);    /* one capget; current_inheritable reads its result */
 	uint64_t missing = (p->caps.effective | p->caps.permitted) & known & ~held;
 
 	/* what set_caps will hold: an ambient capability needs both sets */
-	uint64_t raisable = (p->caps.permitted & held) & (p->caps.inheritable & (held | current_inheritable()));
+	uint64_t raisable = (p->caps.permitted & held) & (p->caps.inheritable & (held | current_inheritable(cur)));
 	uint64_t no_amb = p->caps.ambient & known & ~raisable;
 
 	for (int cap = 0; missing && cap <= last; cap++)
@@ -451,6 +459,8 @@ void process_runtime_binary(dev_t *dev, ino_t *ino)
 {
 	struct stat self;
 
+	if (selfseal_self_id(dev, ino))   /* the sealed check's fd said it */
+		return;
 	if (stat("/proc/self/exe", &self) == 0) {
 		*dev = self.st_dev;
 		*ino = self.st_ino;
@@ -531,10 +541,11 @@ static bool env_keep(char *const *env, size_t n, bool *keep)
 
 /* process.env as the process gets it: each name once, its last value; an
  * empty or missing HOME is the user's home from the container's passwd. */
-char **process_env_final(const struct oci_process *p)
+char **process_env_final(const struct oci_process *p, struct process_env *room)
 {
+	bool in_room = room && p->n_env <= PROCESS_ENV_INLINE;
 	char home[PATH_MAX], **env;
-	bool *keep = calloc(p->n_env ? p->n_env : 1, sizeof(*keep));
+	bool *keep = in_room ? room->keep : calloc(p->n_env ? p->n_env : 1, sizeof(*keep));
 	bool all = true, has_home;
 	size_t n = 0;
 
@@ -544,18 +555,26 @@ char **process_env_final(const struct oci_process *p)
 	for (size_t i = 0; i < p->n_env; i++)
 		all &= keep[i];
 	if (all && has_home) {
-		free(keep);
+		if (!in_room)
+			free(keep);
 		return p->env;
 	}
-	if (!(env = calloc(p->n_env + 2, sizeof(*env)))) {
+	if (in_room)
+		env = memset(room->slot, 0, sizeof(room->slot));
+	else if (!(env = calloc(p->n_env + 2, sizeof(*env)))) {
 		free(keep);
 		return p->env;
 	}
 	for (size_t i = 0; i < p->n_env; i++)
 		if (keep[i])
 			env[n++] = p->env[i];
-	free(keep);
-	if (!has_home) {
+	if (!in_room)
+		free(keep);
+	if (!has_home && in_room) {
+		memcpy(room->home, "HOME=", 5);
+		passwd_home(p->uid, room->home + 5, sizeof(room->home) - 5);
+		env[n] = room->home;
+	} else if (!has_home) {
 		passwd_home(p->uid, home, sizeof(home));
 		if (asprintf(&env[n], "HOME=%s", home) < 0)
 			env[n] = NULL;

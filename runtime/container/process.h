@@ -31,8 +31,17 @@ int process_become_user(const struct oci_process *p, enum setgroups_mode groups,
 void process_warn_ungrantable(const struct oci_process *p);
 /* process.env as runc hands it on: each name once with its last value, and
  * HOME from the container's /etc/passwd (or "/") when it is missing or
- * empty. Call after pivot_root, while still root. */
-char **process_env_final(const struct oci_process *p);
+ * empty. Call after pivot_root, while still root. ROOM (or NULL: the heap)
+ * holds the result of a usual env (at most PROCESS_ENV_INLINE entries): the
+ * container's init, a clone of the runtime without CLONE_VM, would otherwise
+ * copy the allocator's pages it writes. */
+#define PROCESS_ENV_INLINE 32
+struct process_env {
+	char *slot[PROCESS_ENV_INLINE + 2];
+	bool keep[PROCESS_ENV_INLINE];
+	char home[sizeof("HOME=") - 1 + PATH_MAX];
+};
+char **process_env_final(const struct oci_process *p, struct process_env *room);
 /* Find args[0] in the PATH of process.env (as execvp would), check it is executable. */
 int process_find_exec(const struct oci_process *p, char *path, size_t size, struct stat *st, struct error *err);
 int process_set_no_new_privs(const struct oci_process *p, struct error *err);

@@ -122,6 +122,20 @@ static int sealed_copy(struct error *err)
 	return fd;
 }
 
+/* /proc/self/exe's identity, from the fd running_sealed opens anyway
+ * (process_runtime_binary would stat the link again) */
+static struct stat self_st;
+static bool self_st_known;
+
+bool selfseal_self_id(dev_t *dev, ino_t *ino)
+{
+	if (!self_st_known)
+		return false;
+	*dev = self_st.st_dev;
+	*ino = self_st.st_ino;
+	return true;
+}
+
 /* Is /proc/self/exe one of ours: a sealed memfd, or on a read-only overlay? */
 static bool running_sealed(void)
 {
@@ -131,6 +145,7 @@ static bool running_sealed(void)
 
 	if (exe < 0)
 		return false;
+	self_st_known = fstat(exe, &self_st) == 0;
 	if (fstatfs(exe, &sfs) == 0 && sfs.f_type == OVERLAYFS_SUPER_MAGIC && (sfs.f_flags & ST_RDONLY)) {
 		ok = true;
 	} else {

@@ -23,6 +23,10 @@ void selfseal_init(char **argv);
  * sealed memfd or on a read-only overlay)? */
 bool selfseal_running_marked(void);
 
+/* /proc/self/exe's device and inode as that check saw them (its fd's
+ * fstat): false when it has not run (or could not tell). */
+bool selfseal_self_id(dev_t *dev, ino_t *ino);
+
 /* Could a process of this container write the runtime binary? Without a user
  * namespace (or with one joined by path) it could; with a new one only when a
  * mapped host uid owns it, a mapped gid may write it, or anyone may. */

@@ -103,7 +103,7 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	if ((r = setup_seccomp(s, SETUP_AS_ROOT, err)) < 0)
 		return r;
 	if (s->env)
-		*s->env = process_env_final(p);
+		*s->env = process_env_final(p, NULL);
 	if ((r = process_drop_bounding(p, err)) < 0 ||
 	    (r = process_become_user(p, s->groups, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||

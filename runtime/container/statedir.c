@@ -297,9 +297,13 @@ int container_dir_create(const char *root, const char *id, struct container *c, 
 	container_init(c, id);
 	if ((r = container_id_check(id, err)) < 0 || (r = set_dir(c, root, id, err)) < 0)
 		return r;
-	if ((r = mkdir_root(root, err)) < 0)
-		return r;
-	if ((c->rootfd = root_open(root, &shared, err)) < 0)
+	/* made only when missing: a mkdir of the existing root is a lookup for EEXIST */
+	if ((c->rootfd = root_open(root, &shared, err)) < 0 && err->code == ENOENT) {
+		if ((r = mkdir_root(root, err)) < 0)
+			return r;
+		c->rootfd = root_open(root, &shared, err);
+	}
+	if (c->rootfd < 0)
 		return err->code ? -err->code : -EPERM;
 	if (faccessat(c->rootfd, c->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 		return error_set(err, EEXIST, "container \"%s\" already exists", id);

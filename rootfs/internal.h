@@ -11,12 +11,18 @@
 #include "rootfs/rootfs.h"
 
 /* One setup run: the config, the options, the rootfs (top mount) and the error. */
+/* src_fds[i] of a relative source inside the rootfs that could not be opened there */
+#define ROOTFS_SRC_FAILED(e) (-1 - (e))
+#define ROOTFS_SRC_ERRNO(v)  (-1 - (v))
+
 struct rootfs_ctx {
 	const struct oci_config *cfg;
 	const struct rootfs_opts *o;
 	int root_fd;              /* O_PATH of <rootfs>, the bind made by rootfs_prepare */
 	int *src_fds;             /* [n_mounts]: O_PATH of each relative bind source, opened
-	                           * against the bundle before any mount; -1 = by path */
+	                           * against the bundle before any mount; -1 = by path;
+	                           * ROOTFS_SRC_FAILED(errno): inside the rootfs, not
+	                           * openable there: the entry fails, never by path */
 	struct error *err;
 	/* where rootfs_cwd_back puts the cwd back: the caller's (rootfs_prepare),
 	 * -1 nowhere (rootfs_pivot: the switch sets it next), -2 never leave it:

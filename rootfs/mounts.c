@@ -220,6 +220,19 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
 	return fd;
 }
 
+/* The source's path below the rootfs when it lies inside it, else NULL. A
+ * relative one is the bundle's (the cwd here: rootfs_mount_entry puts it
+ * back before a bind), one that was not opened before the entries (no fd
+ * budget left, open_relative_sources): still never by its host path. */
+static const char *source_inside(const struct rootfs_ctx *c, const char *source, char in[PATH_MAX])
+{
+	char cwd[PATH_MAX];
+
+	if (source[0] != '/')
+		return getcwd(cwd, sizeof(cwd)) ? rootfs_host_path_inside(c->o->rootfs, cwd, source, in) : NULL;
+	return rootfs_host_path_inside(c->o->rootfs, NULL, source, in);
+}
+
 /* The source tree to attach: an idmapped tree made by the runtime; else a
  * clone of the path, as the container's root (the kernel then locks the
  * flags of host mounts): below the rootfs when the path lies inside it (the
@@ -236,9 +249,15 @@ static int bind_source(struct rootfs_ctx *c, const struct oci_mount *m, const st
 
 	if (idmapped >= 0)
 		return dup(idmapped);
+	if (early < -1) {
+		/* a relative source inside the rootfs that could not be opened
+		 * there (open_relative_sources): never by its host path */
+		errno = ROOTFS_SRC_ERRNO(early);
+		return -1;
+	}
 	if (early >= 0)
 		src = open_tree(early, "", clone | AT_EMPTY_PATH);
-	else if (!rootfs_room_builds_root(c->cfg) && (rel = rootfs_host_path_inside(c->o->rootfs, NULL, m->source, in)))
+	else if (!rootfs_room_builds_root(c->cfg) && (rel = source_inside(c, m->source, in)))
 		return rootfs_tree_in_root(c->root_fd, rel, clone);   /* as the rootfs is now */
 	else
 		src = open_tree(AT_FDCWD, m->source, clone);

@@ -64,9 +64,12 @@ static int set_propagation(const struct oci_config *cfg, const char *rootfs, str
  * bundle first: opened here (O_PATH), so an earlier entry mounted over a
  * path inside the bundle (the rootfs) cannot change what a later source
  * names. One inside the rootfs ("rootfs/data") is the image's, resolved
- * below the rootfs (rootfs_host_path_inside). Where one cannot be opened
- * (missing, unreachable, out of fds) the entry binds by path as before and
- * reports its own error. */
+ * below the rootfs (rootfs_host_path_inside). Where one outside cannot be
+ * opened (missing, unreachable, out of fds) the entry binds by path as
+ * before and reports its own error; one inside that cannot be opened there
+ * is never bound by its host path (that would follow the image's links out
+ * of the rootfs): its entry fails with this open's error
+ * (ROOTFS_SRC_FAILED). */
 static int open_relative(const struct rootfs_opts *o, const char *cwd, const char *source, int *root_fd)
 {
 	char in[PATH_MAX];
@@ -77,6 +80,17 @@ static int open_relative(const struct rootfs_opts *o, const char *cwd, const cha
 	if (*root_fd < 0 && (*root_fd = open(o->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
 	return rootfs_open_in_root(*root_fd, rel, O_PATH, 0);
+}
+
+/* -1 (bind by path when the entry is mounted), or for a source inside the
+ * rootfs ROOTFS_SRC_FAILED(e): the entry fails with e. */
+static int relative_failed(const struct rootfs_opts *o, const char *cwd, const char *source, int e)
+{
+	char in[PATH_MAX];
+
+	if (!cwd || !rootfs_host_path_inside(o->rootfs, cwd, source, in))
+		return -1;
+	return ROOTFS_SRC_FAILED(e > 0 ? e : EIO);
 }
 
 static int *open_relative_sources(const struct oci_config *cfg, const struct rootfs_opts *o)
@@ -108,7 +122,7 @@ static int *open_relative_sources(const struct oci_config *cfg, const struct roo
 		if ((fds[i] = open_relative(o, has_cwd ? cwd : NULL, m->source, &root_fd)) >= 0)
 			budget--;
 		else
-			fds[i] = -1;
+			fds[i] = relative_failed(o, has_cwd ? cwd : NULL, m->source, errno);
 	}
 	if (root_fd >= 0)
 		close(root_fd);

@@ -15,6 +15,7 @@
 
 #define MAX_DEPTH 128
 #define MAX_LINKS 40
+#define OPENAT2_RETRIES 32
 
 static int walk(int root_fd, const char *path, int flags, mode_t mode, bool no_links);
 static int open_or_create_walk(int root_fd, const char *path, enum dest_kind kind, bool no_symlinks, bool *created);
@@ -36,12 +37,20 @@ static int open_in(int root_fd, const char *path, int flags, mode_t mode, unsign
 	int fd;
 
 	if (!no_openat2) {
-		fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
-		if (fd >= 0)
-			return fd;
-		if (errno != ENOSYS)
+		/* EAGAIN: a rename or a mount anywhere on the machine raced a walk
+		 * through ".." (a busy host: other containers starting); the kernel
+		 * asks to retry. Past the retries the component walk decides. */
+		for (int tries = 0; tries < OPENAT2_RETRIES; tries++) {
+			fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+			if (fd >= 0)
+				return fd;
+			if (errno != EAGAIN)
+				break;
+		}
+		if (errno != ENOSYS && errno != EAGAIN)
 			return -errno;
-		no_openat2 = true;
+		if (errno == ENOSYS)
+			no_openat2 = true;
 	}
 	return walk(root_fd, path, flags, mode, resolve & RESOLVE_NO_SYMLINKS);
 }

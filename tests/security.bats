@@ -670,6 +670,28 @@ fd_vectors_run() {
 	assert_equal "$output" "$(printf 'image\nimage\nimage\nimage')"
 }
 
+# The same relative source when the runtime cannot hold an fd for it before
+# the entries (RLIMIT_NOFILE 128 leaves open_relative_sources no budget): it is
+# still resolved below the rootfs when its entry is mounted, never by its host
+# path (that read "host" until 2026-12-06).
+@test "symlinks: a relative bind source through the image's ../.. link stays in the rootfs with a low fd limit" {
+	local host="$BATS_TEST_TMPDIR/host"
+	mkdir -p "$host/dir" "$BUNDLE/rootfs$host/dir" "$BUNDLE/rootfs/m2"
+	echo host >"$host/dir/marker"
+	echo image >"$BUNDLE/rootfs$host/dir/marker"
+	ln -s ../../../../../../../../../.. "$BUNDLE/rootfs/up"
+	update_config '.mounts += [{"destination": "/m2", "type": "bind", "source": $s, "options": ["rbind"]}]
+		| del(.process.rlimits)' --arg s "rootfs/up$host/dir"
+	set_cmd 'cat /m2/marker'
+	run_ctr
+	assert_success
+	assert_output image
+	ulimit -n 128
+	run_ctr
+	assert_success
+	assert_output image
+}
+
 @test "symlinks: a rootfs whose /proc is a link (inside or out of it) is refused" {
 	mkdir -p "$OUT/fakeproc" "$BUNDLE/rootfs/notproc"
 	rmdir "$BUNDLE/rootfs/proc"

@@ -9,7 +9,7 @@
  * key, instructions, skipped syscall names ('\n'-separated), and a trailing
  * hash64 over all of it (a torn or corrupted file is a miss).
  *
- * Every start hashes the key (~7 KB for the sandbox profile) and checks the
+ * Every start hashes the key (~7 KB for the default profile) and checks the
  * file (~15 KB): hash64 takes 8 bytes a multiply where byte-wise FNV-1a takes
  * one, and the key is written into a buffer sized for it in advance. Neither
  * hash is a defence: the key itself is compared byte for byte. */
@@ -142,7 +142,7 @@ int seccomp_cache_key(const struct oci_seccomp *s, unsigned int flags, bool noti
 		      unsigned char **key, size_t *len)
 {
 	const struct scmp_version *v = seccomp_version();
-	/* room for the sandbox profile's key (~7 KB) at once; a bigger one grows */
+	/* room for the default profile's key (~7 KB) at once; a bigger one grows */
 	struct util_buf b = { .p = malloc(16384), .cap = 16384 };
 	struct utsname u;
 

@@ -3,7 +3,7 @@
  * and a run of consecutive numbers with one target there (0x1c5 0x1c6 0x1c7
  * 0x1c8 -> ALLOW) is one range test of two instructions. Every start pays
  * for each instruction the kernel checks, converts and JITs (seccomp(2) was
- * ~4% of a sandbox start's CPU at 987 instructions), a cache hit included.
+ * ~4% of a container start's CPU at 987 instructions), a cache hit included.
  *
  * A chain is rewritten only where that is an identity for every value of
  * the accumulator: each instruction a "jeq #K" whose false branch is the

@@ -13,6 +13,8 @@ static int compile_and_store(const struct oci_seccomp *s, const char *cache_dir,
 	struct seccomp_skipped skipped = { 0 };
 	int r = seccomp_build(s, debug, &skipped, out, err);
 
+	if (r == 0)   /* fewer instructions for every load, checked once here */
+		seccomp_compact(out);
 	if (r == 0 && cache_dir && key) {
 		int w = seccomp_cache_put(cache_dir, key, key_len, out, &skipped);
 		if (w < 0 && debug) {

@@ -48,6 +48,12 @@ int seccomp_send_listener(const char *listener_path, const char *listener_metada
 
 void seccomp_prog_free(struct seccomp_prog *prog);
 
+/* compact.c: runs of consecutive syscall numbers with one verdict as range
+ * tests; kept only when the check finds the same verdict for every number
+ * and argument tried (else prog is left as it was). */
+void seccomp_compact(struct seccomp_prog *prog);
+bool seccomp_compact_same(const struct sock_filter *a, size_t na, const struct sock_filter *b, size_t nb);
+
 /* ---- inside seccomp/ (compile.c, cache.c), exposed for the unit tests ---- */
 
 #include <stdint.h>

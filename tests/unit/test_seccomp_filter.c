@@ -931,6 +931,69 @@ static void test_notify_write_refused(void)
 	CHECK(strstr(err.msg, ".linux.seccomp.syscalls[0]") != NULL);
 }
 
+/* compact.c: a run of consecutive numbers with one verdict becomes a range
+ * test; a chain something jumps into the middle of stays as it was. */
+static void test_compact(void)
+{
+	const uint32_t allow = SECCOMP_RET_ALLOW, deny = SECCOMP_RET_ERRNO | 38, kill = SECCOMP_RET_KILL_PROCESS;
+	/* nr 10..14 -> allow, 20 -> kill, 12 again (dead) -> kill, else deny */
+	struct sock_filter chain[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 14, 6, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 11, 5, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 20, 6, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 10, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 13, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 12, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 12, 2, 1),
+		BPF_STMT(BPF_RET | BPF_K, allow),
+		BPF_STMT(BPF_RET | BPF_K, deny),
+		BPF_STMT(BPF_RET | BPF_K, kill),
+	};
+	struct seccomp_prog p = { .len = sizeof(chain) / sizeof(chain[0]) };
+
+	CHECK((p.filter = malloc(sizeof(chain))) != NULL);
+	memcpy(p.filter, chain, sizeof(chain));
+	seccomp_compact(&p);
+	CHECK(p.len == 7);   /* ld, jgt 14, jge 10, jeq 20, three rets */
+	CHECK(seccomp_compact_same(chain, sizeof(chain) / sizeof(chain[0]), p.filter, p.len));
+	CHECK(!seccomp_compact_same(chain, sizeof(chain) / sizeof(chain[0]), p.filter + 1, p.len - 1));
+	seccomp_prog_free(&p);
+
+	/* a jump into its middle (to jeq 20) splits it in two: 99 14 11, no run
+	 * there; 20 10 13 12 12, only the dead second 12 goes */
+	chain[0] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 99, 2, 0);
+	p.len = sizeof(chain) / sizeof(chain[0]);
+	CHECK((p.filter = malloc(sizeof(chain))) != NULL);
+	memcpy(p.filter, chain, sizeof(chain));
+	seccomp_compact(&p);
+	CHECK(p.len == 10);
+	CHECK(seccomp_compact_same(chain, sizeof(chain) / sizeof(chain[0]), p.filter, p.len));
+	seccomp_prog_free(&p);
+
+	/* the shipped profiles: libseccomp's program and the compacted one */
+	const char *profiles[] = { "default", "strict" };
+	for (size_t i = 0; i < 2; i++) {
+		struct oci_config cfg = { 0 };
+		struct seccomp_skipped sk = { 0 };
+		struct seccomp_prog plain = { 0 }, small = { 0 };
+		struct error err;
+
+		CHECK(load_profile(profiles[i], &cfg) == 0);
+		CHECK(seccomp_build(&cfg.linux_.seccomp, NULL, &sk, &plain, &err) == 0);
+		small.len = plain.len;
+		CHECK((small.filter = malloc(plain.len * sizeof(*plain.filter))) != NULL);
+		memcpy(small.filter, plain.filter, plain.len * sizeof(*plain.filter));
+		seccomp_compact(&small);
+		CHECK(small.len < plain.len * 9 / 10);
+		CHECK(seccomp_compact_same(plain.filter, plain.len, small.filter, small.len));
+		free(sk.text);
+		seccomp_prog_free(&plain);
+		seccomp_prog_free(&small);
+		oci_config_free(&cfg);
+	}
+}
+
 int main(void)
 {
 	test_errno();
@@ -948,6 +1011,7 @@ int main(void)
 	test_enosys_stub();
 	test_enosys_kill();
 	test_notify_write_refused();
+	test_compact();
 	report_timing();
 	return unit_report("test_seccomp_filter");
 }

@@ -1,9 +1,11 @@
-/* The only file that knows the JSON library: yajl_tree for reading,
- * yajl_gen for writing. */
+/* The only file that knows the JSON library: yajl's parser (with callbacks
+ * building a tree of our own) for reading, yajl_gen for writing. */
 #include "json.h"
 #include "util.h"
 
 #include <errno.h>
+#include <stdalign.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,10 +15,6 @@
 
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
-#include <yajl/yajl_tree.h>
-
-/* struct json_val is yajl's node; the cast keeps yajl out of json.h. */
-#define Y(v) ((yajl_val)(v))
 
 /* Where a \u0000 escape is in a parsed (hence valid) text, or NULL: the
  * tree holds C strings, which would silently end at the NUL. */
@@ -124,31 +122,290 @@ static void where(const char *text, size_t at, char *out, size_t size)
 		 k ? ", near '" : "", near, k ? "'" : "");
 }
 
+/* The tree: one yajl pass with callbacks (the strict parser of strict_json,
+ * so the same texts pass), its nodes and strings cut from a few big blocks
+ * freed together. yajl_tree would lex the text a second time and malloc
+ * every node, key and string. */
+struct json_val {
+	unsigned char type;          /* enum json_type */
+	bool truth;                  /* JSON_BOOL: true */
+	size_t len;                  /* entries of an array or object */
+	union {
+		const char *s;           /* JSON_STRING, JSON_NUMBER: the text */
+		struct json_val **vals;  /* JSON_ARRAY, JSON_OBJECT */
+	} u;
+	const char **keys;           /* JSON_OBJECT */
+};
+
+struct tblock {
+	struct tblock *next;
+	size_t size, used;
+	alignas(max_align_t) unsigned char data[];
+};
+
+/* the root's block comes first: json_free finds the chain from the root */
+struct tree {
+	struct tblock *head, *cur;
+	struct json_val root;
+};
+
+struct frame {
+	struct json_val *node;
+	size_t start;                /* its first entry in b->items */
+};
+
+struct builder {
+	struct tree *t;
+	struct { const char *key; struct json_val *val; } *items;
+	size_t n_items, cap_items;
+	struct frame frames[JSON_MAX_DEPTH];
+	size_t depth;
+	const char *key;             /* the object key the next value goes under */
+	bool have_root;
+};
+
+static struct tblock *tblock_new(size_t size)
+{
+	struct tblock *b = malloc(sizeof(*b) + size);
+
+	if (b) {
+		b->next = NULL;
+		b->size = size;
+		b->used = 0;
+	}
+	return b;
+}
+
+static void *t_alloc(struct tree *t, size_t size, size_t align)
+{
+	struct tblock *c = t->cur, *nb;
+	size_t at = (c->used + align - 1) & ~(align - 1), bs;
+
+	if (at <= c->size && c->size - at >= size) {
+		c->used = at + size;
+		return c->data + at;
+	}
+	if (size > SIZE_MAX / 4)
+		return NULL;
+	bs = c->size * 2 > size ? c->size * 2 : size;
+	if (!(nb = tblock_new(bs)))
+		return NULL;
+	c->next = nb;
+	t->cur = nb;
+	nb->used = size;
+	return nb->data;
+}
+
+static char *t_strndup(struct tree *t, const unsigned char *s, size_t n)
+{
+	char *p = t_alloc(t, n + 1, 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+static void tree_free(struct tree *t)
+{
+	struct tblock *c, *next;
+
+	for (c = t ? t->head : NULL; c; c = next) {   /* t is inside head: read it first */
+		next = c->next;
+		free(c);
+	}
+}
+
+/* A new node where the next value goes: the root, or an entry of the open container. */
+static struct json_val *b_add(struct builder *b, unsigned char type)
+{
+	struct json_val *v;
+
+	if (b->depth == 0) {
+		if (b->have_root)
+			return NULL;
+		b->have_root = true;
+		v = &b->t->root;
+	} else {
+		if (b->n_items == b->cap_items) {
+			size_t cap = b->cap_items ? b->cap_items * 2 : 256;
+			void *p = realloc(b->items, cap * sizeof(*b->items));
+
+			if (!p)
+				return NULL;
+			b->items = p;
+			b->cap_items = cap;
+		}
+		if (!(v = t_alloc(b->t, sizeof(*v), alignof(struct json_val))))
+			return NULL;
+		b->items[b->n_items].key = b->key;
+		b->items[b->n_items].val = v;
+		b->n_items++;
+		b->key = NULL;
+	}
+	memset(v, 0, sizeof(*v));
+	v->type = type;
+	return v;
+}
+
+static int cb_null(void *ctx)
+{
+	return b_add(ctx, JSON_NULL) != NULL;
+}
+
+static int cb_bool(void *ctx, int truth)
+{
+	struct json_val *v = b_add(ctx, JSON_BOOL);
+
+	if (v)
+		v->truth = truth != 0;
+	return v != NULL;
+}
+
+static int cb_text(struct builder *b, unsigned char type, const unsigned char *s, size_t n)
+{
+	struct json_val *v = b_add(b, type);
+
+	return v && (v->u.s = t_strndup(b->t, s, n)) != NULL;
+}
+
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+	return cb_text(ctx, JSON_NUMBER, (const unsigned char *)s, n);
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t n)
+{
+	return cb_text(ctx, JSON_STRING, s, n);
+}
+
+static int cb_key(void *ctx, const unsigned char *s, size_t n)
+{
+	struct builder *b = ctx;
+
+	return (b->key = t_strndup(b->t, s, n)) != NULL;
+}
+
+static int cb_open(struct builder *b, unsigned char type)
+{
+	struct json_val *v;
+
+	if (b->depth >= JSON_MAX_DEPTH || !(v = b_add(b, type)))
+		return 0;   /* too deep: json_parse's slow path says where */
+	b->frames[b->depth].node = v;
+	b->frames[b->depth].start = b->n_items;
+	b->depth++;
+	return 1;
+}
+
+static int cb_close(struct builder *b)
+{
+	struct frame *f = &b->frames[--b->depth];
+	struct json_val *v = f->node;
+	size_t n = b->n_items - f->start;
+
+	v->len = n;
+	if (n) {
+		if (!(v->u.vals = t_alloc(b->t, n * sizeof(*v->u.vals), alignof(struct json_val *))))
+			return 0;
+		if (v->type == JSON_OBJECT &&
+		    !(v->keys = t_alloc(b->t, n * sizeof(*v->keys), alignof(const char *))))
+			return 0;
+		for (size_t i = 0; i < n; i++) {
+			v->u.vals[i] = b->items[f->start + i].val;
+			if (v->keys)
+				v->keys[i] = b->items[f->start + i].key;
+		}
+	}
+	b->n_items = f->start;
+	return 1;
+}
+
+static int cb_start_map(void *ctx) { return cb_open(ctx, JSON_OBJECT); }
+static int cb_start_array(void *ctx) { return cb_open(ctx, JSON_ARRAY); }
+static int cb_end(void *ctx) { return cb_close(ctx); }
+
+static const yajl_callbacks tree_callbacks = {
+	.yajl_null = cb_null,
+	.yajl_boolean = cb_bool,
+	.yajl_number = cb_number,
+	.yajl_string = cb_string,
+	.yajl_start_map = cb_start_map,
+	.yajl_map_key = cb_key,
+	.yajl_end_map = cb_end,
+	.yajl_start_array = cb_start_array,
+	.yajl_end_array = cb_end,
+};
+
+/* The tree of a valid text no deeper than JSON_MAX_DEPTH; NULL otherwise (or
+ * out of memory), json_parse then finds the reason as it always did. */
+static struct tree *tree_parse(const char *text, size_t len)
+{
+	struct builder *b = malloc(sizeof(*b));
+	size_t first = 2 * len + 4096;   /* 19 KB of text: ~40 KB of nodes and strings */
+	struct tblock *blk;
+	yajl_handle h = NULL;
+	bool ok = false;
+
+	if (!b || !(blk = tblock_new(sizeof(struct tree) + first))) {
+		free(b);
+		return NULL;
+	}
+	b->items = NULL;
+	b->n_items = b->cap_items = b->depth = 0;
+	b->key = NULL;
+	b->have_root = false;
+	b->t = (struct tree *)blk->data;
+	blk->used = sizeof(struct tree);
+	b->t->head = b->t->cur = blk;
+	h = yajl_alloc(&tree_callbacks, NULL, b);
+	if (h && yajl_parse(h, (const unsigned char *)text, len) == yajl_status_ok &&
+	    yajl_complete_parse(h) == yajl_status_ok)
+		ok = b->have_root && b->depth == 0;
+	if (h)
+		yajl_free(h);
+	free(b->items);
+	if (!ok) {
+		tree_free(b->t);
+		free(b);
+		return NULL;
+	}
+	{
+		struct tree *t = b->t;
+
+		free(b);
+		return t;
+	}
+}
+
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 {
 	char ebuf[512] = "", loc[128] = "";
-	size_t err_at = 0;
-	const char *at = too_deep(text);
-	yajl_val root = NULL;
-	size_t n;
+	size_t err_at = 0, n;
+	const char *at;
+	struct tree *t = tree_parse(text, strlen(text));
 
-	if (at) {
+	if (t && !nul_escape(text))
+		return &t->root;
+	tree_free(t);
+	/* the reason, in the order it was always looked for: the depth (before
+	 * yajl, which would free a deep tree recursively), the strict parse, a
+	 * \u0000, else memory */
+	if ((at = too_deep(text))) {
 		snprintf(errbuf, errlen, "nested deeper than %d levels, line %zu",
 			 JSON_MAX_DEPTH, line_of(text, at));
 		return NULL;
 	}
-	if (strict_json(text, ebuf, sizeof(ebuf), &err_at))
-		root = yajl_tree_parse(text, ebuf, sizeof(ebuf));
-	else
+	if (!strict_json(text, ebuf, sizeof(ebuf), &err_at)) {
 		where(text, err_at, loc, sizeof(loc));
-	if (root && (at = nul_escape(text))) {
+	} else if ((at = nul_escape(text))) {
 		snprintf(errbuf, errlen, "\\u0000 (a NUL character) in a string, line %zu",
 			 line_of(text, at));
-		yajl_tree_free(root);
 		return NULL;
+	} else {
+		ebuf[0] = '\0';
 	}
-	if (root)
-		return (struct json_val *)root;
 	n = strcspn(ebuf, "\n");
 	while (n > 0 && (ebuf[n - 1] == ' ' || (loc[0] && ebuf[n - 1] == '.')))
 		n--;
@@ -161,20 +418,13 @@ struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
 
 void json_free(struct json_val *root)
 {
-	yajl_tree_free(Y(root));
+	if (root)
+		tree_free((struct tree *)((char *)root - offsetof(struct tree, root)));
 }
 
 enum json_type json_type(const struct json_val *v)
 {
-	switch (Y(v)->type) {
-	case yajl_t_string: return JSON_STRING;
-	case yajl_t_number: return JSON_NUMBER;
-	case yajl_t_object: return JSON_OBJECT;
-	case yajl_t_array:  return JSON_ARRAY;
-	case yajl_t_true:
-	case yajl_t_false:  return JSON_BOOL;
-	default:            return JSON_NULL;
-	}
+	return (enum json_type)v->type;
 }
 
 const char *json_type_name(enum json_type t)
@@ -188,55 +438,47 @@ const char *json_type_name(enum json_type t)
 
 const struct json_val *json_get(const struct json_val *obj, const char *key)
 {
-	yajl_val o = Y(obj);
-
-	if (!o || o->type != yajl_t_object)
+	if (!obj || obj->type != JSON_OBJECT)
 		return NULL;
-	for (size_t i = o->u.object.len; i-- > 0;)
-		if (strcmp(o->u.object.keys[i], key) == 0)
-			return (const struct json_val *)o->u.object.values[i];
+	for (size_t i = obj->len; i-- > 0;)
+		if (strcmp(obj->keys[i], key) == 0)
+			return obj->u.vals[i];
 	/* runc's Go decoder also takes a member whose name differs only in
 	 * case ("pagesize" for "pageSize"); an exact name wins */
-	for (size_t i = o->u.object.len; i-- > 0;)
-		if (strcasecmp(o->u.object.keys[i], key) == 0)
-			return (const struct json_val *)o->u.object.values[i];
+	for (size_t i = obj->len; i-- > 0;)
+		if (strcasecmp(obj->keys[i], key) == 0)
+			return obj->u.vals[i];
 	return NULL;
 }
 
 size_t json_len(const struct json_val *v)
 {
-	if (Y(v)->type == yajl_t_array)
-		return Y(v)->u.array.len;
-	if (Y(v)->type == yajl_t_object)
-		return Y(v)->u.object.len;
-	return 0;
+	return v->type == JSON_ARRAY || v->type == JSON_OBJECT ? v->len : 0;
 }
 
 const struct json_val *json_at(const struct json_val *v, size_t i)
 {
-	if (Y(v)->type == yajl_t_array)
-		return (const struct json_val *)Y(v)->u.array.values[i];
-	return (const struct json_val *)Y(v)->u.object.values[i];
+	return v->u.vals[i];
 }
 
 const char *json_key(const struct json_val *obj, size_t i)
 {
-	return Y(obj)->u.object.keys[i];
+	return obj->keys[i];
 }
 
 const char *json_str(const struct json_val *v)
 {
-	return Y(v)->type == yajl_t_string ? Y(v)->u.string : NULL;
+	return v->type == JSON_STRING ? v->u.s : NULL;
 }
 
 bool json_bool(const struct json_val *v)
 {
-	return Y(v)->type == yajl_t_true;
+	return v->type == JSON_BOOL && v->truth;
 }
 
 const char *json_num_text(const struct json_val *v)
 {
-	return Y(v)->type == yajl_t_number ? Y(v)->u.number.r : NULL;
+	return v->type == JSON_NUMBER ? v->u.s : NULL;
 }
 
 /* An integer literal: optional '-' then digits only (JSON already forbids

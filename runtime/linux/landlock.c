@@ -68,22 +68,37 @@ static size_t attr_size(int abi)
 	return abi >= 6 ? sizeof(struct ruleset_attr) : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);
 }
 
+/* The rule as it always was: every right on a directory, on anything else
+ * only FS_FILE_RIGHTS. A rule not marked as a file goes without an fstat:
+ * the kernel refuses a directory's rights on a file with EINVAL (the rights
+ * are all handled, so that is its only EINVAL here), and the rule is added
+ * again with the file's rights. */
 static int add_rule(int ruleset, int abi, const struct landlock_rule *rule, struct error *err)
 {
 	struct path_beneath_attr pb = { .allowed_access = rights(rule->access) & handled_fs(abi) };
-	struct stat st;
 	int r = 0;
 
 	pb.parent_fd = open(rule->path, O_PATH | O_CLOEXEC);
 	if (pb.parent_fd < 0)
 		return rule->optional && errno == ENOENT ? 0 : error_sys(err, errno, "Landlock: open %s", rule->path);
-	if (fstat(pb.parent_fd, &st) < 0)
-		r = error_sys(err, errno, "Landlock: stat %s", rule->path);
-	else if (!S_ISDIR(st.st_mode))
-		pb.allowed_access &= FS_FILE_RIGHTS;
-	if (r == 0 && pb.allowed_access &&
-	    syscall(SYS_landlock_add_rule, ruleset, RULE_PATH_BENEATH, &pb, 0) < 0)
-		r = error_sys(err, errno, "Landlock: rule for %s", rule->path);
+	if (rule->file) {
+		struct stat st;
+
+		if (fstat(pb.parent_fd, &st) < 0)
+			r = error_sys(err, errno, "Landlock: stat %s", rule->path);
+		else if (!S_ISDIR(st.st_mode))
+			pb.allowed_access &= FS_FILE_RIGHTS;
+	}
+	if (r == 0 && pb.allowed_access && syscall(SYS_landlock_add_rule, ruleset, RULE_PATH_BENEATH, &pb, 0) < 0) {
+		if (errno == EINVAL && (pb.allowed_access & ~FS_FILE_RIGHTS)) {
+			pb.allowed_access &= FS_FILE_RIGHTS;
+			if (pb.allowed_access &&
+			    syscall(SYS_landlock_add_rule, ruleset, RULE_PATH_BENEATH, &pb, 0) < 0)
+				r = error_sys(err, errno, "Landlock: rule for %s", rule->path);
+		} else {
+			r = error_sys(err, errno, "Landlock: rule for %s", rule->path);
+		}
+	}
 	close(pb.parent_fd);
 	return r;
 }

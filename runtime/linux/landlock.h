@@ -18,6 +18,8 @@ struct landlock_rule {
 	const char *path;        /* opened in the caller's root (after pivot_root) */
 	unsigned int access;     /* OCI_LANDLOCK_READ | _WRITE | _EXEC (oci/config.h) */
 	bool optional;           /* a missing path is skipped, not an error */
+	bool file;               /* usually not a directory: its kind is looked up first
+	                          * (either way a file gets only a file's rights) */
 };
 
 /* The kernel's ABI version (1..): a negative errno without Landlock

@@ -24,11 +24,12 @@
  * layout is no secret (`ls /` works, as before the fence), and no file
  * outside the rules opens, a config mount added on top included. */
 static const struct landlock_rule sandbox_rules[] = {
-	{ "/", OCI_LANDLOCK_LIST, false },
-	{ "/usr", R | X, true }, { "/bin", R | X, true }, { "/lib", R | X, true }, { "/lib64", R | X, true },
-	{ "/etc", R, true }, { "/tmp", R | W | X, true }, { "/dev/shm", R | W, true },
-	{ "/dev/null", R | W, true }, { "/dev/zero", R | W, true }, { "/dev/full", R | W, true },
-	{ "/dev/random", R | W, true }, { "/dev/urandom", R | W, true }, { "/proc", R, true },
+	{ "/", OCI_LANDLOCK_LIST, false, false },
+	{ "/usr", R | X, true, false }, { "/bin", R | X, true, false },
+	{ "/lib", R | X, true, false }, { "/lib64", R | X, true, false },
+	{ "/etc", R, true, false }, { "/tmp", R | W | X, true, false }, { "/dev/shm", R | W, true, false },
+	{ "/dev/null", R | W, true, true }, { "/dev/zero", R | W, true, true }, { "/dev/full", R | W, true, true },
+	{ "/dev/random", R | W, true, true }, { "/dev/urandom", R | W, true, true }, { "/proc", R, true, false },
 };
 #define N_SANDBOX (sizeof(sandbox_rules) / sizeof(sandbox_rules[0]))
 
@@ -82,7 +83,7 @@ int fence_apply(const struct oci_config *cfg, int abi, struct error *err)
 	if (cfg->sandbox.minimal_root) {
 		memcpy(rules, sandbox_rules, sizeof(sandbox_rules));
 		n = N_SANDBOX;
-		rules[n++] = (struct landlock_rule){ cfg->process.cwd, R | W | X, false };
+		rules[n++] = (struct landlock_rule){ cfg->process.cwd, R | W | X, false, false };
 		/* a task reaches no process and no abstract socket outside its own domain */
 		scope |= OCI_LANDLOCK_SCOPE_SIGNAL | OCI_LANDLOCK_SCOPE_ABSTRACT_UNIX;
 		/* every mount is nosuid: no_new_privs changes nothing there, and
@@ -91,7 +92,7 @@ int fence_apply(const struct oci_config *cfg, int abi, struct error *err)
 			return error_sys(err, errno, "Landlock: no_new_privs");
 	}
 	for (size_t i = 0; i < ll->n_rules; i++)
-		rules[n++] = (struct landlock_rule){ ll->rules[i].path, ll->rules[i].access, false };
+		rules[n++] = (struct landlock_rule){ ll->rules[i].path, ll->rules[i].access, false, false };
 	return landlock_restrict(abi, rules, n, scope, err);
 }
 

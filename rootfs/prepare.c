@@ -159,7 +159,10 @@ int rootfs_prepare(const struct oci_config *cfg, const struct rootfs_opts *o, st
 	/* mounts go through the cwd (rootfs_mount_fs_on), which must come back
 	 * here (the bundle: relative sources and data): only if it can */
 	c.cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (c.cwd_fd >= 0 && fchdir(c.cwd_fd) < 0) {
+	/* without a user namespace the child is the host's root (CAP_DAC_OVERRIDE:
+	 * search permission never fails it), so only a user namespace's child
+	 * tries the way back first */
+	if (c.cwd_fd >= 0 && o->userns && fchdir(c.cwd_fd) < 0) {
 		close(c.cwd_fd);
 		c.cwd_fd = -1;
 	}

@@ -110,7 +110,10 @@ int lifecycle_destroy(struct container *c, const struct oci_config *cfg, struct 
 	if (c->has_state)
 		c->st.pid = 0;
 	run_poststop(c, cfg);
-	rdt_remove(c->id);      /* the group named after the container, if there is one */
+	/* the group named after the container, if there is one (none when the
+	 * config at hand has no linux.intelRdt: `run` never made one) */
+	if (!cfg || cfg->linux_.has_intel_rdt)
+		rdt_remove(c->id);
 	container_dir_remove(c);
 	return r;
 }

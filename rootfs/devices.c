@@ -61,28 +61,13 @@ static int make_mountpoint_file(int dir, const char *name)
 	return fd < 0 ? -errno : fd;
 }
 
-/* A bind of from_dir/from (AT_EMPTY_PATH: the fd's file) onto the fd dst:
- * an open_tree clone moved there, what mount(MS_BIND) does, without a walk
- * through /proc/self/fd/N for either end. -errno. */
-static int bind_onto(int from_dir, const char *from, int dst)
-{
-	int t = open_tree(from_dir, from, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (*from ? 0 : AT_EMPTY_PATH)), r = 0;
-
-	if (t < 0)
-		return -errno;
-	if (move_mount(t, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = -errno;
-	close(t);
-	return r;
-}
-
 static int bind_host_node(int dir, const char *name, const char *host)
 {
 	int fd = make_mountpoint_file(dir, name), r;
 
 	if (fd < 0)
 		return fd;
-	r = bind_onto(AT_FDCWD, host, fd);
+	r = rootfs_clone_onto(AT_FDCWD, host, 0, NULL, fd);
 	close(fd);
 	return r;
 }
@@ -288,7 +273,7 @@ int rootfs_bind_console(const struct rootfs_opts *o, int pty_slave_fd, struct er
 	close(devfd);
 	if (fd < 0)
 		return error_sys(err, -fd, "console: /dev/console");
-	if ((r = bind_onto(pty_slave_fd, "", fd)) < 0)
+	if ((r = rootfs_clone_onto(pty_slave_fd, "", AT_EMPTY_PATH, NULL, fd)) < 0)
 		r = error_sys(err, -r, "console: bind the terminal on /dev/console");
 	close(fd);
 	return r;

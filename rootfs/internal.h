@@ -133,6 +133,11 @@ int rootfs_idmap_trees_open(const struct oci_config *cfg, int dirfd, const char 
 int rootfs_mount_entry(struct rootfs_ctx *c, size_t i);
 int rootfs_mount_deferred_ro(struct rootfs_ctx *c);
 int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a);
+/* A bind of from_dir/from onto the fd dst: an open_tree clone (FLAGS:
+ * AT_EMPTY_PATH, AT_RECURSIVE), ATTR set on the detached tree when given
+ * (never visible without it), moved there. The mount mount(MS_BIND) makes,
+ * without a walk through /proc/self/fd/N for either end. 0 or -errno. paths.c */
+int rootfs_clone_onto(int from_dir, const char *from, unsigned flags, const struct mount_attr *attr, int dst);
 /* /dev's fd when the last entries were a tmpfs there and its children (the
  * cache handed over), else negative: resolve it */
 int rootfs_fresh_dev(struct rootfs_ctx *c);

@@ -198,12 +198,9 @@ static int dest_open(struct rootfs_ctx *c, const struct oci_mount *m, enum dest_
 
 	if (create && !guarded)
 		fd = fresh_child(c, m->destination, kind, &made);
-	if (fd != -EAGAIN)
-		;
-	else if (create)
-		fd = rootfs_open_or_make(c->root_fd, m->destination, kind, guarded, &made);
-	else
-		fd = rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, guarded);
+	if (fd == -EAGAIN)   /* not below a fresh tmpfs: the whole way */
+		fd = create ? rootfs_open_or_make(c->root_fd, m->destination, kind, guarded, &made)
+			    : rootfs_open_in_root_flags(c->root_fd, m->destination, O_PATH, guarded);
 	if (fd < 0) {
 		if (fd == -ELOOP && guarded)
 			return error_set(c->err, ELOOP,

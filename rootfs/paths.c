@@ -12,9 +12,7 @@
 
 #include "rootfs/internal.h"
 
-/* A detached clone (open_tree) attached onto dst: the bind mount(2) would
- * make, without walking /proc/self/fd/N for either end. -errno. */
-static int clone_onto(int from_dir, const char *from, unsigned flags, const struct mount_attr *attr, int dst)
+int rootfs_clone_onto(int from_dir, const char *from, unsigned flags, const struct mount_attr *attr, int dst)
 {
 	int t = open_tree(from_dir, from, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | flags), r;
 
@@ -40,9 +38,9 @@ static int mask_one(struct rootfs_ctx *c, const char *p, int *empty_dir)
 	if (fstat(fd, &st) < 0)
 		r = -errno;
 	else if (!S_ISDIR(st.st_mode))
-		r = clone_onto(AT_FDCWD, "/dev/null", 0, NULL, fd);
+		r = rootfs_clone_onto(AT_FDCWD, "/dev/null", 0, NULL, fd);
 	else if (*empty_dir >= 0)
-		r = clone_onto(*empty_dir, "", AT_EMPTY_PATH, NULL, fd);
+		r = rootfs_clone_onto(*empty_dir, "", AT_EMPTY_PATH, NULL, fd);
 	else if ((r = rootfs_mount_fs_on(c, "tmpfs", fd, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 					 NULL)) == 0 &&
 		 (*empty_dir = rootfs_open_in_root_flags(c->root_fd, p, O_PATH | O_DIRECTORY, false)) < 0)
@@ -75,7 +73,7 @@ static int readonly_one(struct rootfs_ctx *c, const char *p)
 		return 0;
 	if (fd < 0)
 		return error_sys(c->err, -fd, "readonlyPaths: %s", p);
-	r = clone_onto(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro, fd);
+	r = rootfs_clone_onto(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro, fd);
 	close(fd);
 	return r < 0 ? error_sys(c->err, -r, "readonlyPaths: %s", p) : 0;
 }

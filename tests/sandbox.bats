@@ -45,6 +45,17 @@ setup() {
 	assert_output --partial "choose one"
 }
 
+# The leased uid need not reach the bundle: the parent enters it before the
+# clone, and the minimal root is built through fds (a mount with its target
+# as the cwd had to come back to the bundle: "open the cwd: Permission
+# denied" on 2026-12-06).
+@test "sandbox: a bundle only root can enter (0700) still runs" {
+	chmod 0700 "$BUNDLE"
+	set_args true
+	run_ctr
+	assert_success
+}
+
 @test "sandbox: uid/gid 65534 inside is one leased host uid outside, with no capability and no group" {
 	set_args checker file:/proc/self/uid_map file:/proc/self/gid_map ids status:CapEff status:CapPrm \
 		status:CapBnd status:CapAmb status:NoNewPrivs status:Groups sleep:3600

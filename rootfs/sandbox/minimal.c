@@ -82,18 +82,19 @@ static int fail(struct error *err, int e, const char *what, const char *path)
 }
 
 /* A new filesystem, attached at root_fd/path (made here, no symlink on the
- * way). mount(2) takes a path: the opened directory as the cwd, ".", the
- * very mount point /proc/self/fd/N would name without a walk through procfs
- * (rootfs_minimal_build puts the cwd back). */
+ * way). By /proc/self/fd/N, not with the directory as the cwd: the way back
+ * to the bundle would need a search permission the process's fsuid (set
+ * before the steps) may not have on a 0700 bundle. */
 static int mount_new(int root_fd, const char *type, const struct minimal_step *st, struct error *err)
 {
+	char where[FD_PATH_MAX];
 	int fd;
 
 	if (mkdirat(root_fd, st->path, 0755) < 0 && errno != EEXIST)
 		return fail(err, errno, "mkdir", st->path);
 	if ((fd = rootfs_open_in_root_flags(root_fd, st->path, O_PATH | O_DIRECTORY, true)) < 0)
 		return fail(err, -fd, "open", st->path);
-	int r = fchdir(fd) < 0 ? -1 : mount(type, ".", type, st->ms_flags & ~(st->kind == MIN_DEV || st->kind == MIN_ETC ? MS_RDONLY : 0), st->data);
+	int r = mount(type, rootfs_fd_path(where, fd), type, st->ms_flags & ~(st->kind == MIN_DEV || st->kind == MIN_ETC ? MS_RDONLY : 0), st->data);
 	int e = errno;
 
 	close(fd);
@@ -389,7 +390,7 @@ int rootfs_minimal_build(struct rootfs_ctx *c)
 	gid_t gid = c->cfg->process.gid;
 	char data[96];
 	struct minimal_step s[16];
-	int trees[16], image_fd, seed_fd = -1, cwd_fd = -1, r = 0;
+	int trees[16], image_fd, seed_fd = -1, r = 0;
 	size_t n = rootfs_minimal_plan(c->cfg->process.cwd, c->o->request_mnt_fd >= 0, &c->cfg->sandbox.limits, s, 16);
 
 	for (size_t i = 0; i < n; i++)
@@ -422,17 +423,9 @@ int rootfs_minimal_build(struct rootfs_ctx *c)
 		close(image_fd);
 		goto out;
 	}
-	/* mount_new mounts on its directory as the cwd: ours (the bundle) is back after the steps */
-	if ((cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		r = error_sys(c->err, errno, "run.tinyrun.rootfs=minimal: open the cwd");
 	for (size_t i = 0; i < n && r == 0; i++)
 		r = do_step(image_fd, c->root_fd, c->cfg, &s[i], trees[i], c->err);
 	close(image_fd);
-	if (cwd_fd >= 0) {
-		if (fchdir(cwd_fd) < 0 && r == 0)
-			r = error_sys(c->err, errno, "run.tinyrun.rootfs=minimal: back to the cwd");
-		close(cwd_fd);
-	}
 	if (r == 0 && seed_fd >= 0)
 		r = seed_copy(seed_fd, c->root_fd, c->cfg->process.cwd, c->err);
 	if (r == 0)

@@ -543,9 +543,9 @@ static bool env_keep(char *const *env, size_t n, bool *keep)
  * empty or missing HOME is the user's home from the container's passwd. */
 char **process_env_final(const struct oci_process *p, struct process_env *room)
 {
-	bool in_room = room && p->n_env <= PROCESS_ENV_INLINE;
-	char home[PATH_MAX], **env;
-	bool *keep = in_room ? room->keep : calloc(p->n_env ? p->n_env : 1, sizeof(*keep));
+	bool heap = !room || p->n_env > PROCESS_ENV_INLINE;
+	bool *keep = heap ? calloc(p->n_env ? p->n_env : 1, sizeof(*keep)) : room->keep;
+	char **env = NULL, *home = NULL;
 	bool all = true, has_home;
 	size_t n = 0;
 
@@ -554,30 +554,25 @@ char **process_env_final(const struct oci_process *p, struct process_env *room)
 	has_home = env_keep(p->env, p->n_env, keep);
 	for (size_t i = 0; i < p->n_env; i++)
 		all &= keep[i];
-	if (all && has_home) {
-		if (!in_room)
-			free(keep);
-		return p->env;
+	if (!(all && has_home)) {
+		env = heap ? calloc(p->n_env + 2, sizeof(*env)) : memset(room->slot, 0, sizeof(room->slot));
+		home = has_home ? NULL : heap ? malloc(sizeof(room->home)) : room->home;
 	}
-	if (in_room)
-		env = memset(room->slot, 0, sizeof(room->slot));
-	else if (!(env = calloc(p->n_env + 2, sizeof(*env)))) {
+	if (env && (has_home || home)) {
+		for (size_t i = 0; i < p->n_env; i++)
+			if (keep[i])
+				env[n++] = p->env[i];
+		if (home) {
+			memcpy(home, "HOME=", 5);
+			passwd_home(p->uid, home + 5, sizeof(room->home) - 5);
+			env[n] = home;
+		}
+	} else if (heap) {
+		free(env);
+		free(home);
+		env = NULL;
+	}
+	if (heap)
 		free(keep);
-		return p->env;
-	}
-	for (size_t i = 0; i < p->n_env; i++)
-		if (keep[i])
-			env[n++] = p->env[i];
-	if (!in_room)
-		free(keep);
-	if (!has_home && in_room) {
-		memcpy(room->home, "HOME=", 5);
-		passwd_home(p->uid, room->home + 5, sizeof(room->home) - 5);
-		env[n] = room->home;
-	} else if (!has_home) {
-		passwd_home(p->uid, home, sizeof(home));
-		if (asprintf(&env[n], "HOME=%s", home) < 0)
-			env[n] = NULL;
-	}
-	return env;
+	return env ? env : p->env;
 }

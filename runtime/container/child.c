@@ -135,6 +135,7 @@ static int setup_terminal(struct child_ctx *ctx, const struct rootfs_opts *ro, s
 	master = terminal_open(ctx->rootfs, &ctx->cfg->process, &slave, err);
 	if (master < 0)
 		return master;
+	terminal_relay_prepare(slave, ctx->o->console_socket);
 	if ((r = sync_send_fd(ctx->sync_fd, SYNC_PTY, master, "terminal: send the pty", err)) < 0)
 		return r;
 	if ((r = rootfs_bind_console(ro, slave, err)) < 0 || (r = terminal_take(slave, err)) < 0)

@@ -52,6 +52,7 @@ static int exec_terminal(struct exec_ctx *x, struct error *err)
 
 	if (master < 0)
 		return master;
+	terminal_relay_prepare(slave, x->o->console_socket);
 	if ((r = sync_send_fd(x->sync_fd, SYNC_PTY, master, "terminal: send the pty", err)) < 0)
 		return r;
 	r = terminal_take(slave, err);

@@ -70,7 +70,6 @@ int sync_answer_pty(const char *console_socket, int fd, int *pty_master, struct 
 	int r;
 
 	if (!console_socket) {
-		terminal_relay_prepare(fd);
 		*pty_master = fd;
 		return 0;
 	}

@@ -64,12 +64,12 @@ int terminal_send(const char *path, int master, struct error *err)
 	return fdsend_to(path, "--console-socket", "/dev/pts/ptmx", master, err);
 }
 
-void terminal_relay_prepare(int master)
+void terminal_relay_prepare(int slave, const char *console_socket)
 {
 	struct termios t;
 
-	if (isatty(STDOUT_FILENO) || tcgetattr(master, &t) < 0)
+	if (console_socket || isatty(STDOUT_FILENO) || tcgetattr(slave, &t) < 0)
 		return;
 	t.c_oflag &= ~(tcflag_t)ONLCR;
-	tcsetattr(master, TCSANOW, &t);
+	tcsetattr(slave, TCSANOW, &t);
 }

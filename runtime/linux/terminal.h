@@ -18,8 +18,11 @@ int terminal_take(int slave, struct error *err);
 /* Parent: send the master over the unix socket at `path` as runc does (its
  * name "/dev/pts/ptmx" the only payload), within fdsend.h's deadline. */
 int terminal_send(const char *path, int master, struct error *err);
-/* Parent: the master is relayed to our own stdio; when our stdout is no
- * terminal (a pipe, a file), the pty stops turning \n into \r\n, as runc:
- * the caller reads the program's own bytes. */
-void terminal_relay_prepare(int master);
+/* Child, before terminal_take and long before the program runs: without a
+ * console socket, `run` and `exec` relay the master to their own stdio; when
+ * that stdout (still the child's own here) is no terminal (a pipe, a file),
+ * the pty stops turning \n into \r\n, as runc: the caller reads the
+ * program's own bytes. In the child, not the parent: exec's child does not
+ * wait for the parent, whose setting raced the program's first write. */
+void terminal_relay_prepare(int slave, const char *console_socket);
 #endif

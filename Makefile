@@ -24,8 +24,7 @@ LIBS_A  := -lyajl_s -lseccomp -lcap
 LDLIBS  := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 # The binary itself is a static PIE: no ld.so, no libc.so to map and relocate at each of the
 # two execs of a create (the sealed re-exec): 0.4 ms less per exec on the bench machine, and
-# 0.5 MiB less RSS. The one dlopen (libsystemd, --systemd-cgroup) is glibc's static dlopen,
-# which needs the glibc it was built with at run time: ld warns so; a source build has it.
+# 0.5 MiB less RSS. Nothing is dlopen'd (--systemd-cgroup talks D-Bus itself, runtime/cgroup/dbus_*.c).
 TINYRUN_LDFLAGS ?= -static-pie
 
 SRCDIRS := oci oci/sandbox runtime runtime/container runtime/sandbox runtime/cgroup runtime/linux runtime/criu rootfs rootfs/sandbox seccomp
@@ -34,7 +33,7 @@ OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
 LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
-DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev libsystemd-dev
+DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
 DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor criu

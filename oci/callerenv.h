@@ -15,8 +15,7 @@
 
 /* Copy envp (strings and array). `environ` is then set to a second array of
  * the same strings, which nothing of ours writes, for what reads it
- * itself: glibc, and libsystemd (dlopen'd, its own libc takes `environ`'s
- * value then). 0, or -ENOMEM with nothing captured. */
+ * itself: glibc. 0, or -ENOMEM with nothing captured. */
 int callerenv_capture(char *const *envp);
 /* NAME's value in the caller's environment, or NULL (also before capture). */
 const char *callerenv_get(const char *name);

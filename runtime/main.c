@@ -41,7 +41,7 @@ static void version(void)
 
 	printf("tinyrun version %s\ncommit: %s\nspec: 1.3.0\n", TINYRUN_VERSION, TINYRUN_COMMIT);
 	printf("libseccomp: %u.%u.%u\n", sv ? sv->major : 0, sv ? sv->minor : 0, sv ? sv->micro : 0);
-	/* as crun's line; systemd is dlopen'd when --systemd-cgroup finds it running */
+	/* as crun's line; --systemd-cgroup asks systemd over D-Bus (runtime/cgroup/dbus_conn.c) */
 	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL\n");
 }
 

@@ -24,11 +24,6 @@ maintainer=${DEB_MAINTAINER:-tinyrun maintainers <maintainers@users.noreply.a-se
 # the sources of what the static binary holds (Debian policy 7.8)
 built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version}), ' \
 	libc6-dev libseccomp-dev libcap-dev libyajl-dev | sed 's/, $//')
-# a static binary's dlopen (libsystemd0, --systemd-cgroup only) needs the glibc it was
-# built with at run time: the same upstream release
-glibc=$(dpkg-query -W -f='${Version}' libc6-dev | sed 's/-.*//; s/^[0-9]*://')
-glibc_next=${glibc%.*}.$((${glibc##*.} + 1))
-recommends="libsystemd0, libc6 (>= $glibc), libc6 (<< $glibc_next)"
 
 # Debian's layout: a stripped binary (as dh_strip), a gzipped man page (gzip -9n)
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/tinyrun"
@@ -59,7 +54,7 @@ install -d -m 0755 "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@MAINTAINER@/$maintainer/" \
 	-e "s/@SIZE@/$size/" -e "s/@BUILT_USING@/$built_using/" \
-	-e "s/@RECOMMENDS@/$recommends/" "$here/control.in" >"$root/DEBIAN/control"
+	"$here/control.in" >"$root/DEBIAN/control"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 
 deb=$out/tinyrun_${version#*:}_$arch.deb

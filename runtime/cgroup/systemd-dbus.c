@@ -1,34 +1,22 @@
-/* Transient systemd units over D-Bus, with libsystemd's sd-bus loaded lazily. */
+/* Transient systemd units over D-Bus, with our own client (dbus_conn.h). */
 #include "runtime/cgroup/systemd-dbus.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
-#include <systemd/sd-bus.h>
+#include "oci/callerenv.h"
+#include "runtime/cgroup/dbus_conn.h"
 
 #define SD_SERVICE "org.freedesktop.systemd1"
 #define SD_OBJECT "/org/freedesktop/systemd1"
 #define SD_MANAGER "org.freedesktop.systemd1.Manager"
 #define CALL_TIMEOUT_USEC (10 * 1000000ULL)
 #define JOB_TIMEOUT_SEC 5
-
-/* The sd-bus functions used, resolved from libsystemd.so.0 on first use. */
-#define SD_FUNCS(X) \
-	X(sd_bus_open_system) X(sd_bus_flush_close_unref) X(sd_bus_match_signal) \
-	X(sd_bus_slot_unref) X(sd_bus_message_new_method_call) X(sd_bus_message_append) \
-	X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
-	X(sd_bus_message_unref) X(sd_bus_message_read) X(sd_bus_call) X(sd_bus_call_method) \
-	X(sd_bus_process) X(sd_bus_wait) X(sd_bus_error_free) X(sd_bus_error_has_name)
-
-static struct {
-#define MEMBER(f) __typeof__(f) *f;
-	SD_FUNCS(MEMBER)
-#undef MEMBER
-} sd;
+#define JOB_MATCH "type='signal',sender='" SD_SERVICE "',path='" SD_OBJECT "',interface='" SD_MANAGER \
+		  "',member='JobRemoved'"
+#define EARLY_JOBS 8
 
 bool cgsd_booted(void)
 {
@@ -37,127 +25,119 @@ bool cgsd_booted(void)
 	return lstat("/run/systemd/system", &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int load_libsystemd(struct error *err)
-{
-	static void *lib;
-	void *h;
-
-	if (lib)
-		return 0;
-	h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return error_set(err, ENOSYS, "--systemd-cgroup: systemd is running, but libsystemd.so.0 cannot be loaded: %s",
-				 dlerror());
-#define RESOLVE(f) \
-	if (!(sd.f = (__typeof__(f) *)dlsym(h, #f))) { \
-		dlclose(h); \
-		return error_set(err, ENOSYS, "--systemd-cgroup: libsystemd.so.0 has no %s", #f); \
-	}
-	SD_FUNCS(RESOLVE)
-#undef RESOLVE
-	lib = h;
-	return 0;
-}
-
 /* "--systemd-cgroup: METHOD UNIT: <bus error message>" */
-static int bus_fail(struct error *err, int r, const sd_bus_error *e, const char *method, const char *unit)
+static int bus_fail(struct error *err, int r, const char *message, const char *method, const char *unit)
 {
-	if (e && e->message)
-		return error_set(err, -r, "--systemd-cgroup: %s %s: %s", method, unit, e->message);
+	if (message)
+		return error_set(err, -r, "--systemd-cgroup: %s %s: %s", method, unit, message);
 	return error_sys(err, -r, "--systemd-cgroup: %s %s", method, unit);
 }
 
-static uint64_t now_usec(void)
+/* A bus error reply: r (-errno) and its message (NULL without one). */
+static int bus_error(const struct dbus_msg *m, const char **message)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	if (dbus_msg_read(m, "s", message) < 0)
+		*message = NULL;
+	return -dbus_error_errno(m->error_name);
 }
 
 /* ---- jobs: a JobRemoved match set up before the call that makes the job -- */
 
 struct job_watch {
-	sd_bus_slot *slot;
 	char job[256];          /* the object path to wait for ("" until known) */
 	char result[32];        /* "done", "failed", "canceled", ... */
 	bool removed;
+	/* the last jobs removed before the reply told ours */
+	struct {
+		char job[256], result[32];
+	} early[EARLY_JOBS];
+	unsigned n_early;
 };
 
-static int on_job_removed(sd_bus_message *m, void *data, sd_bus_error *ret)
+static void on_message(const struct dbus_msg *m, void *data)
 {
 	struct job_watch *w = data;
 	const char *path, *unit, *result;
 	uint32_t id;
 
-	(void)ret;
-	if (sd.sd_bus_message_read(m, "uoss", &id, &path, &unit, &result) < 0)
-		return 0;
-	if (w->job[0] && !strcmp(path, w->job)) {
+	if (m->type != DBUS_SIGNAL || strcmp(m->path, SD_OBJECT) || strcmp(m->interface, SD_MANAGER) ||
+	    strcmp(m->member, "JobRemoved") || dbus_msg_read(m, "uoss", &id, &path, &unit, &result) < 0)
+		return;
+	if (!w->job[0]) {
+		unsigned i = w->n_early++ % EARLY_JOBS;
+
+		snprintf(w->early[i].job, sizeof(w->early[i].job), "%s", path);
+		snprintf(w->early[i].result, sizeof(w->early[i].result), "%s", result);
+	} else if (!strcmp(path, w->job)) {
 		snprintf(w->result, sizeof(w->result), "%s", result);
 		w->removed = true;
 	}
-	return 0;
 }
 
-static int watch_jobs(sd_bus *bus, struct job_watch *w, const char *method, const char *unit, struct error *err)
+static int watch_jobs(struct dbus_conn *c, const char *method, const char *unit, struct error *err)
 {
-	int r = sd.sd_bus_match_signal(bus, &w->slot, SD_SERVICE, SD_OBJECT, SD_MANAGER, "JobRemoved",
-				       on_job_removed, w);
+	int r = dbc_add_match(c, JOB_MATCH, dbus_now_usec() + CALL_TIMEOUT_USEC);
 
 	return r < 0 ? bus_fail(err, r, NULL, method, unit) : 0;
 }
 
-/* Read the job path from the reply, then dispatch until its JobRemoved. */
-static int wait_job(sd_bus *bus, sd_bus_message *reply, struct job_watch *w, const char *method,
+/* Read the job path from the reply, then read messages until its JobRemoved. */
+static int wait_job(struct dbus_conn *c, const struct dbus_msg *reply, struct job_watch *w, const char *method,
 		    const char *unit, struct error *err)
 {
-	uint64_t deadline = now_usec() + JOB_TIMEOUT_SEC * 1000000ULL, now;
+	uint64_t deadline = dbus_now_usec() + JOB_TIMEOUT_SEC * 1000000ULL;
+	struct dbus_msg m;
 	const char *job;
 	int r;
 
-	if ((r = sd.sd_bus_message_read(reply, "o", &job)) < 0)
+	if ((r = dbus_msg_read(reply, "o", &job)) < 0)
 		return bus_fail(err, r, NULL, method, unit);
 	snprintf(w->job, sizeof(w->job), "%s", job);
-	for (;;) {
-		if ((r = sd.sd_bus_process(bus, NULL)) < 0)
-			return bus_fail(err, r, NULL, method, unit);
-		if (w->removed)
+	for (unsigned i = 0; i < EARLY_JOBS && i < w->n_early; i++)
+		if (!strcmp(w->early[i].job, w->job)) {
+			snprintf(w->result, sizeof(w->result), "%s", w->early[i].result);
 			return 0;
-		if (r > 0)
-			continue;
-		if ((now = now_usec()) >= deadline)
+		}
+	while (!w->removed) {
+		if ((r = dbc_read(c, deadline, &m)) == -ETIMEDOUT)
 			return error_set(err, ETIMEDOUT, "--systemd-cgroup: %s %s: job %s not finished after %d s",
 					 method, unit, w->job, JOB_TIMEOUT_SEC);
-		if ((r = sd.sd_bus_wait(bus, deadline - now)) < 0)
+		if (r < 0)
 			return bus_fail(err, r, NULL, method, unit);
+		on_message(&m, w);
 	}
+	return 0;
 }
 
-/* libsystemd finds the bus from the environment itself (DBUS_SYSTEM_BUS_ADDRESS,
- * and its own SYSTEMD_* knobs), through `environ` (its libc, dlopen'd, takes
- * `environ`'s value when it is loaded). That is the caller's: main points
- * `environ` at an untouched copy of it before anything runs, and no code of
- * ours assigns it again (oci/callerenv.h). Kept that way rather than passing
- * the address ourselves: every variable libsystemd reads stays the caller's,
- * not just the address, and it still decides the default as it always did. */
-static int open_bus(sd_bus **bus, struct error *err)
+/* The caller's DBUS_SYSTEM_BUS_ADDRESS (oci/callerenv.h: never the image's),
+ * else the system bus's usual socket, as sd-bus chose. */
+static int open_bus(struct dbus_conn *c, struct error *err)
 {
+	const char *address = callerenv_get("DBUS_SYSTEM_BUS_ADDRESS");
 	int r;
 
-	if ((r = load_libsystemd(err)) < 0)
-		return r;
-	if ((r = sd.sd_bus_open_system(bus)) < 0)
+	if ((r = dbc_open(c, address ? address : DBUS_SYSTEM_BUS_DEFAULT, dbus_now_usec() + CALL_TIMEOUT_USEC)) < 0)
 		return error_sys(err, -r, "--systemd-cgroup: connecting to the system bus");
 	return 0;
 }
 
-static void close_bus(sd_bus *bus, struct job_watch *w)
+/* A method call's reply: 0 with a METHOD_RETURN in *reply; 1 for an ERROR
+ * named `ok_error` (NULL: none is); else the error in err. */
+static int call(struct dbus_conn *c, struct dbus_writer *w, struct job_watch *jw, struct dbus_msg *reply,
+		const char *ok_error, const char *method, const char *unit, struct error *err)
 {
-	if (w->slot)
-		sd.sd_bus_slot_unref(w->slot);
-	if (bus)
-		sd.sd_bus_flush_close_unref(bus);
+	const char *message;
+	int r;
+
+	if ((r = dbc_call(c, w, dbus_now_usec() + CALL_TIMEOUT_USEC, on_message, jw, reply)) < 0)
+		return bus_fail(err, r, NULL, method, unit);
+	if (reply->type == DBUS_ERROR) {
+		if (ok_error && !strcmp(reply->error_name, ok_error))
+			return 1;
+		r = bus_error(reply, &message);
+		return bus_fail(err, r, message, method, unit);
+	}
+	return 0;
 }
 
 /* ---- StartTransientUnit --------------------------------------------------- */
@@ -169,100 +149,114 @@ static bool is_slice(const char *name)
 	return n > 6 && !strcmp(name + n - 6, ".slice");
 }
 
-/* The a(sv) properties, as runc sets them. */
-static int append_properties(sd_bus_message *m, const struct systemd_unit *u, pid_t pid)
+/* One (sv) of a(sv): the name and the variant's type; its value follows. */
+static void property(struct dbus_writer *w, const char *name, const char *type)
 {
-	int r = sd.sd_bus_message_append(m, "(sv)", "Description", "s", u->description);
-
-	if (r >= 0 && is_slice(u->name))
-		r = sd.sd_bus_message_append(m, "(sv)", "Wants", "as", 1, u->slice);
-	if (r >= 0 && !is_slice(u->name))
-		r = sd.sd_bus_message_append(m, "(sv)(sv)(sv)", "Slice", "s", u->slice, "Delegate", "b", 1,
-					     "PIDs", "au", 1, (uint32_t)pid);
-	if (r >= 0)
-		r = sd.sd_bus_message_append(m, "(sv)(sv)(sv)(sv)", "DefaultDependencies", "b", 0,
-					     "MemoryAccounting", "b", 1, "CPUAccounting", "b", 1,
-					     "TasksAccounting", "b", 1);
-	return r;
+	dbw_pad(w, 8);
+	dbw_string(w, name);
+	dbw_signature(w, type);
 }
 
-static int new_start_call(sd_bus *bus, const struct systemd_unit *u, pid_t pid, sd_bus_message **m)
+static void bool_property(struct dbus_writer *w, const char *name, bool v)
 {
-	int r = sd.sd_bus_message_new_method_call(bus, m, SD_SERVICE, SD_OBJECT, SD_MANAGER, "StartTransientUnit");
+	property(w, name, "b");
+	dbw_bool(w, v);
+}
 
-	if (r >= 0)
-		r = sd.sd_bus_message_append(*m, "ss", u->name, "fail");
-	if (r >= 0)
-		r = sd.sd_bus_message_open_container(*m, 'a', "(sv)");
-	if (r >= 0)
-		r = append_properties(*m, u, pid);
-	if (r >= 0)
-		r = sd.sd_bus_message_close_container(*m);
-	if (r >= 0)
-		r = sd.sd_bus_message_append(*m, "a(sa(sv))", 0);   /* no auxiliary units */
-	return r;
+/* The a(sv) properties, as runc sets them. */
+static void append_properties(struct dbus_writer *w, const struct systemd_unit *u, pid_t pid)
+{
+	struct dbus_array a;
+
+	property(w, "Description", "s");
+	dbw_string(w, u->description);
+	if (is_slice(u->name)) {
+		property(w, "Wants", "as");
+		a = dbw_array_begin(w, 4);
+		dbw_string(w, u->slice);
+		dbw_array_end(w, a);
+	} else {
+		property(w, "Slice", "s");
+		dbw_string(w, u->slice);
+		bool_property(w, "Delegate", true);
+		property(w, "PIDs", "au");
+		a = dbw_array_begin(w, 4);
+		dbw_u32(w, (uint32_t)pid);
+		dbw_array_end(w, a);
+	}
+	bool_property(w, "DefaultDependencies", false);
+	bool_property(w, "MemoryAccounting", true);
+	bool_property(w, "CPUAccounting", true);
+	bool_property(w, "TasksAccounting", true);
+}
+
+void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid)
+{
+	struct dbus_array props, aux;
+
+	dbw_method_call(w, serial, SD_SERVICE, SD_OBJECT, SD_MANAGER, "StartTransientUnit", "ssa(sv)a(sa(sv))");
+	dbw_string(w, u->name);
+	dbw_string(w, "fail");
+	props = dbw_array_begin(w, 8);
+	append_properties(w, u, pid);
+	dbw_array_end(w, props);
+	aux = dbw_array_begin(w, 8);    /* no auxiliary units */
+	dbw_array_end(w, aux);
 }
 
 int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
 {
 	static const char method[] = "StartTransientUnit";
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *m = NULL, *reply = NULL;
-	struct job_watch w = { 0 };
-	sd_bus *bus = NULL;
+	uint8_t buf[4096];
+	struct dbus_writer w;
+	struct dbus_msg reply;
+	struct job_watch jw = { 0 };
+	struct dbus_conn c;
 	int r;
 
-	if ((r = open_bus(&bus, err)) < 0)
+	if ((r = open_bus(&c, err)) < 0)
 		return r;
-	if ((r = watch_jobs(bus, &w, method, u->name, err)) < 0)
+	if ((r = watch_jobs(&c, method, u->name, err)) < 0)
 		goto out;
-	if ((r = new_start_call(bus, u, pid, &m)) < 0) {
-		r = bus_fail(err, r, NULL, method, u->name);
+	dbw_init(&w, buf, sizeof(buf));
+	cgsd_start_call(&w, 0, u, pid);
+	if ((r = call(&c, &w, &jw, &reply, NULL, method, u->name, err)) < 0)
 		goto out;
-	}
-	if ((r = sd.sd_bus_call(bus, m, CALL_TIMEOUT_USEC, &e, &reply)) < 0) {
-		r = bus_fail(err, r, &e, method, u->name);
-		goto out;
-	}
 	u->started = true;
-	if ((r = wait_job(bus, reply, &w, method, u->name, err)) == 0 && strcmp(w.result, "done"))
+	if ((r = wait_job(&c, &reply, &jw, method, u->name, err)) == 0 && strcmp(jw.result, "done"))
 		r = error_set(err, EIO, "--systemd-cgroup: %s %s: the job ended \"%s\" (see journalctl -u %s)",
-			      method, u->name, w.result, u->name);
+			      method, u->name, jw.result, u->name);
 out:
-	sd.sd_bus_error_free(&e);
-	if (reply)
-		sd.sd_bus_message_unref(reply);
-	if (m)
-		sd.sd_bus_message_unref(m);
-	close_bus(bus, &w);
+	dbc_close(&c);
 	return r;
 }
 
 /* ---- StopUnit ------------------------------------------------------------- */
 
-int cgsd_stop_unit(const char *name, struct error *err)
+int cgsd_stop_unit(const char *unit, struct error *err)
 {
 	static const char method[] = "StopUnit";
-	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
-	struct job_watch w = { 0 };
-	sd_bus *bus = NULL;
+	uint8_t buf[1024];
+	struct dbus_writer w;
+	struct dbus_msg reply;
+	struct job_watch jw = { 0 };
+	struct dbus_conn c;
 	int r;
 
-	if ((r = open_bus(&bus, err)) < 0)
+	if ((r = open_bus(&c, err)) < 0)
 		return r;
-	if ((r = watch_jobs(bus, &w, method, name, err)) < 0)
+	if ((r = watch_jobs(&c, method, unit, err)) < 0)
 		goto out;
-	r = sd.sd_bus_call_method(bus, SD_SERVICE, SD_OBJECT, SD_MANAGER, method, &e, &reply, "ss", name, "replace");
-	if (r < 0) {
-		r = sd.sd_bus_error_has_name(&e, "org.freedesktop.systemd1.NoSuchUnit") ? 0 : bus_fail(err, r, &e, method, name);
-		goto out;
-	}
-	r = wait_job(bus, reply, &w, method, name, err);
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 0, SD_SERVICE, SD_OBJECT, SD_MANAGER, method, "ss");
+	dbw_string(&w, unit);
+	dbw_string(&w, "replace");
+	r = call(&c, &w, &jw, &reply, "org.freedesktop.systemd1.NoSuchUnit", method, unit, err);
+	if (r == 0)
+		r = wait_job(&c, &reply, &jw, method, unit, err);
+	else if (r == 1)
+		r = 0;          /* not loaded: stopped already */
 out:
-	sd.sd_bus_error_free(&e);
-	if (reply)
-		sd.sd_bus_message_unref(reply);
-	close_bus(bus, &w);
+	dbc_close(&c);
 	return r;
 }

@@ -1,7 +1,8 @@
 /* --systemd-cgroup with systemd as PID 1: the container's cgroup is a
  * transient systemd unit, asked for over D-Bus (org.freedesktop.systemd1
- * Manager), as runc's and crun's systemd drivers do. libsystemd.so.0 (sd-bus)
- * is dlopen'd on first use, so no other command loads it.
+ * Manager), as runc's and crun's systemd drivers do. The D-Bus client is our
+ * own (dbus_conn.h, dbus_wire.h): no library is loaded; the system bus is
+ * connected to only by these calls.
  *
  * Errors read "--systemd-cgroup: StartTransientUnit tinyrun-x.scope: <the
  * bus error's message>". */
@@ -9,9 +10,12 @@
 #define TINYRUN_CGROUP_SYSTEMD_DBUS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "oci/error.h"
+
+struct dbus_writer;
 
 struct systemd_unit {
 	char name[256];         /* "tinyrun-abc.scope", or "a-b.slice" */
@@ -33,5 +37,8 @@ int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
 /* StopUnit(name, "replace") and wait a few seconds for its job. A unit
  * systemd does not know (NoSuchUnit) is already stopped: 0. */
 int cgsd_stop_unit(const char *name, struct error *err);
+
+/* The StartTransientUnit call cgsd_start_unit sends, into w (for the unit test). */
+void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid);
 
 #endif

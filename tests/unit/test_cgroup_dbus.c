@@ -1,0 +1,349 @@
+/* The D-Bus wire format of --systemd-cgroup (runtime/cgroup/dbus_wire.c):
+ * the calls we send, byte for byte what sd-bus sent (captured with strace
+ * -xx from the libsystemd build against tests/lib/mock-systemd.py), and the
+ * checked parsing of dbus-daemon's messages captured there too (a
+ * METHOD_RETURN "o", an ERROR, a JobRemoved "uoss" signal), then the same
+ * broken in every way that must be refused. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/cgroup/dbus_wire.h"
+#include "runtime/cgroup/systemd-dbus.h"
+#include "unit.h"
+
+/* sd-bus's StartTransientUnit, serial 3, for tinyrun-x.scope, pid 3702 */
+static const char start_hex[] =
+	"6c0100013001000003000000b600000001016f00190000002f6f72672f667265656465736b746f702f73797374656d64"
+	"3100000000000000030173001200000053746172745472616e7369656e74556e69740000000000000201730020000000"
+	"6f72672e667265656465736b746f702e73797374656d64312e4d616e6167657200000000000000000601730018000000"
+	"6f72672e667265656465736b746f702e73797374656d6431000000000000000008016700107373612873762961287361"
+	"28737629290000000f00000074696e7972756e2d782e73636f706500040000006661696c000000000401000000000000"
+	"0b0000004465736372697074696f6e00017300001300000074696e7972756e20636f6e7461696e657220780000000000"
+	"05000000536c696365000173000000000f00000068646275732d7375622e736c69636500000000000800000044656c65"
+	"676174650001620001000000000000000400000050494473000261750000000004000000760e00001300000044656661"
+	"756c74446570656e64656e63696573000162000000000000100000004d656d6f72794163636f756e74696e6700016200"
+	"01000000000000000d0000004350554163636f756e74696e670001620000000001000000000000000f0000005461736b"
+	"734163636f756e74696e6700016200000100000000000000";
+/* sd-bus's Hello, serial 1 */
+static const char hello_hex[] =
+	"6c01000100000000010000006d00000001016f00150000002f6f72672f667265656465736b746f702f444275730000000301"
+	"73000500000048656c6c6f00000002017300140000006f72672e667265656465736b746f702e4442757300000000060173"
+	"00140000006f72672e667265656465736b746f702e4442757300000000";
+/* dbus-daemon: systemd's (the mock's) reply to StartTransientUnit */
+static const char reply_hex[] =
+	"6c02010124000000110000002d00000006017300050000003a312e3131000000050175000300000008016700016f000007"
+	"017300040000003a312e32000000001f0000002f6f72672f667265656465736b746f702f73797374656d64312f6a6f622f"
+	"3700";
+/* its error reply, org.freedesktop.DBus.Error.AccessDenied "mock: no scopes today" */
+static const char error_hex[] =
+	"6c0301011a000000100000005d00000006017300050000003a312e313000000004017300270000006f72672e667265656465"
+	"736b746f702e444275732e4572726f722e41636365737344656e69656400050175000300000008016700017300000701"
+	"7300040000003a312e3200000000150000006d6f636b3a206e6f2073636f70657320746f64617900";
+/* JobRemoved(7, "/org/freedesktop/systemd1/job/7", "tinyrun-x.scope", "done") */
+static const char signal_hex[] =
+	"6c04010145000000120000008d00000001016f00190000002f6f72672f667265656465736b746f702f73797374656d6431"
+	"0000000000000002017300200000006f72672e667265656465736b746f702e73797374656d64312e4d616e616765720000"
+	"000000000000030173000a0000004a6f6252656d6f7665640000000000000801670004756f73730000000000000007017300"
+	"040000003a312e3200000000070000001f0000002f6f72672f667265656465736b746f702f73797374656d64312f6a6f62"
+	"2f37000f00000074696e7972756e2d782e73636f70650004000000646f6e6500";
+
+static size_t unhex(const char *h, uint8_t *out)
+{
+	size_t n = strlen(h) / 2;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned v;
+
+		sscanf(h + 2 * i, "%2x", &v);
+		out[i] = (uint8_t)v;
+	}
+	return n;
+}
+
+static int parse_hex(const char *h, uint8_t *buf, size_t *len, struct dbus_msg *m)
+{
+	*len = unhex(h, buf);
+	return dbus_msg_parse(buf, *len, m);
+}
+
+/* A message whose every shorter prefix is refused, and any one-off length. */
+static void check_truncations(const uint8_t *p, size_t len)
+{
+	struct dbus_msg m;
+	size_t size;
+	int bad = 0;
+
+	for (size_t n = 0; n < len; n++)
+		bad += dbus_msg_parse(p, n, &m) == -EBADMSG;
+	CHECK(bad == (int)len);
+	CHECK(dbus_msg_size(p, &size) == 0 && size == len);
+	CHECK(dbus_msg_parse(p, len + 1, &m) == -EBADMSG);
+}
+
+static uint8_t *find(uint8_t *p, size_t len, const void *needle, size_t n)
+{
+	return memmem(p, len, needle, n);
+}
+
+static void test_calls(void)
+{
+	uint8_t want[1024], buf[4096];
+	struct systemd_unit u = { .name = "tinyrun-x.scope", .slice = "hdbus-sub.slice",
+				  .description = "tinyrun container x" };
+	struct dbus_writer w;
+	struct dbus_msg m;
+	size_t n;
+
+	dbw_init(&w, buf, sizeof(buf));
+	cgsd_start_call(&w, 3, &u, 3702);
+	n = unhex(start_hex, want);
+	CHECK(dbw_finish(&w) == (int)n);
+	CHECK(n == 504 && !memcmp(buf, want, n));
+	CHECK(dbus_msg_parse(buf, n, &m) == 0);
+	CHECK(m.type == DBUS_METHOD_CALL && m.serial == 3);
+	CHECK_STR(m.member, "StartTransientUnit");
+	CHECK_STR(m.interface, "org.freedesktop.systemd1.Manager");
+	CHECK_STR(m.destination, "org.freedesktop.systemd1");
+	CHECK_STR(m.signature, "ssa(sv)a(sa(sv))");
+
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 1, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello", "");
+	n = unhex(hello_hex, want);
+	CHECK(dbw_finish(&w) == (int)n && !memcmp(buf, want, n));
+
+	/* a slice: Wants=[slice], no Slice, Delegate or PIDs; a valid message */
+	snprintf(u.name, sizeof(u.name), "a-b.slice");
+	snprintf(u.slice, sizeof(u.slice), "a.slice");
+	dbw_init(&w, buf, sizeof(buf));
+	cgsd_start_call(&w, 9, &u, 1);
+	CHECK(dbw_finish(&w) > 0);
+	CHECK(dbus_msg_parse(buf, w.len, &m) == 0);
+	CHECK(find(buf, w.len, "Wants\0\2as\0", 10) && find(buf, w.len, "\7\0\0\0a.slice", 11));
+	CHECK(!find(buf, w.len, "PIDs", 4) && !find(buf, w.len, "Delegate", 8) && !find(buf, w.len, "Slice", 5));
+
+	/* a buffer too small: refused, never overrun */
+	dbw_init(&w, buf, 100);
+	cgsd_start_call(&w, 9, &u, 1);
+	CHECK(w.overflow && w.len <= 100 && dbw_finish(&w) == -EMSGSIZE);
+}
+
+static void test_replies(void)
+{
+	uint8_t buf[1024];
+	struct dbus_msg m;
+	const char *s, *path, *unit, *result;
+	uint32_t id;
+	size_t len;
+
+	CHECK(parse_hex(reply_hex, buf, &len, &m) == 0);
+	CHECK(m.type == DBUS_METHOD_RETURN && m.reply_serial == 3 && m.serial == 0x11 && !m.big_endian);
+	CHECK_STR(m.sender, ":1.2");
+	CHECK_STR(m.signature, "o");
+	CHECK(dbus_msg_read(&m, "o", &s) == 0);
+	CHECK_STR(s, "/org/freedesktop/systemd1/job/7");
+	CHECK(dbus_msg_read(&m, "u", &id) == -ENXIO);
+	CHECK(dbus_msg_read(&m, "os", &s, &path) == -ENXIO);
+	check_truncations(buf, len);
+
+	CHECK(parse_hex(error_hex, buf, &len, &m) == 0);
+	CHECK(m.type == DBUS_ERROR && m.reply_serial == 3);
+	CHECK_STR(m.error_name, "org.freedesktop.DBus.Error.AccessDenied");
+	CHECK(dbus_msg_read(&m, "s", &s) == 0);
+	CHECK_STR(s, "mock: no scopes today");
+	CHECK(dbus_error_errno(m.error_name) == EACCES);
+	CHECK(dbus_error_errno("org.freedesktop.systemd1.NoSuchUnit") == ENOENT);
+	CHECK(dbus_error_errno("x.y.Unknown") == EIO);
+	check_truncations(buf, len);
+
+	CHECK(parse_hex(signal_hex, buf, &len, &m) == 0);
+	CHECK(m.type == DBUS_SIGNAL && m.reply_serial == 0);
+	CHECK_STR(m.path, "/org/freedesktop/systemd1");
+	CHECK_STR(m.interface, "org.freedesktop.systemd1.Manager");
+	CHECK_STR(m.member, "JobRemoved");
+	CHECK(dbus_msg_read(&m, "uoss", &id, &path, &unit, &result) == 0);
+	CHECK(id == 7);
+	CHECK_STR(path, "/org/freedesktop/systemd1/job/7");
+	CHECK_STR(unit, "tinyrun-x.scope");
+	CHECK_STR(result, "done");
+	check_truncations(buf, len);
+}
+
+/* The reply broken at one place: refused. */
+static int broken(void (*edit)(uint8_t *p, size_t len))
+{
+	uint8_t buf[1024];
+	struct dbus_msg m;
+	size_t len = unhex(reply_hex, buf);
+
+	edit(buf, len);
+	return dbus_msg_parse(buf, len, &m);
+}
+
+static void set32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);       /* little-endian hosts (x86_64, aarch64) */
+}
+
+/* the reply's layout: fields 16..61, padding 61..64, body "o" at 64 (length), 68 (chars), nul at 99 */
+static void e_endian(uint8_t *p, size_t n) { (void)n; p[0] = 'X'; }
+static void e_version(uint8_t *p, size_t n) { (void)n; p[3] = 2; }
+static void e_type(uint8_t *p, size_t n) { (void)n; p[1] = 9; }
+static void e_serial(uint8_t *p, size_t n) { (void)n; set32(p + 8, 0); }
+static void e_body_long(uint8_t *p, size_t n) { (void)n; set32(p + 4, 0x25); }
+static void e_body_short(uint8_t *p, size_t n) { (void)n; set32(p + 4, 0x23); }
+static void e_fields_len(uint8_t *p, size_t n) { (void)n; set32(p + 12, 0x2e); }
+static void e_str_len(uint8_t *p, size_t n) { (void)n; set32(p + 64, 0x20); }
+static void e_str_huge(uint8_t *p, size_t n) { (void)n; set32(p + 64, 0xffffffff); }
+static void e_str_short(uint8_t *p, size_t n) { (void)n; set32(p + 64, 0x1e); }
+static void e_no_nul(uint8_t *p, size_t n) { (void)n; p[99] = '7'; }
+static void e_inner_nul(uint8_t *p, size_t n) { (void)n; p[70] = 0; }
+static void e_pad_body(uint8_t *p, size_t n) { (void)n; p[62] = 1; }
+static void e_pad_field(uint8_t *p, size_t n) { uint8_t *f = find(p, n, ":1.11", 6); f[6] = 'x'; }
+static void e_field_type(uint8_t *p, size_t n) { uint8_t *f = find(p, n, "\5\1u\0", 4); f[2] = 's'; }
+static void e_no_reply_serial(uint8_t *p, size_t n) { uint8_t *f = find(p, n, "\5\1u\0", 4); set32(f + 4, 0); }
+static void e_field_zero(uint8_t *p, size_t n) { uint8_t *f = find(p, n, "\5\1u\0", 4); f[0] = 0; }
+static void e_sig_bad(uint8_t *p, size_t n) { uint8_t *f = find(p, n, "\10\1g\0\1o", 6); f[5] = '('; }
+static void e_sig_nonul(uint8_t *p, size_t n) { uint8_t *f = find(p, n, "\10\1g\0\1o", 6); f[6] = 'o'; }
+static void e_sig_type(uint8_t *p, size_t n) { uint8_t *f = find(p, n, "\10\1g\0\1o", 6); f[5] = 'u'; }
+static void e_variant_sig(uint8_t *p, size_t n) { uint8_t *f = find(p, n, "\10\1g\0\1o", 6); f[1] = 2; }
+
+static void test_malformed(void)
+{
+	uint8_t buf[1024];
+	struct dbus_msg m;
+	size_t size, len;
+	uint8_t *f;
+
+	CHECK(broken(e_endian) == -EBADMSG);
+	CHECK(broken(e_version) == -EBADMSG);
+	CHECK(broken(e_type) == -EBADMSG);
+	CHECK(broken(e_serial) == -EBADMSG);
+	CHECK(broken(e_body_long) == -EBADMSG);
+	CHECK(broken(e_body_short) == -EBADMSG);
+	CHECK(broken(e_fields_len) == -EBADMSG);
+	CHECK(broken(e_str_len) == -EBADMSG);
+	CHECK(broken(e_str_huge) == -EBADMSG);
+	CHECK(broken(e_str_short) == -EBADMSG);
+	CHECK(broken(e_no_nul) == -EBADMSG);
+	CHECK(broken(e_inner_nul) == -EBADMSG);
+	CHECK(broken(e_pad_body) == -EBADMSG);
+	CHECK(broken(e_pad_field) == -EBADMSG);
+	CHECK(broken(e_field_type) == -EBADMSG);
+	CHECK(broken(e_no_reply_serial) == -EBADMSG);
+	CHECK(broken(e_field_zero) == -EBADMSG);
+	CHECK(broken(e_sig_bad) == -EBADMSG);
+	CHECK(broken(e_sig_nonul) == -EBADMSG);
+	CHECK(broken(e_sig_type) == -EBADMSG);
+	CHECK(broken(e_variant_sig) == -EBADMSG);
+
+	/* over the cap: refused from the fixed header, before anything is read */
+	len = unhex(reply_hex, buf);
+	set32(buf + 4, DBUS_MAX_MESSAGE);
+	CHECK(dbus_msg_size(buf, &size) == -EMSGSIZE);
+	set32(buf + 4, 0xffffffff);
+	set32(buf + 12, 0xffffffff);
+	CHECK(dbus_msg_size(buf, &size) == -EMSGSIZE);
+
+	/* an error without its name */
+	len = unhex(error_hex, buf);
+	f = find(buf, len, "\4\1s\0", 4);
+	f[0] = 0x70;            /* an unknown field: skipped, so the name is missing */
+	CHECK(dbus_msg_parse(buf, len, &m) == -EBADMSG);
+
+	/* a signal whose body has a bool of 2 where the signature says b */
+	len = unhex(signal_hex, buf);
+	f = find(buf, len, "\4uoss", 5);
+	memcpy(f, "\4boss", 5);
+	CHECK(dbus_msg_parse(buf, len, &m) == -EBADMSG);        /* 7 is no bool */
+	f = find(buf, len, "\7\0\0\0\x1f", 5);
+	f[0] = 1;
+	CHECK(dbus_msg_parse(buf, len, &m) == 0);
+	f[0] = 2;
+	CHECK(dbus_msg_parse(buf, len, &m) == -EBADMSG);
+}
+
+/* 'B': the same reply, big-endian, read the same; an unknown field skipped. */
+static void be32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static void test_big_endian(void)
+{
+	uint8_t b[256] = { 'B', DBUS_METHOD_RETURN, 1, 1 };
+	struct dbus_msg m;
+	const char *s;
+	size_t n = 16, fields;
+
+	be32(b + 8, 5);
+	/* REPLY_SERIAL u 3 */
+	memcpy(b + n, "\5\1u\0", 4);
+	be32(b + n + 4, 3);
+	n += 8;
+	/* an unknown field 0x42 of type as: ["x"] */
+	memcpy(b + n, "\x42\2as\0\0\0\0", 8);
+	be32(b + n + 8, 6);
+	be32(b + n + 12, 1);
+	memcpy(b + n + 16, "x\0", 2);
+	n += 18;
+	n = (n + 7) & ~(size_t)7;
+	/* SIGNATURE g "o" */
+	memcpy(b + n, "\10\1g\0\1o\0", 7);
+	n += 7;
+	fields = n - 16;
+	be32(b + 12, (uint32_t)fields);
+	n = (n + 7) & ~(size_t)7;
+	be32(b + n, 3);
+	memcpy(b + n + 4, "/ab", 4);
+	be32(b + 4, 8);
+	n += 8;
+	CHECK(dbus_msg_parse(b, n, &m) == 0);
+	CHECK(m.big_endian && m.serial == 5 && m.reply_serial == 3);
+	CHECK(dbus_msg_read(&m, "o", &s) == 0);
+	CHECK_STR(s, "/ab");
+	/* the same bytes called little-endian: every length wrong */
+	b[0] = 'l';
+	CHECK(dbus_msg_parse(b, n, &m) < 0);
+}
+
+/* Variants nested deeper than the limit: refused, without recursing forever. */
+static void test_deep(void)
+{
+	enum { DEPTH = 200 };
+	static uint8_t b[16 + 8 + 8 + 3 * DEPTH + 16];
+	struct dbus_msg m;
+	size_t n = 16;
+
+	memcpy(b, "l\2\1\1", 4);
+	set32(b + 8, 1);
+	memcpy(b + n, "\5\1u\0\1\0\0\0", 8);
+	n += 8;
+	memcpy(b + n, "\10\1g\0\1v\0", 7);
+	n += 7;
+	set32(b + 12, (uint32_t)(n - 16));
+	n = (n + 7) & ~(size_t)7;
+	size_t body = n;
+	for (int i = 0; i < DEPTH; i++) {
+		memcpy(b + n, "\1v\0", 3);
+		n += 3;
+	}
+	memcpy(b + n, "\1y\0\0", 4);
+	n += 4;
+	set32(b + 4, (uint32_t)(n - body));
+	CHECK(dbus_msg_parse(b, n, &m) == -EBADMSG);
+}
+
+int main(void)
+{
+	test_calls();
+	test_replies();
+	test_malformed();
+	test_big_endian();
+	test_deep();
+	return unit_report("test_cgroup_dbus");
+}

@@ -28,27 +28,27 @@ LDLIBS  := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 # which needs the glibc it was built with at run time: ld warns so; a source build has it.
 TINYRUN_LDFLAGS ?= -static-pie
 
-# LIBC=musl (the default when musl-gcc is installed: make deps) or glibc. musl's start-up
-# runs no CPUID (glibc's runs dozens, each a trap to the hypervisor on a VM, 4 us here):
-# 0.15-0.25 ms less CPU per command here (HACKING.md). yajl, libseccomp and libcap are then
-# Debian's sources built with musl into build/musl-libs (contrib/musl/libs.sh: pinned, sha256).
-# The musl build has no dlopen, so no --systemd-cgroup on a systemd host: install and deb
-# take the glibc build (build/glibc/tinyrun) unless LIBC=musl is given.
-LIBC    ?= $(if $(shell command -v musl-gcc 2>/dev/null),musl,glibc)
+# LIBC=glibc (the default) or musl (musl-tools: make deps). musl's start-up runs no CPUID
+# (glibc's runs dozens, each a trap to the hypervisor on a VM, 4 us here): 0.15-0.25 ms less
+# CPU per command here (HACKING.md). yajl, libseccomp and libcap are then Debian's sources
+# built with musl into build/musl-libs (contrib/musl/libs.sh: pinned, sha256). But a static
+# musl binary has no dlopen, so no libsystemd: --systemd-cgroup fails wherever systemd runs
+# (cgroups-systemd.bats), hence not the default. install and deb take the glibc build
+# (build/glibc/tinyrun) unless LIBC is given.
+LIBC    ?= glibc
 B       := build/$(LIBC)
+U       := build/glibc
 ifeq ($(LIBC),musl)
 MUSL    := build/musl-libs
 MUSL_DONE := $(MUSL)/.done
-# TCC/T_LDFLAGS/T_LIBS: how tinyrun's own objects are compiled and linked (not early_seal's
+# TCC/T_LDFLAGS: how tinyrun's own objects are compiled and linked (not early_seal's
 # and tinyrun-init's: no libc). libc_compat.h: what glibc declares and musl 1.2.3 does not;
-# libc_text.c: glibc's strerror and strsignal texts, wrapped in at the link.
+# oci/libc_text.c: glibc's strerror and strsignal texts, wrapped in at the link.
 TCC     := $(CC) -specs=$(CURDIR)/$(MUSL)/musl.specs -I$(CURDIR)/$(MUSL)/include -include runtime/linux/libc_compat.h
 T_LDFLAGS := -L$(CURDIR)/$(MUSL)/lib -Wl,--wrap=strerror,--wrap=strsignal
-T_LDLIBS := -static $(T_LDFLAGS) $(LIBS_A)
 else ifeq ($(LIBC),glibc)
 TCC     := $(CC)
 T_LDFLAGS :=
-T_LDLIBS := $(LDLIBS)
 else
 $(error LIBC=$(LIBC): expected musl or glibc)
 endif
@@ -91,7 +91,7 @@ build/gen/version.h: FORCE
 	@c=$$(git -C $(CURDIR) describe --always --dirty --tags 2>/dev/null || echo unknown); \
 	printf '#define TINYRUN_COMMIT "%s"\n' "$$c" >$@.new; \
 	cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
-$(B)/runtime/main.o: build/gen/version.h
+$(B)/runtime/main.o $(U)/runtime/main.o: build/gen/version.h
 FORCE:
 
 # runtime/entry/early_seal.c: the entry point, which re-executes create, run and exec sealed
@@ -102,8 +102,8 @@ FORCE:
 comma := ,
 EARLY_SEAL ?= $(if $(filter x86_64-% aarch64-%,$(shell $(CC) -dumpmachine)),1,0)
 EARLY_OBJ := $(if $(filter 1,$(EARLY_SEAL)),build/runtime/entry/early_seal.o)
-$(B)/tinyrun: $(OBJS) $(EARLY_OBJ)
-	$(TCC) $(LDFLAGS) $(T_LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $^ $(LIBS_A)
+$(B)/tinyrun: $(OBJS) $(EARLY_OBJ) $(MUSL_DONE)
+	$(TCC) $(LDFLAGS) $(T_LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $(filter %.o,$^) $(LIBS_A)
 	@if readelf -lW $@ | grep -q INTERP; then echo "$@: not a static PIE (it asks for a dynamic linker)" >&2; rm -f $@; exit 1; fi
 # ./tinyrun: the build of LIBC
 tinyrun: $(B)/tinyrun FORCE
@@ -122,6 +122,11 @@ build/runtime/entry/early_seal.o: runtime/entry/early_seal.c runtime/container/s
 $(B)/%.o: %.c $(wildcard */*.h */*/*.h) | $(MUSL_DONE)
 	@mkdir -p $(dir $@)
 	$(TCC) $(CFLAGS) -c -o $@ $<
+ifneq ($(B),$(U))
+$(U)/%.o: %.c $(wildcard */*.h */*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+endif
 
 # build/musl-libs: musl's specs for gcc, and yajl, libseccomp, libcap built with musl
 $(MUSL_DONE): contrib/musl/libs.sh
@@ -129,7 +134,7 @@ $(MUSL_DONE): contrib/musl/libs.sh
 	@touch $@
 
 # oci/profiles.c embeds the shipped seccomp profiles byte for byte (.incbin).
-$(B)/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
+$(B)/oci/profiles.o $(U)/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
 
 # tinyrun-init (runtime/init/): freestanding, static, no libc; embedded in
 # tinyrun (runtime/container/init-image.c, .incbin) and run as the
@@ -140,7 +145,7 @@ INIT_CFLAGS := -Os -static -nostdlib -nostartfiles -ffreestanding -fno-stack-pro
 build/init/tinyrun-init: runtime/init/init.c runtime/init/rawsys.h runtime/init/init_args.h
 	@mkdir -p $(dir $@)
 	$(CC) $(INIT_CFLAGS) -o $@ $<
-$(B)/runtime/container/init-image.o: build/init/tinyrun-init
+$(B)/runtime/container/init-image.o $(U)/runtime/container/init-image.o: build/init/tinyrun-init
 
 # install_missing PACKAGES: apt-get install those not installed, saying so first (root).
 define install_missing
@@ -176,19 +181,23 @@ demo: deps-build
 # rootfs, seccomp and the log; cli: the command layer, everything but main.o).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
-OCI_OBJS  := $(filter $(B)/oci/%,$(OBJS))
-unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter $(B)/rootfs/%,$(OBJS))) \
-            $(if $(filter test_seccomp_%,$(1)),$(filter $(B)/seccomp/%,$(OBJS))) \
-            $(if $(filter test_cgroup_%,$(1)),$(filter $(B)/runtime/cgroup/%,$(OBJS))) \
-            $(if $(filter test_container_%,$(1)),$(filter $(B)/runtime/container/% $(B)/runtime/sandbox/% $(B)/runtime/linux/% \
-              $(B)/runtime/cgroup/% $(B)/runtime/criu/% $(B)/rootfs/% $(B)/seccomp/% $(B)/runtime/log.o,$(OBJS))) \
-            $(if $(filter test_criu_%,$(1)),$(filter $(B)/runtime/criu/%,$(OBJS))) \
-            $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(LIBOBJS)))
+# The unit tests are glibc's whatever LIBC (some include the kernel's headers with libc's
+# the way glibc allows and musl does not): objects in build/glibc.
+UOBJS     := $(patsubst %.c,$(U)/%.o,$(SRCS))
+ULIBOBJS  := $(filter-out $(U)/runtime/main.o,$(UOBJS))
+OCI_OBJS  := $(filter $(U)/oci/%,$(UOBJS))
+unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter $(U)/rootfs/%,$(UOBJS))) \
+            $(if $(filter test_seccomp_%,$(1)),$(filter $(U)/seccomp/%,$(UOBJS))) \
+            $(if $(filter test_cgroup_%,$(1)),$(filter $(U)/runtime/cgroup/%,$(UOBJS))) \
+            $(if $(filter test_container_%,$(1)),$(filter $(U)/runtime/container/% $(U)/runtime/sandbox/% $(U)/runtime/linux/% \
+              $(U)/runtime/cgroup/% $(U)/runtime/criu/% $(U)/rootfs/% $(U)/seccomp/% $(U)/runtime/log.o,$(UOBJS))) \
+            $(if $(filter test_criu_%,$(1)),$(filter $(U)/runtime/criu/%,$(UOBJS))) \
+            $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(ULIBOBJS)))
 
 .SECONDEXPANSION:
 build/tests/%: tests/unit/%.c tests/unit/unit.h $$(call unit_objs,$$*)
 	@mkdir -p $(dir $@)
-	$(TCC) $(CFLAGS) -o $@ $< $(call unit_objs,$*) $(T_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(call unit_objs,$*) $(LDLIBS)
 
 unit: $(UNIT_BINS)
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # contrib/musl/libs.sh OUT CC: the musl side of the build (make LIBC=musl), in OUT:
 #   OUT/musl.specs  gcc specs for musl: musl-gcc's own, plus -static-pie (rcrt1.o, no
-#                   dynamic linker; musl-gcc's link a dynamic PIE then) and OUT/kinc
+#                   dynamic linker; musl-gcc's link a dynamic PIE then), OUT/kinc, and gcc's
+#                   --build-id (the seccomp cache's key) and --eh-frame-hdr
 #   OUT/kinc        the kernel's uapi headers (linux/, asm/, asm-generic/) and libsystemd's
 #                   (types only), which musl-gcc leaves out
 #   OUT/lib, OUT/include  static yajl, libseccomp and libcap built with musl from Debian
@@ -31,7 +32,7 @@ specs=$(sed -n 's/.*-specs "\([^"]*\)".*/\1/p' "$mgcc")
 [ -f "$specs" ] || { echo "$0: cannot find musl-gcc's specs in $mgcc" >&2; exit 1; }
 sed -e "s|-isystem include%s|-isystem $out/kinc -isystem include%s|" \
     -e 's|%{!shared: \([^ ]*\)/Scrt1.o}|%{static-pie:\1/rcrt1.o;!shared:\1/Scrt1.o}|' \
-    -e 's|^-dynamic-linker \([^ ]*\) -nostdlib\(.*\)$|-nostdlib\2 %{static-pie:-static -pie --no-dynamic-linker -z text} %{!static:%{!static-pie:%{!shared:-dynamic-linker \1}}}|' \
+    -e 's|^-dynamic-linker \([^ ]*\) -nostdlib\(.*\)$|-nostdlib\2 %{static-pie:-static -pie --no-dynamic-linker -z text} %{!static:%{!static-pie:%{!shared:-dynamic-linker \1}}} %{!r:--build-id} --eh-frame-hdr|' \
     "$specs" >"$out/musl.specs.new"
 grep -q 'static-pie:.*rcrt1.o' "$out/musl.specs.new" && grep -q -- '--no-dynamic-linker' "$out/musl.specs.new" &&
   [ "$(grep -c "$out/kinc" "$out/musl.specs.new")" = 2 ] ||

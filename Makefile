@@ -33,8 +33,7 @@ TINYRUN_LDFLAGS ?= -static-pie
 # CPU per command here (HACKING.md). yajl, libseccomp and libcap are then Debian's sources
 # built with musl into build/musl-libs (contrib/musl/libs.sh: pinned, sha256). But a static
 # musl binary has no dlopen, so no libsystemd: --systemd-cgroup fails wherever systemd runs
-# (cgroups-systemd.bats), hence not the default. install and deb take the glibc build
-# (build/glibc/tinyrun) unless LIBC is given.
+# (cgroups-systemd.bats), hence not the default (and not what install and deb should ship).
 LIBC    ?= glibc
 B       := build/$(LIBC)
 U       := build/glibc
@@ -271,22 +270,14 @@ build/tinyrun.8: contrib/man/tinyrun.8.in tinyrun
 	    -e '/^@SECTIONS@$$/{r $@.sections' -e 'd}' contrib/man/tinyrun.8.in >$@
 	rm -f $@.sections
 
-# install and deb take the glibc build (its dlopen of libsystemd: --systemd-cgroup), or LIBC's
-# when LIBC is given
-INSTALL_LIBC := $(if $(filter command line environment,$(origin LIBC)),$(LIBC),glibc)
-ifneq ($(INSTALL_LIBC),$(LIBC))
-build/$(INSTALL_LIBC)/tinyrun: FORCE
-	@$(MAKE) --no-print-directory LIBC=$(INSTALL_LIBC) $@
-endif
-
-install: build/$(INSTALL_LIBC)/tinyrun build/tinyrun.8
-	install -D -m 0755 build/$(INSTALL_LIBC)/tinyrun $(DESTDIR)$(PREFIX)/bin/tinyrun
+install: tinyrun build/tinyrun.8
+	install -D -m 0755 tinyrun $(DESTDIR)$(PREFIX)/bin/tinyrun
 	install -D -m 0644 build/tinyrun.8 $(DESTDIR)$(PREFIX)/share/man/man8/tinyrun.8
 	install -D -m 0644 contrib/completions/tinyrun.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tinyrun
 
 # build/tinyrun_<version>_<arch>.deb: `make install`'s files under /usr, with
 # contrib/debian/ and contrib/'s client snippets as documentation (dpkg-deb, no debhelper)
-deb: build/$(INSTALL_LIBC)/tinyrun build/tinyrun.8
+deb: tinyrun build/tinyrun.8
 	rm -rf build/deb
 	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/build/deb/root PREFIX=/usr
 	sh contrib/debian/build-deb.sh build/deb/root $(VERSION) build

@@ -59,8 +59,6 @@ LIBOBJS := $(filter-out $(B)/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
 DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev libsystemd-dev
-# the musl build (LIBC=musl): musl-gcc, and what contrib/musl/libs.sh fetches and builds with
-DEB_BUILD += musl-tools gperf curl patch xz-utils
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
 DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor criu
@@ -71,6 +69,9 @@ DEB_CLIENTS := podman conmon containerd docker.io
 DEB_CLIENTS += tini containernetworking-plugins
 DEB_BENCH := hyperfine time bubblewrap gnuplot-nox
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
+# make LIBC=musl: musl-gcc, and what contrib/musl/libs.sh fetches and builds with
+DEB_MUSL  := musl-tools gperf curl patch xz-utils
+DEB_ALL   += $(DEB_MUSL)
 # tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from
 # `apt-get source containerd`, compiled with protoc) and CNI's loopback
 DEB_CRI   := python3-grpcio python3-protobuf protobuf-compiler dpkg-dev containernetworking-plugins

@@ -41,8 +41,10 @@ MUSL_DONE := $(MUSL)/.done
 # TCC/T_LDFLAGS: how tinyrun's own objects are compiled and linked (not early_seal's
 # and tinyrun-init's: no libc). libc_compat.h: what glibc declares and musl 1.2.3 does not;
 # oci/libc_text.c: glibc's strerror and strsignal texts, wrapped in at the link.
+# oci/libc_sys.c: open, fopen and set*id without musl's extra syscalls, wrapped the same way.
 TCC     := $(CC) -specs=$(CURDIR)/$(MUSL)/musl.specs -I$(CURDIR)/$(MUSL)/include -include runtime/linux/libc_compat.h
-T_LDFLAGS := -L$(CURDIR)/$(MUSL)/lib -Wl,--wrap=strerror,--wrap=strsignal
+T_LDFLAGS := -L$(CURDIR)/$(MUSL)/lib -Wl,--wrap=strerror,--wrap=strsignal \
+             -Wl,--wrap=open,--wrap=fopen,--wrap=setgroups,--wrap=setresgid,--wrap=setresuid
 else ifeq ($(LIBC),glibc)
 TCC     := $(CC)
 T_LDFLAGS :=

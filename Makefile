@@ -27,12 +27,19 @@ LDLIBS  := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 # 0.5 MiB less RSS. Nothing is dlopen'd (--systemd-cgroup talks D-Bus itself, runtime/cgroup/dbus_*.c).
 TINYRUN_LDFLAGS ?= -static-pie
 
-# LIBC=glibc (the default) or musl (musl-tools: make deps). musl's start-up runs no CPUID
-# (glibc's runs dozens, each a trap to the hypervisor on a VM, 4 us here): 0.15-0.25 ms less
-# CPU per command here (HACKING.md). yajl, libseccomp and libcap are then Debian's sources
-# built with musl into build/musl-libs (contrib/musl/libs.sh: pinned, sha256). Nothing is
-# dlopen'd any more (a static musl binary could not).
-LIBC    ?= glibc
+# LIBC=musl (the default when musl-gcc is installed: make deps) or glibc. musl's start-up
+# runs no CPUID (glibc's runs dozens, each a trap to the hypervisor on a VM, 4 us here):
+# 0.15-0.25 ms less CPU per command here (HACKING.md). yajl, libseccomp and libcap are then
+# Debian's sources built with musl into build/musl-libs (contrib/musl/libs.sh: pinned, sha256).
+# Nothing is dlopen'd (a static musl binary could not). When LIBC is not given and libs.sh
+# fails (offline, a pinned file gone from the pool), `make tinyrun` says so in one line and
+# builds with glibc; build/musl-libs/failed keeps the reason, and later builds take glibc
+# until it is removed.
+MUSL_FAILED := build/musl-libs/failed
+ifeq ($(origin LIBC),undefined)
+LIBC    := $(if $(shell command -v musl-gcc 2>/dev/null),$(if $(wildcard $(MUSL_FAILED)),glibc,musl),glibc)
+LIBC_AUTO := 1
+endif
 B       := build/$(LIBC)
 U       := build/glibc
 ifeq ($(LIBC),musl)
@@ -59,6 +66,10 @@ LIBOBJS := $(filter-out $(B)/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
 DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev
+# the default build, musl's (LIBC=musl): musl-gcc, and what contrib/musl/libs.sh fetches and
+# builds with (without them the build is glibc's)
+DEB_MUSL  := musl-tools gperf curl patch xz-utils
+DEB_BUILD += $(DEB_MUSL)
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
 DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor criu
@@ -69,9 +80,6 @@ DEB_CLIENTS := podman conmon containerd docker.io
 DEB_CLIENTS += tini containernetworking-plugins
 DEB_BENCH := hyperfine time bubblewrap gnuplot-nox
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
-# make LIBC=musl: musl-gcc, and what contrib/musl/libs.sh fetches and builds with
-DEB_MUSL  := musl-tools gperf curl patch xz-utils
-DEB_ALL   += $(DEB_MUSL)
 # tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from
 # `apt-get source containerd`, compiled with protoc) and CNI's loopback
 DEB_CRI   := python3-grpcio python3-protobuf protobuf-compiler dpkg-dev containernetworking-plugins
@@ -105,9 +113,20 @@ EARLY_OBJ := $(if $(filter 1,$(EARLY_SEAL)),build/runtime/entry/early_seal.o)
 $(B)/tinyrun: $(OBJS) $(EARLY_OBJ) $(MUSL_DONE)
 	$(TCC) $(LDFLAGS) $(T_LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $(filter %.o,$^) $(LIBS_A)
 	@if readelf -lW $@ | grep -q INTERP; then echo "$@: not a static PIE (it asks for a dynamic linker)" >&2; rm -f $@; exit 1; fi
-# ./tinyrun: the build of LIBC
+# ./tinyrun: the build of LIBC. LIBC not given: musl's libraries first, and glibc when they
+# cannot be built (one line, the reason in build/musl-libs/failed).
+ifeq ($(LIBC_AUTO)$(LIBC),1musl)
+tinyrun: FORCE
+	@if [ ! -f $(MUSL_DONE) ]; then mkdir -p $(MUSL); echo "building musl's libraries (contrib/musl/libs.sh, log in $(MUSL)/libs.log)"; \
+	  if ! $(MAKE) --no-print-directory LIBC=musl $(MUSL_DONE) >$(MUSL)/libs.log 2>&1; then \
+	    grep -v '^make' $(MUSL)/libs.log | tail -n 1 >$(MUSL_FAILED); \
+	    echo "tinyrun: musl's libraries could not be built ($$(cat $(MUSL_FAILED))): building with glibc (rm $(MUSL_FAILED) to retry)"; \
+	    exec $(MAKE) --no-print-directory LIBC=glibc tinyrun; fi; fi; \
+	  exec $(MAKE) --no-print-directory LIBC=musl tinyrun
+else
 tinyrun: $(B)/tinyrun FORCE
-	@cmp -s $< $@ || cp -f $< $@
+	@$(if $(LIBC_AUTO),$(if $(wildcard $(MUSL_FAILED)),echo "tinyrun: glibc build: musl's libraries could not be built ($$(cat $(MUSL_FAILED)); rm $(MUSL_FAILED) to retry)";))cmp -s $< $@ || cp -f $< $@
+endif
 
 EARLY_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -Werror -I. -fPIE -ffreestanding -fno-builtin \
                 -fno-stack-protector -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables

@@ -54,7 +54,7 @@ echo "$sources" | while read -r name dir file sum; do
 	f="$out/dl/$file"
 	if ! echo "$sum  $f" | sha256sum -c --status 2>/dev/null; then
 		echo "$0: fetching $url/$dir/$file"
-		curl -fsSL --retry 3 -o "$f.part" "$url/$dir/$file"
+		curl -fsSL --connect-timeout 10 --retry 2 -o "$f.part" "$url/$dir/$file"
 		echo "$sum  $f.part" | sha256sum -c --status || { echo "$0: $file: sha256 mismatch" >&2; rm -f "$f.part"; exit 1; }
 		mv "$f.part" "$f"
 	fi

@@ -113,6 +113,8 @@ EARLY_OBJ := $(if $(filter 1,$(EARLY_SEAL)),build/runtime/entry/early_seal.o)
 $(B)/tinyrun: $(OBJS) $(EARLY_OBJ) $(MUSL_DONE)
 	$(TCC) $(LDFLAGS) $(T_LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $(filter %.o,$^) $(LIBS_A)
 	@if readelf -lW $@ | grep -q INTERP; then echo "$@: not a static PIE (it asks for a dynamic linker)" >&2; rm -f $@; exit 1; fi
+	@# oci/libc_sys.c's set*id are the raw, one-thread syscalls: true only while nothing starts a thread
+	@if [ "$(LIBC)" = musl ] && nm $@ | grep -qw pthread_create; then echo "$@: links pthread_create: oci/libc_sys.c's set*id would change one thread's ids only" >&2; rm -f $@; exit 1; fi
 # ./tinyrun: the build of LIBC. LIBC not given: musl's libraries first, and glibc when they
 # cannot be built (one line, the reason in build/musl-libs/failed).
 ifeq ($(LIBC_AUTO)$(LIBC),1musl)

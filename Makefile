@@ -27,13 +27,49 @@ LDLIBS  := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 # 0.5 MiB less RSS. Nothing is dlopen'd (--systemd-cgroup talks D-Bus itself, runtime/cgroup/dbus_*.c).
 TINYRUN_LDFLAGS ?= -static-pie
 
+# LIBC=musl (the default when musl-gcc is installed: make deps) or glibc. musl's start-up
+# runs no CPUID (glibc's runs dozens, each a trap to the hypervisor on a VM, 4 us here):
+# 0.15-0.25 ms less CPU per command here (HACKING.md). yajl, libseccomp and libcap are then
+# Debian's sources built with musl into build/musl-libs (contrib/musl/libs.sh: pinned, sha256).
+# Nothing is dlopen'd (a static musl binary could not). When LIBC is not given and libs.sh
+# fails (offline, a pinned file gone from the pool), `make tinyrun` says so in one line and
+# builds with glibc; build/musl-libs/failed keeps the reason, and later builds take glibc
+# until it is removed.
+MUSL_FAILED := build/musl-libs/failed
+ifeq ($(origin LIBC),undefined)
+LIBC    := $(if $(shell command -v musl-gcc 2>/dev/null),$(if $(wildcard $(MUSL_FAILED)),glibc,musl),glibc)
+LIBC_AUTO := 1
+endif
+B       := build/$(LIBC)
+U       := build/glibc
+ifeq ($(LIBC),musl)
+MUSL    := build/musl-libs
+MUSL_DONE := $(MUSL)/.done
+# TCC/T_LDFLAGS: how tinyrun's own objects are compiled and linked (not early_seal's
+# and tinyrun-init's: no libc). libc_compat.h: what glibc declares and musl 1.2.3 does not;
+# oci/libc_text.c: glibc's strerror and strsignal texts, wrapped in at the link.
+# oci/libc_sys.c: open, fopen and set*id without musl's extra syscalls, wrapped the same way.
+TCC     := $(CC) -specs=$(CURDIR)/$(MUSL)/musl.specs -I$(CURDIR)/$(MUSL)/include -include runtime/linux/libc_compat.h
+T_LDFLAGS := -L$(CURDIR)/$(MUSL)/lib -Wl,--wrap=strerror,--wrap=strsignal \
+             -Wl,--wrap=open,--wrap=fopen,--wrap=setgroups,--wrap=setresgid,--wrap=setresuid
+else ifeq ($(LIBC),glibc)
+TCC     := $(CC)
+T_LDFLAGS :=
+else
+$(error LIBC=$(LIBC): expected musl or glibc)
+endif
+
 SRCDIRS := oci oci/sandbox runtime runtime/container runtime/sandbox runtime/cgroup runtime/linux runtime/criu rootfs rootfs/sandbox seccomp
 SRCS    := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
-OBJS    := $(patsubst %.c,build/%.o,$(SRCS))
-LIBOBJS := $(filter-out build/runtime/main.o,$(OBJS))
+OBJS    := $(patsubst %.c,$(B)/%.o,$(SRCS))
+LIBOBJS := $(filter-out $(B)/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
 DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev
+# the default build, musl's (LIBC=musl): musl-gcc, and what contrib/musl/libs.sh fetches and
+# builds with (without them the build is glibc's)
+DEB_MUSL  := musl-tools gperf curl patch xz-utils
+DEB_BUILD += $(DEB_MUSL)
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
 DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor criu
@@ -63,7 +99,7 @@ build/gen/version.h: FORCE
 	@c=$$(git -C $(CURDIR) describe --always --dirty --tags 2>/dev/null || echo unknown); \
 	printf '#define TINYRUN_COMMIT "%s"\n' "$$c" >$@.new; \
 	cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
-build/runtime/main.o: build/gen/version.h
+$(B)/runtime/main.o $(U)/runtime/main.o: build/gen/version.h
 FORCE:
 
 # runtime/entry/early_seal.c: the entry point, which re-executes create, run and exec sealed
@@ -74,8 +110,25 @@ FORCE:
 comma := ,
 EARLY_SEAL ?= $(if $(filter x86_64-% aarch64-%,$(shell $(CC) -dumpmachine)),1,0)
 EARLY_OBJ := $(if $(filter 1,$(EARLY_SEAL)),build/runtime/entry/early_seal.o)
-tinyrun: $(OBJS) $(EARLY_OBJ)
-	$(CC) $(LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $^ $(LIBS_A)
+$(B)/tinyrun: $(OBJS) $(EARLY_OBJ) $(MUSL_DONE)
+	$(TCC) $(LDFLAGS) $(T_LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $(filter %.o,$^) $(LIBS_A)
+	@if readelf -lW $@ | grep -q INTERP; then echo "$@: not a static PIE (it asks for a dynamic linker)" >&2; rm -f $@; exit 1; fi
+	@# oci/libc_sys.c's set*id are the raw, one-thread syscalls: true only while nothing starts a thread
+	@if [ "$(LIBC)" = musl ] && nm $@ | grep -qw pthread_create; then echo "$@: links pthread_create: oci/libc_sys.c's set*id would change one thread's ids only" >&2; rm -f $@; exit 1; fi
+# ./tinyrun: the build of LIBC. LIBC not given: musl's libraries first, and glibc when they
+# cannot be built (one line, the reason in build/musl-libs/failed).
+ifeq ($(LIBC_AUTO)$(LIBC),1musl)
+tinyrun: FORCE
+	@if [ ! -f $(MUSL_DONE) ]; then mkdir -p $(MUSL); echo "building musl's libraries (contrib/musl/libs.sh, log in $(MUSL)/libs.log)"; \
+	  if ! $(MAKE) --no-print-directory LIBC=musl $(MUSL_DONE) >$(MUSL)/libs.log 2>&1; then \
+	    grep -v '^make' $(MUSL)/libs.log | tail -n 1 >$(MUSL_FAILED); \
+	    echo "tinyrun: musl's libraries could not be built ($$(cat $(MUSL_FAILED))): building with glibc (rm $(MUSL_FAILED) to retry)"; \
+	    exec $(MAKE) --no-print-directory LIBC=glibc tinyrun; fi; fi; \
+	  exec $(MAKE) --no-print-directory LIBC=musl tinyrun
+else
+tinyrun: $(B)/tinyrun FORCE
+	@$(if $(LIBC_AUTO),$(if $(wildcard $(MUSL_FAILED)),echo "tinyrun: glibc build: musl's libraries could not be built ($$(cat $(MUSL_FAILED)); rm $(MUSL_FAILED) to retry)";))cmp -s $< $@ || cp -f $< $@
+endif
 
 EARLY_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -Werror -I. -fPIE -ffreestanding -fno-builtin \
                 -fno-stack-protector -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables
@@ -87,12 +140,22 @@ build/runtime/entry/early_seal.o: runtime/entry/early_seal.c runtime/container/s
 	@mv $@.tmp $@
 	@if nm -u $@ | grep -vw _start | grep -q .; then echo "$<: calls outside itself: $$(nm -u $@ | grep -vw _start | tr '\n' ' ')" >&2; rm -f $@; exit 1; fi
 
-build/%.o: %.c $(wildcard */*.h */*/*.h)
+$(B)/%.o: %.c $(wildcard */*.h */*/*.h) | $(MUSL_DONE)
+	@mkdir -p $(dir $@)
+	$(TCC) $(CFLAGS) -c -o $@ $<
+ifneq ($(B),$(U))
+$(U)/%.o: %.c $(wildcard */*.h */*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+endif
+
+# build/musl-libs: musl's specs for gcc, and yajl, libseccomp, libcap built with musl
+$(MUSL_DONE): contrib/musl/libs.sh
+	+sh contrib/musl/libs.sh $(MUSL) "$(CC)"
+	@touch $@
 
 # oci/profiles.c embeds the shipped seccomp profiles byte for byte (.incbin).
-build/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
+$(B)/oci/profiles.o $(U)/oci/profiles.o: $(wildcard seccomp/profiles/*.json)
 
 # tinyrun-init (runtime/init/): freestanding, static, no libc; embedded in
 # tinyrun (runtime/container/init-image.c, .incbin) and run as the
@@ -103,7 +166,7 @@ INIT_CFLAGS := -Os -static -nostdlib -nostartfiles -ffreestanding -fno-stack-pro
 build/init/tinyrun-init: runtime/init/init.c runtime/init/rawsys.h runtime/init/init_args.h
 	@mkdir -p $(dir $@)
 	$(CC) $(INIT_CFLAGS) -o $@ $<
-build/runtime/container/init-image.o: build/init/tinyrun-init
+$(B)/runtime/container/init-image.o $(U)/runtime/container/init-image.o: build/init/tinyrun-init
 
 # install_missing PACKAGES: apt-get install those not installed, saying so first (root).
 define install_missing
@@ -139,14 +202,18 @@ demo: deps-build
 # rootfs, seccomp and the log; cli: the command layer, everything but main.o).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
-OCI_OBJS  := $(filter build/oci/%,$(OBJS))
-unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter build/rootfs/%,$(OBJS))) \
-            $(if $(filter test_seccomp_%,$(1)),$(filter build/seccomp/%,$(OBJS))) \
-            $(if $(filter test_cgroup_%,$(1)),$(filter build/runtime/cgroup/%,$(OBJS))) \
-            $(if $(filter test_container_%,$(1)),$(filter build/runtime/container/% build/runtime/sandbox/% build/runtime/linux/% \
-              build/runtime/cgroup/% build/runtime/criu/% build/rootfs/% build/seccomp/% build/runtime/log.o,$(OBJS))) \
-            $(if $(filter test_criu_%,$(1)),$(filter build/runtime/criu/%,$(OBJS))) \
-            $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(LIBOBJS)))
+# The unit tests are glibc's whatever LIBC (some include the kernel's headers with libc's
+# the way glibc allows and musl does not): objects in build/glibc.
+UOBJS     := $(patsubst %.c,$(U)/%.o,$(SRCS))
+ULIBOBJS  := $(filter-out $(U)/runtime/main.o,$(UOBJS))
+OCI_OBJS  := $(filter $(U)/oci/%,$(UOBJS))
+unit_objs = $(OCI_OBJS) $(if $(filter test_rootfs_%,$(1)),$(filter $(U)/rootfs/%,$(UOBJS))) \
+            $(if $(filter test_seccomp_%,$(1)),$(filter $(U)/seccomp/%,$(UOBJS))) \
+            $(if $(filter test_cgroup_%,$(1)),$(filter $(U)/runtime/cgroup/%,$(UOBJS))) \
+            $(if $(filter test_container_%,$(1)),$(filter $(U)/runtime/container/% $(U)/runtime/sandbox/% $(U)/runtime/linux/% \
+              $(U)/runtime/cgroup/% $(U)/runtime/criu/% $(U)/rootfs/% $(U)/seccomp/% $(U)/runtime/log.o,$(UOBJS))) \
+            $(if $(filter test_criu_%,$(1)),$(filter $(U)/runtime/criu/%,$(UOBJS))) \
+            $(if $(filter test_cli_%,$(1)),$(filter-out $(OCI_OBJS),$(ULIBOBJS)))
 
 .SECONDEXPANSION:
 build/tests/%: tests/unit/%.c tests/unit/unit.h $$(call unit_objs,$$*)

@@ -154,10 +154,16 @@ struct frame {
 	size_t start;                /* its first entry in b->items */
 };
 
+struct item { const char *key; struct json_val *val; };
+
+/* on tree_parse's stack (20 KB: no malloc'd 16 KB, which musl's malloc maps and unmaps at
+ * each parse), with its first items inline */
+#define INLINE_ITEMS 256
 struct builder {
 	struct tree *t;
-	struct { const char *key; struct json_val *val; } *items;
+	struct item *items;          /* inline until more are needed */
 	size_t n_items, cap_items;
+	struct item inline_items[INLINE_ITEMS];
 	struct frame frames[JSON_MAX_DEPTH];
 	size_t depth;
 	const char *key;             /* the object key the next value goes under */
@@ -229,11 +235,14 @@ static struct json_val *b_add(struct builder *b, unsigned char type)
 		v = &b->t->root;
 	} else {
 		if (b->n_items == b->cap_items) {
-			size_t cap = b->cap_items ? b->cap_items * 2 : 256;
-			void *p = realloc(b->items, cap * sizeof(*b->items));
+			size_t cap = b->cap_items * 2;
+			struct item *p = b->items == b->inline_items ? malloc(cap * sizeof(*p))
+							 : realloc(b->items, cap * sizeof(*p));
 
 			if (!p)
 				return NULL;
+			if (b->items == b->inline_items)
+				memcpy(p, b->inline_items, sizeof(b->inline_items));
 			b->items = p;
 			b->cap_items = cap;
 		}
@@ -342,18 +351,17 @@ static const yajl_callbacks tree_callbacks = {
  * out of memory), json_parse then finds the reason as it always did. */
 static struct tree *tree_parse(const char *text, size_t len)
 {
-	struct builder *b = malloc(sizeof(*b));
+	struct builder bs, *b = &bs;
 	size_t first = 2 * len + 4096;   /* 19 KB of text: ~40 KB of nodes and strings */
 	struct tblock *blk;
 	yajl_handle h = NULL;
 	bool ok = false;
 
-	if (!b || !(blk = tblock_new(sizeof(struct tree) + first))) {
-		free(b);
+	if (!(blk = tblock_new(sizeof(struct tree) + first)))
 		return NULL;
-	}
-	b->items = NULL;
-	b->n_items = b->cap_items = b->depth = 0;
+	b->items = b->inline_items;
+	b->cap_items = INLINE_ITEMS;
+	b->n_items = b->depth = 0;
 	b->key = NULL;
 	b->have_root = false;
 	b->t = (struct tree *)blk->data;
@@ -365,18 +373,13 @@ static struct tree *tree_parse(const char *text, size_t len)
 		ok = b->have_root && b->depth == 0;
 	if (h)
 		yajl_free(h);
-	free(b->items);
+	if (b->items != b->inline_items)
+		free(b->items);
 	if (!ok) {
 		tree_free(b->t);
-		free(b);
 		return NULL;
 	}
-	{
-		struct tree *t = b->t;
-
-		free(b);
-		return t;
-	}
+	return b->t;
 }
 
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)

@@ -41,8 +41,13 @@ static void version(void)
 
 	printf("tinyrun version %s\ncommit: %s\nspec: 1.3.0\n", TINYRUN_VERSION, TINYRUN_COMMIT);
 	printf("libseccomp: %u.%u.%u\n", sv ? sv->major : 0, sv ? sv->minor : 0, sv ? sv->micro : 0);
-	/* as crun's line; --systemd-cgroup asks systemd over D-Bus (runtime/cgroup/dbus_conn.c) */
-	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL\n");
+	/* as crun's line; --systemd-cgroup asks systemd over D-Bus (runtime/cgroup/dbus_conn.c);
+	 * last, the libc it was built with (make LIBC=) */
+#ifdef __GLIBC__
+	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL +GLIBC\n");
+#else
+	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL +MUSL\n");
+#endif
 }
 
 /* Global flags come before the command; both -flag and --flag, with the value

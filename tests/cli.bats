@@ -822,6 +822,7 @@ complete_words() {
 	assert_line --regexp '^libseccomp: [0-9]+\.[0-9]+\.[0-9]+$'
 	refute_line --partial 'libselinux'   # not linked: SELinux by its files (attrs.c)
 	assert_line --regexp '^\+SECCOMP \+SELINUX .*\+CAP'
+	assert_line --regexp '^\+SECCOMP .* \+(MUSL|GLIBC)$'   # the libc of the build (make LIBC=)
 }
 
 @test "--debug: a line per step with its level, on stderr and in --log" {

@@ -21,9 +21,13 @@ else
 fi
 arch=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-tinyrun maintainers <maintainers@users.noreply.a-seed-e4044340.example>}
-# the sources of what the static binary holds (Debian policy 7.8)
+# the sources of what the static binary holds (Debian policy 7.8): its libc (musl's build,
+# the default, or glibc's: --version says), and the libraries, which contrib/musl/libs.sh
+# builds from the very source versions of these -dev packages
+libc=libc6-dev
+"$root/usr/bin/tinyrun" --version | grep -q '+MUSL' && libc=musl-dev
 built_using=$(dpkg-query -W -f='${source:Package} (= ${source:Version}), ' \
-	libc6-dev libseccomp-dev libcap-dev libyajl-dev | sed 's/, $//')
+	$libc libseccomp-dev libcap-dev libyajl-dev | sed 's/, $//')
 
 # Debian's layout: a stripped binary (as dh_strip), a gzipped man page (gzip -9n)
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/tinyrun"

@@ -156,7 +156,16 @@ struct frame {
 
 struct item { const char *key; struct json_val *val; };
 
-/* on tree_parse's stack (20 KB: no malloc'd 16 KB, which musl's malloc maps and unmaps at
+/* yajl's own allocations during one parse (its handle, lexer, bytestack and
+ * the lexer's 2 KB buffer: ~3 KB for a config) come from tree_parse's stack:
+ * musl's malloc maps a group for each of those sizes and unmaps it again at
+ * each parse (4 syscalls per parse). Past the buffer, malloc. */
+struct ya_stack {
+	size_t used;
+	alignas(max_align_t) unsigned char buf[6144];
+};
+
+/* on tree_parse's stack (26 KB: no malloc'd 16 KB, which musl's malloc maps and unmaps at
  * each parse), with its first items inline */
 #define INLINE_ITEMS 256
 struct builder {
@@ -168,7 +177,80 @@ struct builder {
 	size_t depth;
 	const char *key;             /* the object key the next value goes under */
 	bool have_root;
+	struct ya_stack ya;          /* yajl's memory */
 };
+
+#define YA_HDR sizeof(max_align_t)   /* the block's size, before it */
+
+static size_t ya_span(size_t n)
+{
+	return (YA_HDR + n + YA_HDR - 1) & ~(YA_HDR - 1);
+}
+
+static bool ya_mine(const struct ya_stack *a, const void *p)
+{
+	return (const unsigned char *)p >= a->buf && (const unsigned char *)p < a->buf + sizeof(a->buf);
+}
+
+static size_t ya_size(const void *p)
+{
+	size_t n;
+
+	memcpy(&n, (const unsigned char *)p - YA_HDR, sizeof(n));
+	return n;
+}
+
+static bool ya_last(const struct ya_stack *a, const void *p)
+{
+	return (const unsigned char *)p - YA_HDR + ya_span(ya_size(p)) == a->buf + a->used;
+}
+
+static void *ya_malloc(void *ctx, size_t n)
+{
+	struct ya_stack *a = ctx;
+	unsigned char *p;
+
+	if (n > sizeof(a->buf) || ya_span(n) > sizeof(a->buf) - a->used)
+		return malloc(n);
+	p = a->buf + a->used;
+	memcpy(p, &n, sizeof(n));
+	a->used += ya_span(n);
+	return p + YA_HDR;
+}
+
+static void ya_free(void *ctx, void *p)
+{
+	struct ya_stack *a = ctx;
+
+	if (!ya_mine(a, p))
+		free(p);
+	else if (ya_last(a, p))   /* else left until the parse ends */
+		a->used = (size_t)((unsigned char *)p - YA_HDR - a->buf);
+}
+
+static void *ya_realloc(void *ctx, void *p, size_t n)
+{
+	struct ya_stack *a = ctx;
+	size_t old;
+	void *q;
+
+	if (!p)
+		return ya_malloc(ctx, n);
+	if (!ya_mine(a, p))
+		return realloc(p, n);
+	old = ya_size(p);
+	if (ya_last(a, p) && n <= sizeof(a->buf) &&
+	    ya_span(n) <= sizeof(a->buf) - (size_t)((unsigned char *)p - YA_HDR - a->buf)) {
+		a->used = (size_t)((unsigned char *)p - YA_HDR - a->buf) + ya_span(n);
+		memcpy((unsigned char *)p - YA_HDR, &n, sizeof(n));
+		return p;
+	}
+	if (!(q = ya_malloc(ctx, n)))
+		return NULL;
+	memcpy(q, p, old < n ? old : n);
+	ya_free(ctx, p);
+	return q;
+}
 
 static struct tblock *tblock_new(size_t size)
 {
@@ -367,7 +449,9 @@ static struct tree *tree_parse(const char *text, size_t len)
 	b->t = (struct tree *)blk->data;
 	blk->used = sizeof(struct tree);
 	b->t->head = b->t->cur = blk;
-	h = yajl_alloc(&tree_callbacks, NULL, b);
+	b->ya.used = 0;
+	yajl_alloc_funcs afs = { .malloc = ya_malloc, .realloc = ya_realloc, .free = ya_free, .ctx = &b->ya };
+	h = yajl_alloc(&tree_callbacks, &afs, b);
 	if (h && yajl_parse(h, (const unsigned char *)text, len) == yajl_status_ok &&
 	    yajl_complete_parse(h) == yajl_status_ok)
 		ok = b->have_root && b->depth == 0;

@@ -418,6 +418,8 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 fail:
 	r = exec_fail(&err);
 done:
+	if (!cli_teardown())   /* main returns next */
+		return r;
 	free(env);
 	oci_config_free(&cfg);
 	free(buf);

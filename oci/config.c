@@ -265,6 +265,12 @@ int oci_config_parse(const char *name, const char *json, size_t len,
 	return r;
 }
 
+int oci_config_parse_text(const char *name, const char *text, size_t len,
+			  enum oci_parse_parts parts, struct oci_config *cfg, struct error *err)
+{
+	return config_from_text(name, text, len, parts, cfg, err);   /* it zeroes cfg */
+}
+
 void oci_config_free(struct oci_config *cfg)
 {
 	arena_free(cfg->arena);

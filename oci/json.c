@@ -162,8 +162,8 @@ struct item { const char *key; struct json_val *val; };
  * musl's malloc maps a group for each of those sizes and unmaps it again at
  * each parse (4 syscalls per parse). Past the buffer, malloc. */
 struct ya_stack {
-	size_t used;
-	alignas(max_align_t) unsigned char buf[6144];
+	size_t used, size;
+	unsigned char *buf;          /* aligned for any type */
 };
 
 /* on tree_parse's stack (26 KB: no malloc'd 16 KB, which musl's malloc maps and unmaps at
@@ -178,7 +178,8 @@ struct builder {
 	size_t depth;
 	const char *key;             /* the object key the next value goes under */
 	bool have_root;
-	struct ya_stack ya;          /* yajl's memory */
+	struct ya_stack ya;          /* yajl's memory: */
+	alignas(max_align_t) unsigned char ya_mem[6144];
 };
 
 #define YA_HDR sizeof(max_align_t)   /* the block's size, before it */
@@ -190,7 +191,7 @@ static size_t ya_span(size_t n)
 
 static bool ya_mine(const struct ya_stack *a, const void *p)
 {
-	return (const unsigned char *)p >= a->buf && (const unsigned char *)p < a->buf + sizeof(a->buf);
+	return (const unsigned char *)p >= a->buf && (const unsigned char *)p < a->buf + a->size;
 }
 
 static size_t ya_size(const void *p)
@@ -211,7 +212,7 @@ static void *ya_malloc(void *ctx, size_t n)
 	struct ya_stack *a = ctx;
 	unsigned char *p;
 
-	if (n > sizeof(a->buf) || ya_span(n) > sizeof(a->buf) - a->used)
+	if (n > a->size || ya_span(n) > a->size - a->used)
 		return malloc(n);
 	p = a->buf + a->used;
 	memcpy(p, &n, sizeof(n));
@@ -229,6 +230,16 @@ static void ya_free(void *ctx, void *p)
 		a->used = (size_t)((unsigned char *)p - YA_HDR - a->buf);
 }
 
+static void *ya_realloc(void *ctx, void *p, size_t n);
+
+static yajl_alloc_funcs ya_funcs(struct ya_stack *a, unsigned char *mem, size_t size)
+{
+	a->used = 0;
+	a->size = size;
+	a->buf = mem;
+	return (yajl_alloc_funcs){ .malloc = ya_malloc, .realloc = ya_realloc, .free = ya_free, .ctx = a };
+}
+
 static void *ya_realloc(void *ctx, void *p, size_t n)
 {
 	struct ya_stack *a = ctx;
@@ -240,8 +251,8 @@ static void *ya_realloc(void *ctx, void *p, size_t n)
 	if (!ya_mine(a, p))
 		return realloc(p, n);
 	old = ya_size(p);
-	if (ya_last(a, p) && n <= sizeof(a->buf) &&
-	    ya_span(n) <= sizeof(a->buf) - (size_t)((unsigned char *)p - YA_HDR - a->buf)) {
+	if (ya_last(a, p) && n <= a->size &&
+	    ya_span(n) <= a->size - (size_t)((unsigned char *)p - YA_HDR - a->buf)) {
 		a->used = (size_t)((unsigned char *)p - YA_HDR - a->buf) + ya_span(n);
 		memcpy((unsigned char *)p - YA_HDR, &n, sizeof(n));
 		return p;
@@ -465,8 +476,7 @@ static struct tree *tree_parse(const char *text, size_t len, void *mem, size_t s
 	b->t = (struct tree *)blk->data;
 	blk->used = sizeof(struct tree);
 	b->t->head = b->t->cur = blk;
-	b->ya.used = 0;
-	yajl_alloc_funcs afs = { .malloc = ya_malloc, .realloc = ya_realloc, .free = ya_free, .ctx = &b->ya };
+	yajl_alloc_funcs afs = ya_funcs(&b->ya, b->ya_mem, sizeof(b->ya_mem));
 	h = yajl_alloc(&tree_callbacks, &afs, b);
 	if (h && yajl_parse(h, (const unsigned char *)text, len) == yajl_status_ok &&
 	    yajl_complete_parse(h) == yajl_status_ok)
@@ -644,30 +654,52 @@ int json_uint64(const struct json_val *v, uint64_t *out)
 
 #define MAX_DEPTH 128
 
+/* One malloc'd block for the writer, yajl_gen's memory and the text's first
+ * KB, which json_writer_finish hands out as the text (moved to the block's
+ * start): with musl each of the three was a malloc group mapped and unmapped
+ * at every state.json. */
 struct json_writer {
 	yajl_gen g;
-	struct util_buf out;         /* what yajl printed */
+	struct util_buf out;         /* what yajl printed: in `first`, then malloc'd */
 	bool pretty, failed;
 	unsigned depth;
 	size_t open_at[MAX_DEPTH];   /* buffer offset just after the '[' or '{' */
 	bool items[MAX_DEPTH];       /* anything written inside yet */
+	struct ya_stack ya;          /* yajl_gen's memory (~600 bytes): */
+	alignas(max_align_t) unsigned char ya_mem[1024];
+	char first[1024];
 };
 
 static void w_print(void *ctx, const char *s, size_t n)
 {
 	struct json_writer *w = ctx;
 
+	if (w->out.p == w->first && w->out.len + n + 1 > w->out.cap) {
+		struct util_buf heap = { 0 };   /* past `first`: to the heap */
+
+		if (util_buf_put(&heap, w->first, w->out.len) < 0) {
+			w->failed = true;
+			return;
+		}
+		w->out = heap;
+	}
 	if (util_buf_put(&w->out, s, n) < 0)
 		w->failed = true;
 }
 
 struct json_writer *json_writer_new(const char *indent)
 {
-	struct json_writer *w = calloc(1, sizeof(*w));
+	struct json_writer *w = malloc(sizeof(*w));
+	yajl_alloc_funcs afs;
 
 	if (!w)
 		return NULL;
-	w->g = yajl_gen_alloc(NULL);
+	memset(w, 0, offsetof(struct json_writer, ya));
+	w->out.p = w->first;
+	w->out.cap = sizeof(w->first);
+	w->first[0] = '\0';
+	afs = ya_funcs(&w->ya, w->ya_mem, sizeof(w->ya_mem));
+	w->g = yajl_gen_alloc(&afs);
 	if (!w->g) {
 		free(w);
 		return NULL;
@@ -789,23 +821,32 @@ void json_w_null(struct json_writer *w)
 
 int json_writer_finish(struct json_writer *w, char **out, size_t *len)
 {
+	bool inline_text = w && w->out.p == w->first;
 	int r = 0;
 
 	if (!w)
 		return -ENOMEM;
-	if (w->failed || w->depth != 0 || !w->out.p) {
-		r = w->failed ? -ENOMEM : -EINVAL;
-		free(w->out.p);
-	} else {
-		while (w->out.len > 0 && w->out.p[w->out.len - 1] == '\n')
-			w->out.p[--w->out.len] = '\0';
-		*out = w->out.p;
-		if (len)
-			*len = w->out.len;
-	}
 	yajl_gen_free(w->g);
-	free(w);
-	return r;
+	if (w->failed || w->depth != 0 || w->out.len == 0) {
+		r = w->failed ? -ENOMEM : -EINVAL;
+		if (!inline_text)
+			free(w->out.p);
+		free(w);
+		return r;
+	}
+	while (w->out.len > 0 && w->out.p[w->out.len - 1] == '\n')
+		w->out.p[--w->out.len] = '\0';
+	if (len)
+		*len = w->out.len;
+	if (!inline_text) {
+		*out = w->out.p;
+		free(w);
+		return 0;
+	}
+	/* the text, in the block itself: to its start, the block is the caller's */
+	memmove(w, w->first, w->out.len + 1);
+	*out = (char *)w;
+	return 0;
 }
 
 void json_w_value(struct json_writer *w, const struct json_val *v)

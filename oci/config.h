@@ -535,6 +535,11 @@ int oci_read_input(const char *path, const char *name, char **buf, size_t *len,
 /* The same from a buffer; `name` is used as the message prefix ("config.json"). */
 int oci_config_parse(const char *name, const char *json, size_t len,
 		     enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);
+/* The same from a buffer with text[len] == '\0' (oci_read_file's and
+ * util_read_fd's are): parsed where it is, no copy (with musl a copy of a
+ * config's size maps and unmaps a malloc group). */
+int oci_config_parse_text(const char *name, const char *text, size_t len,
+			  enum oci_parse_parts parts, struct oci_config *cfg, struct error *err);
 void oci_config_free(struct oci_config *cfg);
 /* What `create` and `run` need beyond a valid config: a process, a root, a
  * mount namespace, both id mappings for a new user namespace, a new pid

@@ -140,6 +140,7 @@ struct json_val {
 struct tblock {
 	struct tblock *next;
 	size_t size, used;
+	bool borrowed;               /* the caller's memory (json_parse_in): not freed */
 	alignas(max_align_t) unsigned char data[];
 };
 
@@ -156,7 +157,16 @@ struct frame {
 
 struct item { const char *key; struct json_val *val; };
 
-/* on tree_parse's stack (20 KB: no malloc'd 16 KB, which musl's malloc maps and unmaps at
+/* yajl's own allocations during one parse (its handle, lexer, bytestack and
+ * the lexer's 2 KB buffer: ~3 KB for a config) come from tree_parse's stack:
+ * musl's malloc maps a group for each of those sizes and unmaps it again at
+ * each parse (4 syscalls per parse). Past the buffer, malloc. */
+struct ya_stack {
+	size_t used, size;
+	unsigned char *buf;          /* aligned for any type */
+};
+
+/* on tree_parse's stack (26 KB: no malloc'd 16 KB, which musl's malloc maps and unmaps at
  * each parse), with its first items inline */
 #define INLINE_ITEMS 256
 struct builder {
@@ -168,7 +178,91 @@ struct builder {
 	size_t depth;
 	const char *key;             /* the object key the next value goes under */
 	bool have_root;
+	struct ya_stack ya;          /* yajl's memory: */
+	alignas(max_align_t) unsigned char ya_mem[6144];
 };
+
+#define YA_HDR sizeof(max_align_t)   /* the block's size, before it */
+
+static size_t ya_span(size_t n)
+{
+	return (YA_HDR + n + YA_HDR - 1) & ~(YA_HDR - 1);
+}
+
+static bool ya_mine(const struct ya_stack *a, const void *p)
+{
+	return (const unsigned char *)p >= a->buf && (const unsigned char *)p < a->buf + a->size;
+}
+
+static size_t ya_size(const void *p)
+{
+	size_t n;
+
+	memcpy(&n, (const unsigned char *)p - YA_HDR, sizeof(n));
+	return n;
+}
+
+static bool ya_last(const struct ya_stack *a, const void *p)
+{
+	return (const unsigned char *)p - YA_HDR + ya_span(ya_size(p)) == a->buf + a->used;
+}
+
+static void *ya_malloc(void *ctx, size_t n)
+{
+	struct ya_stack *a = ctx;
+	unsigned char *p;
+
+	if (n > a->size || ya_span(n) > a->size - a->used)
+		return malloc(n);
+	p = a->buf + a->used;
+	memcpy(p, &n, sizeof(n));
+	a->used += ya_span(n);
+	return p + YA_HDR;
+}
+
+static void ya_free(void *ctx, void *p)
+{
+	struct ya_stack *a = ctx;
+
+	if (!ya_mine(a, p))
+		free(p);
+	else if (ya_last(a, p))   /* else left until the parse ends */
+		a->used = (size_t)((unsigned char *)p - YA_HDR - a->buf);
+}
+
+static void *ya_realloc(void *ctx, void *p, size_t n);
+
+static yajl_alloc_funcs ya_funcs(struct ya_stack *a, unsigned char *mem, size_t size)
+{
+	a->used = 0;
+	a->size = size;
+	a->buf = mem;
+	return (yajl_alloc_funcs){ .malloc = ya_malloc, .realloc = ya_realloc, .free = ya_free, .ctx = a };
+}
+
+static void *ya_realloc(void *ctx, void *p, size_t n)
+{
+	struct ya_stack *a = ctx;
+	size_t old;
+	void *q;
+
+	if (!p)
+		return ya_malloc(ctx, n);
+	if (!ya_mine(a, p))
+		return realloc(p, n);
+	old = ya_size(p);
+	if (ya_last(a, p) && n <= a->size &&
+	    ya_span(n) <= a->size - (size_t)((unsigned char *)p - YA_HDR - a->buf)) {
+		a->used = (size_t)((unsigned char *)p - YA_HDR - a->buf) + ya_span(n);
+		memcpy((unsigned char *)p - YA_HDR, &n, sizeof(n));
+		return p;
+	}
+	if (!(q = ya_malloc(ctx, n)))
+		return NULL;
+	memcpy(q, p, old < n ? old : n);
+	ya_free(ctx, p);
+	return q;
+}
 
 static struct tblock *tblock_new(size_t size)
 {
@@ -178,6 +272,7 @@ static struct tblock *tblock_new(size_t size)
 		b->next = NULL;
 		b->size = size;
 		b->used = 0;
+		b->borrowed = false;
 	}
 	return b;
 }
@@ -219,7 +314,8 @@ static void tree_free(struct tree *t)
 
 	for (c = t ? t->head : NULL; c; c = next) {   /* t is inside head: read it first */
 		next = c->next;
-		free(c);
+		if (!c->borrowed)
+			free(c);
 	}
 }
 
@@ -349,16 +445,29 @@ static const yajl_callbacks tree_callbacks = {
 
 /* The tree of a valid text no deeper than JSON_MAX_DEPTH; NULL otherwise (or
  * out of memory), json_parse then finds the reason as it always did. */
-static struct tree *tree_parse(const char *text, size_t len)
+static size_t tree_first(size_t len)
+{
+	return sizeof(struct tree) + 2 * len + 4096;   /* 19 KB of text: ~40 KB of nodes and strings */
+}
+
+/* mem, size: the first block's memory when it is large enough (json_parse_in) */
+static struct tree *tree_parse(const char *text, size_t len, void *mem, size_t size)
 {
 	struct builder bs, *b = &bs;
-	size_t first = 2 * len + 4096;   /* 19 KB of text: ~40 KB of nodes and strings */
 	struct tblock *blk;
 	yajl_handle h = NULL;
 	bool ok = false;
 
-	if (!(blk = tblock_new(sizeof(struct tree) + first)))
+	if (mem && ((uintptr_t)mem & (alignof(max_align_t) - 1)) == 0 &&
+	    size >= sizeof(struct tblock) + tree_first(len)) {
+		blk = mem;
+		blk->next = NULL;
+		blk->size = size - sizeof(struct tblock);
+		blk->used = 0;
+		blk->borrowed = true;
+	} else if (!(blk = tblock_new(tree_first(len)))) {
 		return NULL;
+	}
 	b->items = b->inline_items;
 	b->cap_items = INLINE_ITEMS;
 	b->n_items = b->depth = 0;
@@ -367,7 +476,8 @@ static struct tree *tree_parse(const char *text, size_t len)
 	b->t = (struct tree *)blk->data;
 	blk->used = sizeof(struct tree);
 	b->t->head = b->t->cur = blk;
-	h = yajl_alloc(&tree_callbacks, NULL, b);
+	yajl_alloc_funcs afs = ya_funcs(&b->ya, b->ya_mem, sizeof(b->ya_mem));
+	h = yajl_alloc(&tree_callbacks, &afs, b);
 	if (h && yajl_parse(h, (const unsigned char *)text, len) == yajl_status_ok &&
 	    yajl_complete_parse(h) == yajl_status_ok)
 		ok = b->have_root && b->depth == 0;
@@ -382,12 +492,22 @@ static struct tree *tree_parse(const char *text, size_t len)
 	return b->t;
 }
 
+size_t json_parse_room(size_t len)
+{
+	return sizeof(struct tblock) + tree_first(len);
+}
+
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
+{
+	return json_parse_in(text, NULL, 0, errbuf, errlen);
+}
+
+struct json_val *json_parse_in(const char *text, void *mem, size_t size, char *errbuf, size_t errlen)
 {
 	char ebuf[512] = "", loc[128] = "";
 	size_t err_at = 0, n;
 	const char *at;
-	struct tree *t = tree_parse(text, strlen(text));
+	struct tree *t = tree_parse(text, strlen(text), mem, size);
 
 	if (t && !nul_escape(text))
 		return &t->root;
@@ -534,30 +654,52 @@ int json_uint64(const struct json_val *v, uint64_t *out)
 
 #define MAX_DEPTH 128
 
+/* One malloc'd block for the writer, yajl_gen's memory and the text's first
+ * KB, which json_writer_finish hands out as the text (moved to the block's
+ * start): with musl each of the three was a malloc group mapped and unmapped
+ * at every state.json. */
 struct json_writer {
 	yajl_gen g;
-	struct util_buf out;         /* what yajl printed */
+	struct util_buf out;         /* what yajl printed: in `first`, then malloc'd */
 	bool pretty, failed;
 	unsigned depth;
 	size_t open_at[MAX_DEPTH];   /* buffer offset just after the '[' or '{' */
 	bool items[MAX_DEPTH];       /* anything written inside yet */
+	struct ya_stack ya;          /* yajl_gen's memory (~600 bytes): */
+	alignas(max_align_t) unsigned char ya_mem[1024];
+	char first[1024];
 };
 
 static void w_print(void *ctx, const char *s, size_t n)
 {
 	struct json_writer *w = ctx;
 
+	if (w->out.p == w->first && w->out.len + n + 1 > w->out.cap) {
+		struct util_buf heap = { 0 };   /* past `first`: to the heap */
+
+		if (util_buf_put(&heap, w->first, w->out.len) < 0) {
+			w->failed = true;
+			return;
+		}
+		w->out = heap;
+	}
 	if (util_buf_put(&w->out, s, n) < 0)
 		w->failed = true;
 }
 
 struct json_writer *json_writer_new(const char *indent)
 {
-	struct json_writer *w = calloc(1, sizeof(*w));
+	struct json_writer *w = malloc(sizeof(*w));
+	yajl_alloc_funcs afs;
 
 	if (!w)
 		return NULL;
-	w->g = yajl_gen_alloc(NULL);
+	memset(w, 0, offsetof(struct json_writer, ya));
+	w->out.p = w->first;
+	w->out.cap = sizeof(w->first);
+	w->first[0] = '\0';
+	afs = ya_funcs(&w->ya, w->ya_mem, sizeof(w->ya_mem));
+	w->g = yajl_gen_alloc(&afs);
 	if (!w->g) {
 		free(w);
 		return NULL;
@@ -679,23 +821,32 @@ void json_w_null(struct json_writer *w)
 
 int json_writer_finish(struct json_writer *w, char **out, size_t *len)
 {
+	bool inline_text = w && w->out.p == w->first;
 	int r = 0;
 
 	if (!w)
 		return -ENOMEM;
-	if (w->failed || w->depth != 0 || !w->out.p) {
-		r = w->failed ? -ENOMEM : -EINVAL;
-		free(w->out.p);
-	} else {
-		while (w->out.len > 0 && w->out.p[w->out.len - 1] == '\n')
-			w->out.p[--w->out.len] = '\0';
-		*out = w->out.p;
-		if (len)
-			*len = w->out.len;
-	}
 	yajl_gen_free(w->g);
-	free(w);
-	return r;
+	if (w->failed || w->depth != 0 || w->out.len == 0) {
+		r = w->failed ? -ENOMEM : -EINVAL;
+		if (!inline_text)
+			free(w->out.p);
+		free(w);
+		return r;
+	}
+	while (w->out.len > 0 && w->out.p[w->out.len - 1] == '\n')
+		w->out.p[--w->out.len] = '\0';
+	if (len)
+		*len = w->out.len;
+	if (!inline_text) {
+		*out = w->out.p;
+		free(w);
+		return 0;
+	}
+	/* the text, in the block itself: to its start, the block is the caller's */
+	memmove(w, w->first, w->out.len + 1);
+	*out = (char *)w;
+	return 0;
 }
 
 void json_w_value(struct json_writer *w, const struct json_val *v)

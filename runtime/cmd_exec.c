@@ -303,7 +303,7 @@ static int load_config(struct container *c, struct oci_config *cfg, char **buf, 
 		return error_sys(err, -r, "container \"%s\": saved config", c->id);
 	/* the sealed re-exec before the parse when the text settles it (selfseal.h) */
 	if ((r = selfseal_guard_text(*buf, len, err)) < 0 ||
-	    (r = oci_config_parse("config.json", *buf, len, OCI_PARSE_ALL, cfg, err)) < 0)
+	    (r = oci_config_parse_text("config.json", *buf, len, OCI_PARSE_ALL, cfg, err)) < 0)
 		free(*buf);
 	return r;
 }
@@ -418,6 +418,8 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 fail:
 	r = exec_fail(&err);
 done:
+	if (!cli_teardown())   /* main returns next */
+		return r;
 	free(env);
 	oci_config_free(&cfg);
 	free(buf);

@@ -30,7 +30,9 @@ int cmd_state(struct global_opts *g, int argc, char **argv)
 	fwrite(json, 1, len, stdout);
 	if (len && json[len - 1] != '\n')
 		putchar('\n');
-	free(json);
-	container_close(&c);
+	if (cli_teardown()) {   /* main returns next */
+		free(json);
+		container_close(&c);
+	}
 	return 0;
 }

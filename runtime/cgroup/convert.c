@@ -234,7 +234,14 @@ static void v1_rule(struct cg_v1_dev_write *w, const struct cg_dev_rule *r, char
 int cg_v1_device_writes(const struct cg_dev_rule *rules, size_t n,
 			struct cg_v1_dev_write **out, size_t *n_out)
 {
-	struct cg_v1_dev_write *w = calloc(2 * n + 1, sizeof(*w));
+	return cg_v1_device_writes_into(rules, n, NULL, 0, out, n_out);
+}
+
+int cg_v1_device_writes_into(const struct cg_dev_rule *rules, size_t n, struct cg_v1_dev_write *buf,
+			     size_t cap, struct cg_v1_dev_write **out, size_t *n_out)
+{
+	struct cg_v1_dev_write *w = buf && n < cap / 2 ? memset(buf, 0, (2 * n + 1) * sizeof(*buf))
+						       : calloc(2 * n + 1, sizeof(*w));
 	size_t start = 0, i, k = 0;
 	bool allow_all = false;
 

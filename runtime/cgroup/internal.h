@@ -97,6 +97,11 @@ struct cg_v1_dev_write {
  * the last catch-all in order ('a' with a number split into 'c' and 'b'). */
 int cg_v1_device_writes(const struct cg_dev_rule *rules, size_t n,
 			struct cg_v1_dev_write **out, size_t *n_out);
+/* The same into buf when its cap entries hold them (*out == buf: nothing
+ * to free), else into malloc'd memory: musl's malloc maps and unmaps a
+ * group for the ~2 KB of a stock config's writes. */
+int cg_v1_device_writes_into(const struct cg_dev_rule *rules, size_t n, struct cg_v1_dev_write *buf,
+			     size_t cap, struct cg_v1_dev_write **out, size_t *n_out);
 
 /* hugepage size in kB -> "2MB", "1GB", "64KB" (names of hugetlb.<size>.*). */
 void cg_hugepage_name(unsigned long kb, char *buf, size_t size);

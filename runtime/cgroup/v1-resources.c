@@ -375,13 +375,13 @@ int cg1_apply(const int *fds, const struct oci_resources *res, bool update, stru
 int cg1_apply_devices(int fd, const struct oci_config *cfg, struct error *err)
 {
 	struct cg_dev_rule *rules;
-	struct cg_v1_dev_write *w;
+	struct cg_v1_dev_write *w, stack[32];   /* a stock config's 12 writes */
 	int allow = -1, deny = -1, r = 0;
 	size_t n, nw, i;
 
 	if (cg_device_rules(cfg, &rules, &n) < 0)
 		return error_set(err, ENOMEM, "out of memory");
-	r = cg_v1_device_writes(rules, n, &w, &nw);
+	r = cg_v1_device_writes_into(rules, n, stack, sizeof(stack) / sizeof(stack[0]), &w, &nw);
 	free(rules);
 	if (r < 0)
 		return error_set(err, ENOMEM, "out of memory");
@@ -400,7 +400,8 @@ int cg1_apply_devices(int fd, const struct oci_config *cfg, struct error *err)
 		close(allow);
 	if (deny >= 0)
 		close(deny);
-	free(w);
+	if (w != stack)
+		free(w);
 	if (r < 0)
 		error_prefix(err, "linux.resources.devices");
 	return r;

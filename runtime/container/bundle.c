@@ -28,7 +28,7 @@ int bundle_read(const char *dir, const char *config, struct bundle *b, struct er
 
 int bundle_parse(struct bundle *b, struct error *err)
 {
-	int r = oci_config_parse("config.json", b->json, b->len, OCI_PARSE_ALL, &b->cfg, err);
+	int r = oci_config_parse_text("config.json", b->json, b->len, OCI_PARSE_ALL, &b->cfg, err);
 
 	if (r < 0) {
 		free(b->json);

@@ -124,37 +124,38 @@ static int set_groups(const struct oci_process *p, enum setgroups_mode mode, str
 	return 0;
 }
 
-/* CUR: the caller's (a local: the child writes no page of the runtime's
- * data for it, each one a copy-on-write fault) */
-static uint64_t held_caps(struct __user_cap_data_struct cur[2])
+/* HELD: the caller's (a local: the child writes no page of the runtime's
+ * data for it, each one a copy-on-write fault); a permitted set of all when
+ * capget fails */
+static void held_caps(struct process_caps *held)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct cur[2] = { 0 };
 
-	if (syscall(SYS_capget, &hdr, cur) < 0)
-		return ~0ULL;
-	return cur[0].permitted | (uint64_t)cur[1].permitted << 32;
+	if (syscall(SYS_capget, &hdr, cur) < 0) {
+		held->permitted = ~0ULL;
+		held->inheritable = 0;
+		return;
+	}
+	held->permitted = cur[0].permitted | (uint64_t)cur[1].permitted << 32;
+	held->inheritable = cur[0].inheritable | (uint64_t)cur[1].inheritable << 32;
 }
 
-static uint64_t current_inheritable(const struct __user_cap_data_struct cur[2])
-{
-	return cur[0].inheritable | (uint64_t)cur[1].inheritable << 32;
-}
-
-static int set_caps(const struct oci_process *p, struct error *err)
+static int set_caps(const struct oci_process *p, const struct process_caps *cur, struct error *err)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2], cur[2] = { 0 };
+	struct __user_cap_data_struct data[2];
 	const struct oci_caps *c = &p->caps;
 	int last = process_cap_last_cap();
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
 	uint64_t e = c->effective & known, pm = c->permitted & known, in = c->inheritable & known;
-	uint64_t held = held_caps(cur);
+	uint64_t held = cur->permitted;
 
 	/* config.md: capabilities that cannot be granted are skipped, not fatal
 	 * (process_warn_ungrantable said so while the --log file was open) */
 	e &= held;
 	pm &= held;
-	in &= held | current_inheritable(cur);
+	in &= held | cur->inheritable;
 	for (int i = 0; i < 2; i++) {
 		data[i].effective = (uint32_t)(e >> (32 * i));
 		data[i].permitted = (uint32_t)(pm >> (32 * i));
@@ -238,16 +239,18 @@ static int cwd_check(const struct oci_process *p, bool later, struct error *err)
 	return 0;
 }
 
-void process_warn_ungrantable(const struct oci_process *p)
+void process_warn_ungrantable(const struct oci_process *p, struct process_caps *cur)
 {
 	int last = process_cap_last_cap();
 	uint64_t known = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
-	struct __user_cap_data_struct cur[2] = { 0 };
-	uint64_t held = held_caps(cur);    /* one capget; current_inheritable reads its result */
-	uint64_t missing = (p->caps.effective | p->caps.permitted) & known & ~held;
+	uint64_t held, missing;
+
+	held_caps(cur);    /* the one capget: set_caps uses it too */
+	held = cur->permitted;
+	missing = (p->caps.effective | p->caps.permitted) & known & ~held;
 
 	/* what set_caps will hold: an ambient capability needs both sets */
-	uint64_t raisable = (p->caps.permitted & held) & (p->caps.inheritable & (held | current_inheritable(cur)));
+	uint64_t raisable = (p->caps.permitted & held) & (p->caps.inheritable & (held | cur->inheritable));
 	uint64_t no_amb = p->caps.ambient & known & ~raisable;
 
 	for (int cap = 0; missing && cap <= last; cap++)
@@ -264,7 +267,8 @@ void process_warn_ungrantable(const struct oci_process *p)
 				  oci_name_of(oci_capabilities, oci_n_capabilities, cap), strerror(EPERM));
 }
 
-int process_become_user(const struct oci_process *p, enum setgroups_mode groups, struct error *err)
+int process_become_user(const struct oci_process *p, enum setgroups_mode groups, const struct process_caps *held,
+			struct error *err)
 {
 	bool later;
 	int r;
@@ -284,7 +288,7 @@ int process_become_user(const struct oci_process *p, enum setgroups_mode groups,
 		return r;
 	if (p->uid != 0)
 		prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	if ((r = set_caps(p, err)) < 0)
+	if ((r = set_caps(p, held, err)) < 0)
 		return r;
 	/* config.md: an unspecified umask SHOULD NOT change the caller's */
 	if (p->has_umask)

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -24,11 +25,18 @@ int process_drop_bounding(const struct oci_process *p, struct error *err);
  * user namespace whose setgroups is "deny"; the caller's stay with crun's
  * annotation run.oci.keep_original_groups. */
 enum setgroups_mode { SETGROUPS_SET, SETGROUPS_DENIED, SETGROUPS_KEEP };
-int process_become_user(const struct oci_process *p, enum setgroups_mode groups, struct error *err);
+/* The caller's permitted and inheritable sets, read once (one capget) by
+ * process_warn_ungrantable for process_become_user: nothing in between
+ * changes them (the bounding set's drops do not; the uid change keeps the
+ * permitted set, PR_SET_KEEPCAPS for another uid, and never touches the
+ * inheritable one). */
+struct process_caps { uint64_t permitted, inheritable; };
+int process_become_user(const struct oci_process *p, enum setgroups_mode groups, const struct process_caps *held,
+			struct error *err);
 /* A warning per capability of process.capabilities the runtime does not hold
  * (process_become_user skips them): call before the host's fds are closed, so
- * that it reaches the --log file, never the container's stdio. */
-void process_warn_ungrantable(const struct oci_process *p);
+ * that it reaches the --log file, never the container's stdio. Fills *held. */
+void process_warn_ungrantable(const struct oci_process *p, struct process_caps *held);
 /* process.env as runc hands it on: each name once with its last value, and
  * HOME from the container's /etc/passwd (or "/") when it is missing or
  * empty. Call after pivot_root, while still root. ROOM (or NULL: the heap)

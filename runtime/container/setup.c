@@ -88,10 +88,11 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 {
 	const struct oci_process *p = s->p;
 	struct stat exe_st;
+	struct process_caps held;
 	int r;
 
 	/* while the --log fd is still open */
-	process_warn_ungrantable(p);
+	process_warn_ungrantable(p, &held);
 	/* CVE-2024-21626: the cwd, PATH and program are the container's; no
 	 * host fd may be open while they are resolved (the sync socket and the
 	 * O_PATH exec fifo lead nowhere: not directories, not executable) */
@@ -105,7 +106,7 @@ int setup_tail(const struct setup *s, char *exe, struct error *err)
 	if (s->env)
 		*s->env = process_env_final(p, NULL);
 	if ((r = process_drop_bounding(p, err)) < 0 ||
-	    (r = process_become_user(p, s->groups, err)) < 0 ||
+	    (r = process_become_user(p, s->groups, &held, err)) < 0 ||
 	    (r = process_find_exec(p, exe, PATH_MAX, &exe_st, err)) < 0 ||
 	    (r = process_check_not_runtime(exe, &exe_st, s->self_dev, s->self_ino, err)) < 0 ||
 	    (r = process_set_no_new_privs(p, err)) < 0)

@@ -114,10 +114,14 @@ static bool one_of(const char *a, const char *names)
 	return false;
 }
 
-/* The text of FILE has no "user" value (and could be read whole). */
+/* The text of FILE has no "user" value (and could be read whole). A text
+ * of less than 16 KiB (a usual config) is read onto the stack, one read()
+ * where a mapping took an mmap and an munmap; one that grew since the statx
+ * is not read whole (no: main goes on). A larger one is mapped. */
 static bool no_userns_in(const char *file)
 {
 	struct statx st;
+	char small[16384];
 	sl fd = sys6(__NR_openat, AT_FDCWD, (sl)file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0, 0, 0), m;
 	bool ok = false;
 
@@ -125,10 +129,15 @@ static bool no_userns_in(const char *file)
 		return false;
 	if (sys5(__NR_statx, fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, &st) == 0 &&
 	    (st.stx_mode & S_IFMT) == S_IFREG && st.stx_size > 0 && (sl)st.stx_size <= CONFIG_MAX) {
-		m = sys6(__NR_mmap, 0, (sl)st.stx_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if ((unsigned long)m < -4095UL) {
-			ok = !selfseal_text_may_declare_userns((const char *)m, (size_t)st.stx_size);
-			sys3(__NR_munmap, m, st.stx_size, 0);
+		if (st.stx_size < sizeof(small)) {
+			ok = sys3(__NR_read, fd, (sl)small, (sl)st.stx_size + 1) == (sl)st.stx_size &&
+			     !selfseal_text_may_declare_userns(small, (size_t)st.stx_size);
+		} else {
+			m = sys6(__NR_mmap, 0, (sl)st.stx_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if ((unsigned long)m < -4095UL) {
+				ok = !selfseal_text_may_declare_userns((const char *)m, (size_t)st.stx_size);
+				sys3(__NR_munmap, m, st.stx_size, 0);
+			}
 		}
 	}
 	sys3(__NR_close, fd, 0, 0);

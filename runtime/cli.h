@@ -48,7 +48,6 @@ const struct command *cli_find_command(const char *name);
 int cli_help(int argc, char **argv);
 void cli_print_globals(FILE *out);
 
-/* Print `tinyrun: <msg>` (and to --log), return the exit status 1. */
 /* A command's last step before main returns: the memory and fds it still
  * holds (its config's arenas, the state dir's fds) go with the process, and
  * freeing or closing them there costs syscalls for nothing (musl's malloc
@@ -65,6 +64,7 @@ static inline bool cli_teardown(void)
 #endif
 }
 
+/* Print `tinyrun: <msg>` (and to --log), return the exit status 1. */
 int cli_fail(const struct error *err);
 int cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Usage error for a command: message + hint, exit status 1. */

@@ -21,13 +21,40 @@ struct arena {
 	size_t next_size;
 };
 
+/* One freed chunk (of at most SPARE_MAX bytes) kept, zeroed again, for the next
+ * arena: `list` makes and frees one per container, and musl's malloc mapped and
+ * unmapped a group for each (an mmap, an munmap and fresh pages a container).
+ * One thread. */
+#define SPARE_MAX (64 * 1024)
+static struct chunk *spare;
+
 static struct chunk *chunk_new(size_t size)
 {
-	struct chunk *c = calloc(1, sizeof(*c) + size);
+	struct chunk *c;
 
+	if (spare && spare->size >= size) {
+		c = spare;
+		spare = NULL;
+		return c;
+	}
+	c = calloc(1, sizeof(*c) + size);
 	if (c)
 		c->size = size;
 	return c;
+}
+
+/* Bytes past `used` were never handed out: zeroing the used ones makes it calloc's again. */
+static void chunk_free(struct chunk *c)
+{
+	if (c->size > SPARE_MAX || (spare && spare->size >= c->size)) {
+		free(c);
+		return;
+	}
+	free(spare);
+	memset(c->data, 0, c->used);
+	c->used = 0;
+	c->next = NULL;
+	spare = c;
 }
 
 static void *chunk_take(struct chunk *c, size_t size)
@@ -62,7 +89,7 @@ void arena_free(struct arena *a)
 		return;
 	for (c = a->head; c; c = next) {   /* `a` itself is inside head: read it first */
 		next = c->next;
-		free(c);
+		chunk_free(c);
 	}
 }
 
@@ -72,7 +99,7 @@ void *arena_alloc(struct arena *a, size_t size)
 	struct chunk *c;
 
 	if (p)
-		return p;   /* chunks are calloc'd and never reused: already zero */
+		return p;   /* chunks are calloc'd, or zeroed again when reused (chunk_free) */
 	if (size > SIZE_MAX / 4)
 		return NULL;
 	a->next_size *= 2;

@@ -264,17 +264,39 @@ static void *ya_realloc(void *ctx, void *p, size_t n)
 	return q;
 }
 
+/* The largest block of the last tree freed, for the next parse: `list` parses a
+ * state.json per container, and musl's malloc mapped and unmapped a group for each
+ * block (an mmap, an munmap and fresh pages a container). One block; one thread. */
+static struct tblock *spare;
+
 static struct tblock *tblock_new(size_t size)
 {
-	struct tblock *b = malloc(sizeof(*b) + size);
+	struct tblock *b;
 
-	if (b) {
-		b->next = NULL;
+	if (spare && spare->size >= size) {
+		b = spare;
+		spare = NULL;
+	} else if ((b = malloc(sizeof(*b) + size))) {
 		b->size = size;
-		b->used = 0;
-		b->borrowed = false;
+	} else {
+		return NULL;
 	}
+	b->next = NULL;
+	b->used = 0;
+	b->borrowed = false;
 	return b;
+}
+
+static void tblock_free(struct tblock *b)
+{
+	if (b->borrowed)
+		return;
+	if (spare && spare->size >= b->size) {
+		free(b);
+		return;
+	}
+	free(spare);
+	spare = b;
 }
 
 static void *t_alloc(struct tree *t, size_t size, size_t align)
@@ -314,8 +336,7 @@ static void tree_free(struct tree *t)
 
 	for (c = t ? t->head : NULL; c; c = next) {   /* t is inside head: read it first */
 		next = c->next;
-		if (!c->borrowed)
-			free(c);
+		tblock_free(c);
 	}
 }
 

@@ -291,15 +291,18 @@ static int authenticate(struct dbus_conn *c, uint64_t deadline)
 	return send_all(c, "BEGIN\r\n", 7, deadline);
 }
 
-static int hello(struct dbus_conn *c, uint64_t deadline)
+/* org.freedesktop.DBus.MEMBER() or MEMBER(arg): 0, or -errno (a bus error mapped). */
+static int bus_call(struct dbus_conn *c, const char *member, const char *arg, uint64_t deadline)
 {
-	uint8_t buf[256];
+	uint8_t buf[1024];
 	struct dbus_writer w;
 	struct dbus_msg reply;
 	int r;
 
 	dbw_init(&w, buf, sizeof(buf));
-	dbw_method_call(&w, 0, BUS_SERVICE, BUS_OBJECT, BUS_SERVICE, "Hello", "");
+	dbw_method_call(&w, 0, BUS_SERVICE, BUS_OBJECT, BUS_SERVICE, member, arg ? "s" : "");
+	if (arg)
+		dbw_string(&w, arg);
 	if ((r = dbc_call(c, &w, deadline, NULL, NULL, &reply)) < 0)
 		return r;
 	return reply.type == DBUS_ERROR ? -dbus_error_errno(reply.error_name) : 0;
@@ -311,7 +314,7 @@ int dbc_open(struct dbus_conn *c, const char *address, uint64_t deadline)
 
 	*c = (struct dbus_conn){ .fd = -1 };
 	if ((r = connect_address(c, address)) < 0 || (r = authenticate(c, deadline)) < 0 ||
-	    (r = hello(c, deadline)) < 0) {
+	    (r = bus_call(c, "Hello", NULL, deadline)) < 0) {
 		dbc_close(c);
 		return r;
 	}
@@ -328,15 +331,5 @@ void dbc_close(struct dbus_conn *c)
 
 int dbc_add_match(struct dbus_conn *c, const char *rule, uint64_t deadline)
 {
-	uint8_t buf[1024];
-	struct dbus_writer w;
-	struct dbus_msg reply;
-	int r;
-
-	dbw_init(&w, buf, sizeof(buf));
-	dbw_method_call(&w, 0, BUS_SERVICE, BUS_OBJECT, BUS_SERVICE, "AddMatch", "s");
-	dbw_string(&w, rule);
-	if ((r = dbc_call(c, &w, deadline, NULL, NULL, &reply)) < 0)
-		return r;
-	return reply.type == DBUS_ERROR ? -dbus_error_errno(reply.error_name) : 0;
+	return bus_call(c, "AddMatch", rule, deadline);
 }

@@ -48,10 +48,10 @@ MUSL_DONE := $(MUSL)/.done
 # TCC/T_LDFLAGS: how tinyrun's own objects are compiled and linked (not early_seal's
 # and tinyrun-init's: no libc). libc_compat.h: what glibc declares and musl 1.2.3 does not;
 # oci/libc_text.c: glibc's strerror and strsignal texts, wrapped in at the link.
-# oci/libc_sys.c: open, fopen and set*id without musl's extra syscalls, wrapped the same way.
+# oci/libc_sys.c: open and set*id without musl's extra syscalls, wrapped the same way.
 TCC     := $(CC) -specs=$(CURDIR)/$(MUSL)/musl.specs -I$(CURDIR)/$(MUSL)/include -include runtime/linux/libc_compat.h
 T_LDFLAGS := -L$(CURDIR)/$(MUSL)/lib -Wl,--wrap=strerror,--wrap=strsignal \
-             -Wl,--wrap=open,--wrap=fopen,--wrap=setgroups,--wrap=setresgid,--wrap=setresuid
+             -Wl,--wrap=open,--wrap=setgroups,--wrap=setresgid,--wrap=setresuid
 else ifeq ($(LIBC),glibc)
 TCC     := $(CC)
 T_LDFLAGS :=
@@ -62,7 +62,6 @@ endif
 SRCDIRS := oci oci/sandbox runtime runtime/container runtime/sandbox runtime/cgroup runtime/linux runtime/criu rootfs rootfs/sandbox seccomp
 SRCS    := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 OBJS    := $(patsubst %.c,$(B)/%.o,$(SRCS))
-LIBOBJS := $(filter-out $(B)/runtime/main.o,$(OBJS))
 
 # Debian packages: build, tests, comparison peers, bench.
 DEB_BUILD := gcc libc6-dev make pkg-config libyajl-dev libseccomp-dev libcap-dev

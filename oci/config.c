@@ -147,13 +147,7 @@ static int config_from_text(const char *name, const char *text, size_t len,
 	int r;
 
 	memset(cfg, 0, sizeof(*cfg));
-	/* a config of up to 64 KiB: its JSON tree (a scratch, json_free'd after
-	 * parse_top) in the arena's first chunk too, one malloc for both: with
-	 * musl a tree block of its own is a group mapped and unmapped at each
-	 * parse; the arena keeps the tree's room (at most ~132 KiB) while the
-	 * config lives */
-	c.tree_in_arena = len <= 65536;
-	c.a = arena_new(len + len / 2 + (c.tree_in_arena ? json_parse_room(len) + 64 : 0));
+	c.a = arena_new(len + len / 2);
 	if (!c.a)
 		return error_set(err, ENOMEM, "%s: out of memory", name);
 	if ((r = parse_document(&c, text, len, &root)) < 0) {

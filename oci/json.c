@@ -140,7 +140,6 @@ struct json_val {
 struct tblock {
 	struct tblock *next;
 	size_t size, used;
-	bool borrowed;               /* the caller's memory (json_parse_in): not freed */
 	alignas(max_align_t) unsigned char data[];
 };
 
@@ -283,14 +282,11 @@ static struct tblock *tblock_new(size_t size)
 	}
 	b->next = NULL;
 	b->used = 0;
-	b->borrowed = false;
 	return b;
 }
 
 static void tblock_free(struct tblock *b)
 {
-	if (b->borrowed)
-		return;
 	if (spare && spare->size >= b->size) {
 		free(b);
 		return;
@@ -471,24 +467,15 @@ static size_t tree_first(size_t len)
 	return sizeof(struct tree) + 2 * len + 4096;   /* 19 KB of text: ~40 KB of nodes and strings */
 }
 
-/* mem, size: the first block's memory when it is large enough (json_parse_in) */
-static struct tree *tree_parse(const char *text, size_t len, void *mem, size_t size)
+static struct tree *tree_parse(const char *text, size_t len)
 {
 	struct builder bs, *b = &bs;
 	struct tblock *blk;
 	yajl_handle h = NULL;
 	bool ok = false;
 
-	if (mem && ((uintptr_t)mem & (alignof(max_align_t) - 1)) == 0 &&
-	    size >= sizeof(struct tblock) + tree_first(len)) {
-		blk = mem;
-		blk->next = NULL;
-		blk->size = size - sizeof(struct tblock);
-		blk->used = 0;
-		blk->borrowed = true;
-	} else if (!(blk = tblock_new(tree_first(len)))) {
+	if (!(blk = tblock_new(tree_first(len))))
 		return NULL;
-	}
 	b->items = b->inline_items;
 	b->cap_items = INLINE_ITEMS;
 	b->n_items = b->depth = 0;
@@ -513,22 +500,12 @@ static struct tree *tree_parse(const char *text, size_t len, void *mem, size_t s
 	return b->t;
 }
 
-size_t json_parse_room(size_t len)
-{
-	return sizeof(struct tblock) + tree_first(len);
-}
-
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen)
-{
-	return json_parse_in(text, NULL, 0, errbuf, errlen);
-}
-
-struct json_val *json_parse_in(const char *text, void *mem, size_t size, char *errbuf, size_t errlen)
 {
 	char ebuf[512] = "", loc[128] = "";
 	size_t err_at = 0, n;
 	const char *at;
-	struct tree *t = tree_parse(text, strlen(text), mem, size);
+	struct tree *t = tree_parse(text, strlen(text));
 
 	if (t && !nul_escape(text))
 		return &t->root;

@@ -18,13 +18,6 @@ enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_OBJECT, JS
  * yajl would allow) are refused. */
 #define JSON_MAX_DEPTH 1000
 struct json_val *json_parse(const char *text, char *errbuf, size_t errlen);
-/* The same with the tree's first block in the caller's memory (`size`
- * bytes, aligned for any type; at least json_parse_room(strlen(text)), else
- * it is not used): no malloc of it (musl's malloc maps and unmaps a group
- * for it at each parse). json_free then frees only what went past it; the
- * memory stays the caller's. */
-size_t json_parse_room(size_t len);
-struct json_val *json_parse_in(const char *text, void *mem, size_t size, char *errbuf, size_t errlen);
 void json_free(struct json_val *root);
 
 enum json_type json_type(const struct json_val *v);

@@ -509,14 +509,7 @@ int parse_document(struct pctx *c, const char *text, size_t len, struct json_val
 				 c->name, len, OCI_JSON_MAX_SIZE >> 20);
 	if (nul < len)
 		return error_set(c->err, EINVAL, "%s: invalid JSON: NUL byte at offset %zu", c->name, nul);
-	if (c->tree_in_arena) {
-		size_t room = json_parse_room(len);
-		void *mem = arena_alloc(c->a, room);
-
-		*root = json_parse_in(text, mem, mem ? room : 0, why, sizeof(why));
-	} else {
-		*root = json_parse(text, why, sizeof(why));
-	}
+	*root = json_parse(text, why, sizeof(why));
 	if (!*root)
 		return error_set(c->err, EINVAL, "%s: invalid JSON: %s", c->name, why);
 	return 0;

@@ -22,7 +22,6 @@ struct pctx {
 	const char *name;      /* message prefix: "config.json" */
 	struct arena *a;
 	struct error *err;
-	bool tree_in_arena;    /* parse_document: the JSON tree's memory from `a` (sized for it) */
 };
 
 /* A path into the document as a chain of stack frames; formatted only when

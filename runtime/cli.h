@@ -48,22 +48,6 @@ const struct command *cli_find_command(const char *name);
 int cli_help(int argc, char **argv);
 void cli_print_globals(FILE *out);
 
-/* A command's last step before main returns: the memory and fds it still
- * holds (its config's arenas, the state dir's fds) go with the process, and
- * freeing or closing them there costs syscalls for nothing (musl's malloc
- * unmaps each group it empties; a close is one). Teardown that must happen
- * (a result file, an output relay, a flush) stays unconditional; the rest
- * goes under `if (cli_teardown())`, which a leak checker's build turns on
- * with -DTINYRUN_TEARDOWN. */
-static inline bool cli_teardown(void)
-{
-#ifdef TINYRUN_TEARDOWN
-	return true;
-#else
-	return false;
-#endif
-}
-
 /* Print `tinyrun: <msg>` (and to --log), return the exit status 1. */
 int cli_fail(const struct error *err);
 int cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -374,19 +374,19 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 		return exec_fail(&err);
 	if (container_load(g->root, argv[i], false, &c, &err) < 0) {
 		r = exec_fail(&err);
-		goto out;
+		goto done;
 	}
 	if (check_status(&c, a.ignore_paused, &err) < 0 || load_config(&c, &cfg, &buf, &err) < 0 ||
 	    selfseal_guard(&cfg, &err) < 0) {
 		container_close(&c);
 		r = exec_fail(&err);
-		goto out;
+		goto done;
 	}
 	if (a.process_file && !strcmp(a.process_file, "-") &&
 	    read_process_file(&a, &pbuf, &pproc, &parena, &err) < 0) {
 		container_close(&c);
 		r = exec_fail(&err);
-		goto out;
+		goto done;
 	}
 	proc = a.process_file ? pproc : cfg.process;
 	if (apply_args(&proc, &a, argv + i + 1, argc - i - 1, &env) < 0) {
@@ -417,16 +417,6 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	goto done;
 fail:
 	r = exec_fail(&err);
-done:
-	if (!cli_teardown())   /* main returns next */
-		return r;
-	free(env);
-	oci_config_free(&cfg);
-	free(buf);
-	container_close(&c);
-out:
-	free(pbuf);
-	if (parena)
-		oci_arena_free(parena);
+done:   /* main returns next: the config, the buffers and the fds go with the process */
 	return r;
 }

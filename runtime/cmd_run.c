@@ -409,14 +409,7 @@ int cmd_run(struct global_opts *g, int argc, char **argv)
 	fflush(stdout);
 	r = start_and_wait(&c, &b.cfg, &cr, &rf, &out);
 	output_close(&out);
-	if (cli_teardown()) {   /* main returns next */
-		if (cr.pidfd >= 0)
-			close(cr.pidfd);
-		limits_close(&cr.limits);
-		cgroup_close(&cr.cg);
-		container_close(&c);
-		bundle_free(&b);
-	}
+	/* main returns next: the pidfd, cgroup fds, state dir and config go with the process */
 	if (rf.result)
 		result_file_close(&resf);
 	return r;

@@ -44,10 +44,11 @@ static void version(void)
 	/* as crun's line; --systemd-cgroup asks systemd over D-Bus (runtime/cgroup/dbus_conn.c);
 	 * last, the libc it was built with (make LIBC=) */
 #ifdef __GLIBC__
-	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL +GLIBC\n");
+	const char *libc = "GLIBC";
 #else
-	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL +MUSL\n");
+	const char *libc = "MUSL";
 #endif
+	printf("+SECCOMP +SELINUX +APPARMOR +CAP +EBPF +SYSTEMD +YAJL +%s\n", libc);
 }
 
 /* Global flags come before the command; both -flag and --flag, with the value

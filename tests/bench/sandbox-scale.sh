@@ -93,7 +93,7 @@ EOF
 # by a sh that lives until our end of its stdin closes (when this script ends, however it
 # ends); "PID MOUNTS" in $TMP/holder-M once the mounts are made.
 mounts_holder() {
-	local m=$1 fd
+	local m=$1 fd pid
 	# shellcheck disable=SC2016 # the inner sh's
 	exec {fd}> >(exec unshare -m --propagation private sh -c '
 		m=$0 dir=$1 i=0
@@ -103,9 +103,12 @@ mounts_holder() {
 		done
 		echo "$$ $(wc -l </proc/self/mountinfo)" >"$2.tmp" && mv "$2.tmp" "$2" && cat >/dev/null' \
 		"$m" "$TMP/mnt" "$TMP/holder-$m")
-	HOLDER_FDS+=("$fd")
-	for _ in $(seq 300); do
+	HOLDER_FDS+=("$fd") pid=$!
+	# as long as the holder makes mounts: 500 of them (two execs each) take about 10 s in the
+	# emulated cgroup v2 guest, where a fixed 30 s wait once gave up too early
+	for _ in $(seq 6000); do
 		[ -s "$TMP/holder-$m" ] && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1

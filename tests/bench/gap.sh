@@ -48,15 +48,7 @@ rate() { awk -F"\t" '$1 ~ /^par/ { print $3 }' "$TMP/par-$1.tsv"; }
 	{
 		awk -v HZ="$HZ" -v N=$((2 * C)) -v NAME=tinyrun -f tests/bench/gap.awk "$TMP/script-tinyrun.txt"
 		awk -v HZ="$HZ" -v N=$((2 * C)) -v NAME=floor-cg -f tests/bench/gap.awk "$TMP/script-floor-cg.txt"
-	} | awk -F'\t' '
-		{ v[$1, $2] = $3; cats[$1] = 1; tot[$2] += $3 }
-		END {
-			for (c in cats) printf "%d\t%-46s %9d %9d %+9d\n", v[c, "tinyrun"], c, v[c, "tinyrun"],
-				v[c, "floor-cg"], v[c, "tinyrun"] - v[c, "floor-cg"]
-			printf "-1\t%-46s %9d %9d %+9d\n", "TOTAL (= 2 CPUs / containers a second)",
-				tot["tinyrun"], tot["floor-cg"], tot["tinyrun"] - tot["floor-cg"]
-		}' | sort -t$'\t' -k1,1rn | cut -f2- |
-		{ printf '%-46s %9s %9s %9s\n' "µs of CPU a container" tinyrun floor-cg difference; cat; }
+	} | awk -v A=tinyrun -v B=floor-cg -f tests/bench/gap-table.awk
 	echo
 	echo "(one sample goes to the first category its stack matches, in tests/bench/gap.awk's order)"
 } | tee "$REPORT"

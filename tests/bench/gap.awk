@@ -1,7 +1,9 @@
 # gap.awk: `perf script -F comm,ip,sym` of a system-wide `perf record -a -g` (one sample a
 # stack, blank-line separated) -> CPU per container by what the kernel or user space was doing.
 # Each sample goes to the first category whose functions appear anywhere in its stack, in the
-# order below (a cgroup file opened during a clone counts as cgroup, not fork). Run with
+# order below (a cgroup file opened during a clone counts as cgroup, not fork; an RCU callback
+# that frees a mount counts as mounts). Every kernel thread starts in ret_from_fork: what a
+# kworker or ksoftirqd does is matched by its work, not as fork. Run with
 # -v HZ=<perf -F> -v N=<containers started> -v NAME=<column>; prints "category NAME µs".
 BEGIN { RS = ""; FS = "\n" }
 {
@@ -16,7 +18,7 @@ BEGIN { RS = ""; FS = "\n" }
 	else if (s ~ /execve|load_elf_binary|begin_new_exec/) c = "exec"
 	else if (s ~ /exc_page_fault/) c = "page faults"
 	else if (s ~ /do_exit|exit_mmap|mmput/) c = "exit"
-	else if (s ~ /kernel_clone|copy_process|ret_from_fork/) c = "fork (and other namespaces)"
+	else if (s ~ /kernel_clone|copy_process/) c = "fork (and other namespaces)"
 	else if (s ~ /rcu_do_batch|rcu_core/) c = "RCU callbacks (deferred frees)"
 	else if (s ~ /path_openat|filename_lookup|do_sys_openat2|do_mkdirat|do_rmdir|do_unlinkat|do_renameat2|vfs_write|vfs_read|do_symlinkat|do_mknodat|__fput|vfs_statx|vfs_fstat/) c = "files (open, read, write, state dir)"
 	else if (s !~ /entry_SYSCALL|asm_|worker_thread|kthread/) c = "user space"

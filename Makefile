@@ -77,7 +77,7 @@ DEB_PEERS := crun runc
 DEB_CLIENTS := podman conmon containerd docker.io
 # podman run --init (tini-static), podman's bridge network (clients.bats)
 DEB_CLIENTS += tini containernetworking-plugins
-DEB_BENCH := hyperfine time bubblewrap gnuplot-nox
+DEB_BENCH := hyperfine time bubblewrap gnuplot-nox linux-perf
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 # tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from
 # `apt-get source containerd`, compiled with protoc) and CNI's loopback

@@ -3,7 +3,7 @@
 #
 #   BENCH_N=100 bash tests/bench/bench.sh   (BENCH_N scales every loop; 100 takes 1-3 min on 2 cores)
 #   BENCH_QUICK=1: `make bench-quick`, about a minute (BENCH_N=10, small cost curves, no minmem)
-#   BENCH_PARTS="seq strace par pexec minmem curves tinyaws sandbox": which parts to run (all by default)
+#   BENCH_PARTS="seq strace par pexec minmem curves tinyaws sandbox gap": which parts to run (all by default)
 #   BENCH_EXTRA="name=binary ...": more runtimes for the sequential, par and pexec rows, as more
 #     columns of the table (hook for other comparisons: BINARY gets a runtime's command line,
 #     `--root R run --bundle B ID` etc.; a wrapper that only runs is fine, as the floor shows --
@@ -37,7 +37,7 @@ if [ -n "${BENCH_QUICK:-}" ]; then
 	: "${CURVE_MOUNTS:=0 100}" "${CURVE_CROWDS:=1 100}"
 fi
 N=${BENCH_N:-100}
-PARTS=" ${BENCH_PARTS:-seq strace par pexec minmem curves tinyaws sandbox} "
+PARTS=" ${BENCH_PARTS:-seq strace par pexec minmem curves tinyaws sandbox gap} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 CURVE_N=${CURVE_N:-$(( N / 10 > 3 ? N / 10 : 3 ))}
 TIMEOUT=${BENCH_TIMEOUT:-10}	# seconds one runtime command may take before it is killed
@@ -215,8 +215,20 @@ if part tinyaws; then
 fi
 if part sandbox; then
 	say "bench: the sandbox's start against bubblewrap (tests/bench/sandbox.sh)"
-	BENCH_N=$N BENCH_TINYRUN=${BIN[tinyrun]} bash tests/bench/sandbox.sh >>"$RESULTS" ||
+	# with the gap part, also where a sandbox start's CPU goes with 8 at once (perf -a)
+	SANDBOX_PARTS=${SANDBOX_PARTS:-start parallel mounts$(part gap && echo " gap")} \
+		BENCH_N=$N BENCH_TINYRUN=${BIN[tinyrun]} bash tests/bench/sandbox.sh >>"$RESULTS" ||
 		say "bench: the sandbox comparison failed"
+fi
+# where the CPU of a container goes at 2 workers, against floor-cg (perf -a; skipped without it)
+if part gap; then
+	say "bench: the throughput gap to floor-cg by kernel work (tests/bench/gap.sh)"
+	if GAP=$(BENCH_TINYRUN=${BIN[tinyrun]} BENCH_OUT=$OUT bash tests/bench/gap.sh 2>/dev/null); then
+		printf '\n### Where a container'"'"'s CPU goes at 2 workers, against floor-cg (tests/bench/gap.sh)\n\n```\n%s\n```\n' \
+			"$GAP" >>"$RESULTS"
+	else
+		say "bench: the gap part was skipped (it needs perf -a and readable kernel symbols)"
+	fi
 fi
 cat "$RESULTS"
 say "bench: table written to $RESULTS (raw samples summary: $OUT/raw.tsv)"

@@ -93,7 +93,7 @@ EOF
 # by a sh that lives until our end of its stdin closes (when this script ends, however it
 # ends); "PID MOUNTS" in $TMP/holder-M once the mounts are made.
 mounts_holder() {
-	local m=$1 fd
+	local m=$1 fd pid
 	# shellcheck disable=SC2016 # the inner sh's
 	exec {fd}> >(exec unshare -m --propagation private sh -c '
 		m=$0 dir=$1 i=0
@@ -103,9 +103,12 @@ mounts_holder() {
 		done
 		echo "$$ $(wc -l </proc/self/mountinfo)" >"$2.tmp" && mv "$2.tmp" "$2" && cat >/dev/null' \
 		"$m" "$TMP/mnt" "$TMP/holder-$m")
-	HOLDER_FDS+=("$fd")
-	for _ in $(seq 300); do
+	HOLDER_FDS+=("$fd") pid=$!
+	# as long as the holder makes mounts: 500 of them (two execs each) take about 10 s in the
+	# emulated cgroup v2 guest, where a fixed 30 s wait once gave up too early
+	for _ in $(seq 6000); do
 		[ -s "$TMP/holder-$m" ] && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1
@@ -166,5 +169,41 @@ pooled runs. Load average $(cut -d' ' -f1-3 /proc/loadavg) after.
 | bwrap (same isolation) | $b0 | $bm | $(ratio "$bm" "$b0") |
 
 Issue 31's target: tinyrun's ratio at most 2 (Firecracker's jailer publishes 10x).
+EOF
+}
+
+# sandbox_gap: where the CPU of a start goes with 8 at once, tinyrun against bwrap: one round
+# of each under a system-wide `perf record -a -g` (kernel workers, softirqs and idle included),
+# each sample in one of tests/bench/gap.awk's categories, in µs of CPU a start. Needs perf and
+# readable kernel symbols; SANDBOX_PARTS=gap (not in the default parts).
+sandbox_gap() {
+	local kind n=$((SCALE_W * SCALE_C)) rates=()
+	command -v perf >/dev/null || { say "sandbox bench: the gap needs perf (linux-perf)"; return 1; }
+	scale_bundles || { say "sandbox bench: could not write the workers' bundles"; return 1; }
+	cp /proc/kallsyms "$TMP/kallsyms" && ! grep -q '^0000000000000000 ' "$TMP/kallsyms" ||
+		{ say "sandbox bench: no kernel symbols for the gap (kptr_restrict)"; return 1; }
+	say "sandbox bench: where a start's CPU goes, $SCALE_W x $SCALE_C starts each under perf -a"
+	export -f scale_round scale_worker
+	export TMP TINYRUN SCALE_W SCALE_C
+	for kind in tinyrun bwrap; do
+		: >"$TMP/fails-$kind"
+		# shellcheck disable=SC2016 # the inner bash's $0
+		rates+=("$(perf record -q -a -g -F 2000 -o "$TMP/perf-$kind.data" -- \
+			bash -c 'scale_round "$0"' "$kind" 2>/dev/null)")
+		perf script -i "$TMP/perf-$kind.data" --kallsyms="$TMP/kallsyms" -F comm,ip,sym \
+			>"$TMP/script-$kind.txt" 2>/dev/null || return 1
+	done
+	cat <<EOF
+
+### Where a sandbox start's CPU goes, $SCALE_W at once (perf -a)
+
+One round of $SCALE_W workers x $SCALE_C starts each, tinyrun then bwrap, each under a system-wide
+\`perf record -a -g\` at 2000 Hz; sandboxes/s in these rounds: tinyrun ${rates[0]}, bwrap ${rates[1]}.
+
+\`\`\`
+$({ awk -v HZ=2000 -v N="$n" -v NAME=tinyrun -f tests/bench/gap.awk "$TMP/script-tinyrun.txt"
+    awk -v HZ=2000 -v N="$n" -v NAME=bwrap -f tests/bench/gap.awk "$TMP/script-bwrap.txt"
+  } | awk -v A=tinyrun -v B=bwrap -f tests/bench/gap-table.awk)
+\`\`\`
 EOF
 }

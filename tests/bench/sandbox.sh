@@ -16,7 +16,8 @@
 # (taken from a private seccomp cache). What bwrap cannot do is listed under
 # the table: cgroup limits, /proc subset=pid, a /dev without tty/pts/ptmx.
 # Then issue 31's two load cases (tests/bench/sandbox-scale.sh): 8 at once, and the start
-# with 500 host mounts. SANDBOX_PARTS="start parallel mounts" picks (all by default).
+# with 500 host mounts. SANDBOX_PARTS="start parallel mounts" picks (all by default); "gap" adds
+# where a start's CPU goes with 8 at once (perf -a; tests/bench/sandbox-scale.sh's sandbox_gap).
 set -u -o pipefail
 
 cd "$(dirname "$0")/../.." || exit 1
@@ -129,4 +130,5 @@ fi
 source tests/bench/sandbox-scale.sh
 [[ $SPARTS != *" parallel "* ]] || sandbox_parallel || say "sandbox bench: the 8-at-once case failed"
 [[ $SPARTS != *" mounts "* ]] || sandbox_mounts || say "sandbox bench: the mounts case failed"
+[[ $SPARTS != *" gap "* ]] || sandbox_gap || say "sandbox bench: the gap case failed"
 printf '\n%s\n' "${BENCH_CALIBRATION:-$(bash tests/bench/calibrate.sh)}"

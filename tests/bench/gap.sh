@@ -35,6 +35,7 @@ record() {
 		>"$TMP/script-$1.txt" 2>/dev/null
 }
 
+sleep 2	# kernel workers finish what ran before (a profile of every CPU would count it)
 record tinyrun "${BIN[tinyrun]}" || { say "gap: perf record of tinyrun failed"; exit 1; }
 record floor-cg "$FLOOR_CG" || { say "gap: perf record of floor-cg failed"; exit 1; }
 rate() { awk -F"\t" '$1 ~ /^par/ { print $3 }' "$TMP/par-$1.tsv"; }

@@ -183,6 +183,7 @@ sandbox_gap() {
 	cp /proc/kallsyms "$TMP/kallsyms" && ! grep -q '^0000000000000000 ' "$TMP/kallsyms" ||
 		{ say "sandbox bench: no kernel symbols for the gap (kptr_restrict)"; return 1; }
 	say "sandbox bench: where a start's CPU goes, $SCALE_W x $SCALE_C starts each under perf -a"
+	sleep 2	# kernel workers finish what ran before (a profile of every CPU would count it)
 	export -f scale_round scale_worker
 	export TMP TINYRUN SCALE_W SCALE_C
 	for kind in tinyrun bwrap; do

@@ -16,40 +16,33 @@ set -u -o pipefail
 
 cd "$(dirname "$0")/../.." || exit 1
 C=${GAP_C:-300}
-HZ=2000
 # shellcheck source=tests/bench/lib.sh
 source tests/bench/lib.sh
+# shellcheck source=tests/bench/gap-lib.sh
+source tests/bench/gap-lib.sh
 RUNTIMES=(tinyrun)
-command -v perf >/dev/null || { say "gap: perf missing (make deps installs linux-perf)"; exit 1; }
 bench_setup || exit 1
 REPORT=$OUT/gap.txt
-cp /proc/kallsyms "$TMP/kallsyms" || exit 1
-grep -q ' [Tt] do_syscall_64$' "$TMP/kallsyms" && ! grep -q '^0000000000000000 ' "$TMP/kallsyms" ||
-	{ say "gap: /proc/kallsyms has no addresses (kptr_restrict)"; exit 1; }
+gap_ready "$TMP" || { say "gap: cannot profile here"; exit 1; }
 
 # record NAME BINARY: perf data of 2 workers x C starts, and the driver's containers/s line
 record() {
-	in_ns perf record -q -a -g -F "$HZ" -o "$TMP/perf-$1.data" -- \
+	in_ns "${GAP_PERF[@]}" -o "$TMP/perf-$1.data" -- \
 		"$DRIVER" par -d "$TMP" -T 60 -n 1 -w 2 -c "$C" "$1=$2" >"$TMP/par-$1.tsv" 2>/dev/null &&
-	perf script -i "$TMP/perf-$1.data" --kallsyms="$TMP/kallsyms" -F comm,ip,sym \
-		>"$TMP/script-$1.txt" 2>/dev/null
+	gap_script "$TMP" "$1"
 }
 
-sleep 2	# kernel workers finish what ran before (a profile of every CPU would count it)
 record tinyrun "${BIN[tinyrun]}" || { say "gap: perf record of tinyrun failed"; exit 1; }
 record floor-cg "$FLOOR_CG" || { say "gap: perf record of floor-cg failed"; exit 1; }
 rate() { awk -F"\t" '$1 ~ /^par/ { print $3 }' "$TMP/par-$1.tsv"; }
 {
 	echo "gap.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs; 2 workers x $C" \
-		"starts each, perf -a at $HZ Hz"
+		"starts each, perf -a at $GAP_HZ Hz"
 	echo "containers/s: tinyrun $(rate tinyrun), floor-cg $(rate floor-cg);" \
 		"tinyrun/floor-cg $(awk -v a="$(rate tinyrun)" -v b="$(rate floor-cg)" \
 			'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') (issue 34's target: 0.95)"
 	echo
-	{
-		awk -v HZ="$HZ" -v N=$((2 * C)) -v NAME=tinyrun -f tests/bench/gap.awk "$TMP/script-tinyrun.txt"
-		awk -v HZ="$HZ" -v N=$((2 * C)) -v NAME=floor-cg -f tests/bench/gap.awk "$TMP/script-floor-cg.txt"
-	} | awk -v A=tinyrun -v B=floor-cg -f tests/bench/gap-table.awk
+	gap_table "$TMP" $((2 * C)) tinyrun floor-cg
 	echo
 	echo "(one sample goes to the first category its stack matches, in tests/bench/gap.awk's order)"
 } | tee "$REPORT"

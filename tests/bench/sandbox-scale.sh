@@ -177,34 +177,30 @@ EOF
 # each sample in one of tests/bench/gap.awk's categories, in µs of CPU a start. Needs perf and
 # readable kernel symbols; SANDBOX_PARTS=gap (not in the default parts).
 sandbox_gap() {
-	local kind n=$((SCALE_W * SCALE_C)) rates=()
-	command -v perf >/dev/null || { say "sandbox bench: the gap needs perf (linux-perf)"; return 1; }
+	local kind rates=()
+	# shellcheck source=tests/bench/gap-lib.sh
+	source tests/bench/gap-lib.sh
 	scale_bundles || { say "sandbox bench: could not write the workers' bundles"; return 1; }
-	cp /proc/kallsyms "$TMP/kallsyms" && ! grep -q '^0000000000000000 ' "$TMP/kallsyms" ||
-		{ say "sandbox bench: no kernel symbols for the gap (kptr_restrict)"; return 1; }
+	gap_ready "$TMP" || { say "sandbox bench: the gap cannot profile here"; return 1; }
 	say "sandbox bench: where a start's CPU goes, $SCALE_W x $SCALE_C starts each under perf -a"
-	sleep 2	# kernel workers finish what ran before (a profile of every CPU would count it)
 	export -f scale_round scale_worker
 	export TMP TINYRUN SCALE_W SCALE_C
 	for kind in tinyrun bwrap; do
 		: >"$TMP/fails-$kind"
 		# shellcheck disable=SC2016 # the inner bash's $0
-		rates+=("$(perf record -q -a -g -F 2000 -o "$TMP/perf-$kind.data" -- \
-			bash -c 'scale_round "$0"' "$kind" 2>/dev/null)")
-		perf script -i "$TMP/perf-$kind.data" --kallsyms="$TMP/kallsyms" -F comm,ip,sym \
-			>"$TMP/script-$kind.txt" 2>/dev/null || return 1
+		rates+=("$("${GAP_PERF[@]}" -o "$TMP/perf-$kind.data" -- bash -c 'scale_round "$0"' "$kind" \
+			2>/dev/null)")
+		gap_script "$TMP" "$kind" || return 1
 	done
 	cat <<EOF
 
 ### Where a sandbox start's CPU goes, $SCALE_W at once (perf -a)
 
 One round of $SCALE_W workers x $SCALE_C starts each, tinyrun then bwrap, each under a system-wide
-\`perf record -a -g\` at 2000 Hz; sandboxes/s in these rounds: tinyrun ${rates[0]}, bwrap ${rates[1]}.
+\`perf record -a -g\` at $GAP_HZ Hz; sandboxes/s in these rounds: tinyrun ${rates[0]}, bwrap ${rates[1]}.
 
 \`\`\`
-$({ awk -v HZ=2000 -v N="$n" -v NAME=tinyrun -f tests/bench/gap.awk "$TMP/script-tinyrun.txt"
-    awk -v HZ=2000 -v N="$n" -v NAME=bwrap -f tests/bench/gap.awk "$TMP/script-bwrap.txt"
-  } | awk -v A=tinyrun -v B=bwrap -f tests/bench/gap-table.awk)
+$(gap_table "$TMP" $((SCALE_W * SCALE_C)) tinyrun bwrap)
 \`\`\`
 EOF
 }

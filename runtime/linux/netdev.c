@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -179,8 +180,9 @@ static int get_addrs(int sock, int index, struct addr **out, size_t *n, char *bu
 
 			if (len < 0)
 				return (int)len;
-			for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)len);
-			     h = NLMSG_NEXT(h, len)) {
+			for (struct nlmsghdr *h = (struct nlmsghdr *)buf;
+			     len >= (ssize_t)sizeof(*h) && h->nlmsg_len >= sizeof(*h) && h->nlmsg_len <= (size_t)len;
+			     len -= NLMSG_ALIGN(h->nlmsg_len), h = (struct nlmsghdr *)((char *)h + NLMSG_ALIGN(h->nlmsg_len))) {
 				if (h->nlmsg_flags & NLM_F_DUMP_INTR)
 					intr = true;
 				if (h->nlmsg_type == NLMSG_DONE) {

@@ -22,7 +22,7 @@ static const struct {
 } support = {
 	.cgroup_v1 = true, .cgroup_v2 = true, .systemd = true, .systemd_user = false,
 	.rdma = true, .apparmor = true, .selinux = true, .intel_rdt = false,
-	.idmap_mounts = true, .net_devices = false,
+	.idmap_mounts = true, .net_devices = true,
 };
 
 static void names(struct json_writer *w, const char *key, const struct oci_name *t, size_t n)

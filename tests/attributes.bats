@@ -119,6 +119,108 @@ run_fg() {
 	! ip link show "$dev" 2>/dev/null
 }
 
+# A veth pair of this test ($NETDEV, its peer ${NETDEV}p) and maybe a named
+# network namespace ($NETNS): teardown removes them whatever happened.
+netdev_pair() {
+	command -v ip >/dev/null || skip "no ip(8)"
+	NETDEV="tna${BATS_TEST_NUMBER}$$"
+	NETDEV="${NETDEV:0:12}"
+	ip link add "$NETDEV" type veth peer name "${NETDEV}p" || skip "cannot make a veth pair"
+}
+
+teardown() {
+	if [[ -n "${NETDEV:-}" ]]; then
+		# the peer takes its other end with it, wherever that end is
+		ip link del "${NETDEV}p" 2>/dev/null
+		ip link del "$NETDEV" 2>/dev/null
+	fi
+	[[ -n "${NETNS:-}" ]] && ip netns del "$NETNS" 2>/dev/null
+	tr_teardown
+}
+
+# config-linux.md: "MUST preserve existing network interface attributes,
+# including all permanent IP addresses ... with global scope" and "MUST set
+# the network device state to up"; runc 1.2+ (network_linux.go). The device
+# is up on the host with an IPv6 address: setting it down before reading its
+# addresses would lose that one (keep_addr_on_down=0).
+@test "linux.netDevices: the moved device keeps its global addresses, MTU and MAC, and is up" {
+	netdev_pair
+	ip link set "$NETDEV" mtu 1789 address 02:11:22:33:44:55
+	ip addr add 10.213.7.2/24 dev "$NETDEV"
+	ip addr add fd42:7::2/64 dev "$NETDEV" nodad
+	# left behind: host scope, and an address with a lifetime (not permanent)
+	ip addr add 127.0.0.33/8 dev "$NETDEV"
+	ip addr add fd42:8::2/64 dev "$NETDEV" nodad valid_lft 300 preferred_lft 300
+	ip link set "${NETDEV}p" up
+	ip link set "$NETDEV" up
+	update_config '.linux.netDevices = {($d): {"name": "eth7"}}' --arg d "$NETDEV"
+	set_cmd 'ip -o addr show dev eth7; ip -o link show dev eth7'
+	run_fg
+	assert_success
+	assert_output --regexp 'inet 10\.213\.7\.2/24 brd 10\.213\.7\.255 scope global eth7'
+	assert_output --partial 'inet6 fd42:7::2/64 scope global'
+	refute_output --partial '127.0.0.33'
+	refute_output --partial 'fd42:8::'
+	assert_output --partial 'mtu 1789'
+	assert_output --partial 'link/ether 02:11:22:33:44:55'
+	assert_output --regexp 'eth7[@:][^<]*<([A-Z_-]+,)*UP[,>]'
+}
+
+# A name template ("ctr%d"): the kernel names it; the addresses and "up"
+# still reach it.
+@test "linux.netDevices: a name template, its addresses and up reach the device" {
+	netdev_pair
+	ip addr add 10.213.8.2/28 dev "$NETDEV"
+	update_config '.linux.netDevices = {($d): {"name": "ctr%d"}}' --arg d "$NETDEV"
+	set_cmd 'ip -o addr show dev ctr0; ip -o link show dev ctr0'
+	run_fg
+	assert_success
+	assert_output --partial 'inet 10.213.8.2/28'
+	assert_output --regexp 'ctr0[@:][^<]*<([A-Z_-]+,)*UP[,>]'
+}
+
+# A network namespace joined by path and no pid namespace: the init enters
+# the namespace after its clone, so the move must wait for it (SYNC_NETDEV),
+# or the device would stay in the host's namespace, renamed. It stays in the
+# joined namespace after the container (the spec: its owner's).
+@test "linux.netDevices: into a joined network namespace (no pid namespace), addresses and up" {
+	netdev_pair
+	NETNS="tna${BATS_TEST_NUMBER}n$$"
+	ip netns add "$NETNS" || skip "no ip netns"
+	ip addr add 10.213.9.2/24 dev "$NETDEV"
+	update_config '.linux.namespaces |= (map(select(.type != "pid"))
+			| map(if .type == "network" then .path = $p else . end))
+		| .linux.netDevices = {($d): {"name": "eth9"}}' --arg p "/run/netns/$NETNS" --arg d "$NETDEV"
+	set_cmd 'ip -o addr show dev eth9; ip -o link show dev eth9'
+	run_fg
+	assert_success
+	assert_output --partial 'inet 10.213.9.2/24'
+	assert_output --regexp 'eth9[@:][^<]*<([A-Z_-]+,)*UP[,>]'
+	! ip link show "$NETDEV" 2>/dev/null
+	run ip netns exec "$NETNS" ip -o addr show dev eth9
+	assert_success
+	assert_output --partial 'inet 10.213.9.2/24'
+}
+
+# The spec: check first that the move can work; a name the container's
+# namespace has fails create, and the device stays on the host as it was.
+@test "linux.netDevices: a name the container's namespace has fails create, the device stays up on the host" {
+	netdev_pair
+	ip addr add 10.213.10.2/24 dev "$NETDEV"
+	ip link set "${NETDEV}p" up
+	ip link set "$NETDEV" up
+	update_config '.linux.netDevices = {($d): {"name": "lo"}}' --arg d "$NETDEV"
+	set_args true
+	run_fg
+	assert_failure 1
+	assert_output --partial "netDevices[\"$NETDEV\"]: lo in the container's network namespace: File exists"
+	[ -z "$(test_state_dirs)" ]
+	run ip -o addr show dev "$NETDEV"
+	assert_output --partial 'inet 10.213.10.2/24'
+	run ip -o link show dev "$NETDEV"
+	assert_output --regexp '<([A-Z_-]+,)*UP[,>]'
+}
+
 @test "linux.netDevices: a missing interface fails create, nothing left" {
 	update_config '.linux.netDevices = {"tinyrun-nope0": {}}'
 	set_args true

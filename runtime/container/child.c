@@ -301,6 +301,15 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		return r;
 	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
 		return r;
+	/* linux.netDevices: the runtime moves them now that we are in the
+	 * network namespace for good (joined, unshared or cloned), before the
+	 * set-up (sysctls) that may name them; as runc, before any hook */
+	if (cfg->linux_.n_net_devices) {
+		if (sync_send(ctx->sync_fd, SYNC_NETDEV, 0, NULL, 0, -1) < 0)
+			return error_set(err, EPROTO, "internal: sync");
+		if ((r = expect(ctx->sync_fd, SYNC_NETDEV_DONE, NULL, 0, err)) < 0)
+			return r;
+	}
 	if (ctx->userns && (r = become_ns_root(cfg, err)) < 0)
 		return r;
 	if ((r = room_child_limits(cfg, err)) < 0)

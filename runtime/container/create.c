@@ -32,7 +32,6 @@
 #include "runtime/log.h"
 #include "oci/util.h"
 #include "runtime/linux/namespaces.h"
-#include "runtime/linux/netdev.h"
 #include "runtime/linux/rdt.h"
 #include "runtime/container/notify.h"
 #include "runtime/container/parent.h"
@@ -469,8 +468,6 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	sv[1] = -1;
 	if (ctx->fifo_fd >= 0)
 		close(ctx->fifo_fd);
-	if (!ctx->must_fork && (r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
-		return r;
 	if (cfg->linux_.has_intel_rdt && (r = rdt_attach(o->id, &cfg->linux_.intel_rdt, out->pid, err)) < 0)
 		return r;
 	if (ctx->clone_ns & CLONE_NEWUSER) {

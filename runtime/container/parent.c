@@ -3,12 +3,15 @@
 #include "runtime/container/parent.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "rootfs/rootfs.h"
 #include "runtime/container/hooks.h"
+#include "runtime/container/statedir.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/namespaces.h"
 #include "runtime/linux/netdev.h"
@@ -57,6 +60,24 @@ static int run_create_hooks(struct container *c, const struct oci_config *cfg, i
 	return r;
 }
 
+/* linux.netDevices, asked by the init (out->pid) once it is in its network
+ * namespace: a pidfd of it, proven to be the init recorded (its start time),
+ * so a pid reused meanwhile cannot name some other namespace. */
+static int move_net_devices(const struct oci_config *cfg, const struct created *out, struct error *err)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, out->pid, 0), r;
+	bool zombie;
+
+	if (pidfd < 0)
+		return error_sys(err, errno, "linux.netDevices: the container's init");
+	if (container_proc_start_time(out->pid, &zombie) != out->pid_start_time || zombie)
+		r = error_set(err, ESRCH, "linux.netDevices: the container's init exited");
+	else
+		r = netdev_move_all(&cfg->linux_, out->pid, pidfd, err);
+	close(pidfd);
+	return r;
+}
+
 int parent_answer_child(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 			struct created *out, int sync_fd, struct error *err)
 {
@@ -81,11 +102,14 @@ int parent_answer_child(struct container *c, const struct oci_config *cfg, const
 			c->st.pid = m.value;
 			if ((r = container_record_pid(c->dirfd, "init", out->pid, &out->pid_start_time, err)) < 0)
 				return r;
-			if ((r = netdev_move_all(&cfg->linux_, out->pid, err)) < 0)
-				return r;
 			if (out->pidfd >= 0)
 				close(out->pidfd);
 			out->pidfd = -1;
+			break;
+		case SYNC_NETDEV:
+			if ((r = move_net_devices(cfg, out, err)) < 0)
+				return r;
+			sync_send(sync_fd, SYNC_NETDEV_DONE, 0, NULL, 0, -1);
 			break;
 		case SYNC_HOOKS:
 			c->st.pid = out->pid;

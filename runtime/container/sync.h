@@ -23,6 +23,8 @@ enum sync_type {
 	SYNC_SAVED,          /* parent -> child (create): state.json saved, the child may outlive us */
 	SYNC_IDMAP,          /* child -> parent, value: mounts[] index, fd: its tree to idmap */
 	SYNC_IDMAP_DONE,     /* parent -> child */
+	SYNC_NETDEV,         /* child -> parent: in its final network ns, move linux.netDevices in */
+	SYNC_NETDEV_DONE,    /* parent -> child */
 };
 
 struct sync_msg {

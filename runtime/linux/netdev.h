@@ -8,8 +8,14 @@
 #include "oci/config.h"
 #include "oci/error.h"
 
-/* Parent, once the container's network namespace exists (pid is in it). */
-int netdev_move_all(const struct oci_linux *l, pid_t pid, struct error *err);
+/* Parent, when the child asks (SYNC_NETDEV: it is in its final network
+ * namespace and waits): each device, as runc 1.2+ moves it, from the host's
+ * namespace into that of the process pidfd names (pid: the same process, for
+ * /proc before Linux 6.11): its permanent global IPv4/IPv6 addresses read,
+ * set down, moved and renamed in one RTM_NEWLINK; then, through a netlink
+ * socket of the container's namespace, the addresses added back and the
+ * device set up. MTU, MAC and the rest go with the device. */
+int netdev_move_all(const struct oci_linux *l, pid_t pid, int pidfd, struct error *err);
 
 /* Child, in a network namespace it created: bring `lo` up (runc's and
  * crun's "loopback" network), one RTM_NEWLINK. */

@@ -63,6 +63,7 @@ struct mount_plan {
 	bool recursive;           /* rbind: clone the whole tree */
 	bool remount;             /* "remount": change the mount already there */
 	bool defer_ro;            /* tmpfs ro: mount rw, set ro once mounts below exist */
+	bool exact;               /* a bind with flags: its top mount gets exactly them */
 	unsigned long ms_flags;   /* mount(2) flags for a new filesystem or remount */
 	struct mount_attr top;    /* mount_setattr on the mount itself */
 	struct mount_attr rec;    /* mount_setattr with AT_RECURSIVE */
@@ -76,6 +77,19 @@ enum dest_kind { DEST_DIR, DEST_FILE };
 #define MS_PROPAGATION (MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
 
 void rootfs_mount_plan_make(const struct oci_mount *m, struct mount_plan *p);
+/* A bind's flags in a user namespace, where the kernel locks what the source
+ * mount has (ro, nosuid, nodev, noexec when set; atime always): p->top made
+ * again for a source whose per-mount flags are src_ms (rootfs_statvfs_ms).
+ * 0; ROOTFS_LOCKED_CLEAR when the entry clears a locked flag, or
+ * ROOTFS_LOCKED_ATIME when it asks for another atime setting: *bad says which. */
+enum { ROOTFS_LOCKED_CLEAR = 1, ROOTFS_LOCKED_ATIME = 2 };
+int rootfs_bind_plan_locked(const struct oci_mount *m, unsigned long src_ms, struct mount_plan *p,
+			    unsigned long *bad);
+/* statvfs f_flag -> MS_* per-mount flags (MS_STRICTATIME for neither noatime
+ * nor relatime, which is what strictatime is) */
+unsigned long rootfs_statvfs_ms(unsigned long f_flag);
+/* MS_* per-mount flags as mount(8) spells them, comma-joined, into buf */
+const char *rootfs_ms_names(unsigned long ms, char *buf, size_t size);
 /* MS_* per-mount flags set/cleared -> mount_attr (atime handled as the enum it is). */
 void rootfs_ms_to_attr(unsigned long set, unsigned long clr, struct mount_attr *a);
 /* Apply a mount_attr's set/clear to MS_* flags of a new mount (no children,

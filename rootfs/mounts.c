@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -263,11 +264,37 @@ static int bind_source(struct rootfs_ctx *c, const struct oci_mount *m, const st
 	return src;
 }
 
+/* In a user namespace the kernel locks the flags the source mount has; a
+ * clone the runtime made with the host's credentials has none locked, so
+ * the same rule is applied here for every source: runc 1.2+'s, which keeps
+ * the source's locked flags where the entry's would change them, and fails
+ * where the entry clears one or asks for another atime setting. */
+static int bind_flags_locked(struct rootfs_ctx *c, const struct oci_mount *m, int src, struct mount_plan *q)
+{
+	struct statvfs sv;
+	unsigned long bad;
+	char names[128];
+	int why;
+
+	if (fstatvfs(src, &sv) < 0)
+		return fail(c, m, -errno, "statvfs of the source");
+	why = rootfs_bind_plan_locked(m, rootfs_statvfs_ms(sv.f_flag), q, &bad);
+	if (why == ROOTFS_LOCKED_CLEAR)
+		return error_sys(c->err, EPERM, "mount bind on %s: cannot clear %s: the source's mount has them "
+				 "locked in a user namespace", m->destination, rootfs_ms_names(bad, names, sizeof(names)));
+	if (why)
+		return error_sys(c->err, EPERM, "mount bind on %s: cannot change the atime setting: the source's "
+				 "mount has %s, locked in a user namespace", m->destination,
+				 rootfs_ms_names(bad, names, sizeof(names)));
+	return 0;
+}
+
 static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const struct mount_plan *p,
 		      int idmapped, int host_clone, int early)
 {
+	struct mount_plan q = *p;
 	struct stat st;
-	int src, dst, r;
+	int src, dst, r = 0;
 
 	if (p->remount) {
 		/* "bind,remount": change the attributes of what is there */
@@ -289,7 +316,12 @@ static int bind_entry(struct rootfs_ctx *c, const struct oci_mount *m, const str
 			return dst;
 		}
 	}
-	if ((r = rootfs_setattr_fd(src, AT_RECURSIVE, &p->rec)) < 0 || (r = rootfs_setattr_fd(src, 0, &p->top)) < 0)
+	if (c->o->userns && p->exact)
+		r = bind_flags_locked(c, m, src, &q);
+	/* the top mount's flags first, then the r* options over the tree (runc's order) */
+	if (r < 0)
+		;
+	else if ((r = rootfs_setattr_fd(src, 0, &q.top)) < 0 || (r = rootfs_setattr_fd(src, AT_RECURSIVE, &q.rec)) < 0)
 		r = fail(c, m, r, "mount_setattr");
 	else if (!p->remount &&
 		 move_mount(src, "", dst, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)

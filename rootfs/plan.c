@@ -1,5 +1,6 @@
 /* Pure decisions: which kernel calls a mounts[] entry needs. No syscalls here,
  * so tests/unit/test_rootfs_plan.c checks them without root. */
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -133,10 +134,147 @@ bool rootfs_path_equal(const char *a, const char *b)
 	}
 }
 
+/* ---- binds: runc 1.2+'s rule for a bind's flags ----
+ * A bind whose options set or clear no flag keeps the flags of its source.
+ * One that sets or clears any gets exactly the flags it asks for, as runc's
+ * MS_BIND|MS_REMOUNT does: ro, nosuid, nodev, noexec and nosymfollow not
+ * asked for are cleared; the atime setting (with nodiratime) changes only
+ * when one is asked for, and then as the kernel reads it: relatime unless
+ * noatime, strictatime over both, nodiratime only if asked ("atime",
+ * "norelatime" alone change nothing). Only the top mount of an rbind; the
+ * r* options come after, recursively. */
+#define MS_LOCKABLE (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+#define MS_BIND_EXACT (MS_LOCKABLE | MS_NOSYMFOLLOW)
+#define MS_ATIME_ALL (MS_ATIME | MS_NODIRATIME)
+
+/* the per-mount flags that asking for SET gives a mount whose flags were OLD */
+static unsigned long bind_flags_asked(unsigned long set, unsigned long old)
+{
+	unsigned long f = set & MS_BIND_EXACT;
+
+	if (!(set & MS_ATIME_ALL))
+		return f | (old & MS_ATIME_ALL);
+	if (set & MS_STRICTATIME)
+		f |= MS_STRICTATIME;
+	else
+		f |= set & MS_NOATIME ? MS_NOATIME : MS_RELATIME;
+	return f | (set & MS_NODIRATIME);
+}
+
+/* flags (from bind_flags_asked) -> the top mount's attributes; the atime
+ * setting only with_atime (unknown otherwise: left as it is) */
+static void bind_attr(unsigned long f, bool with_atime, struct mount_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	rootfs_ms_to_attr(f & MS_BIND_EXACT, ~f & MS_BIND_EXACT, a);
+	if (!with_atime)
+		return;
+	rootfs_ms_to_attr(f & (MS_ATIME | MS_NODIRATIME), ~f & MS_NODIRATIME, a);
+	if (!(f & MS_ATIME)) {
+		a->attr_clr |= MOUNT_ATTR__ATIME;
+		a->attr_set = (a->attr_set & ~(uint64_t)MOUNT_ATTR__ATIME) | MOUNT_ATTR_STRICTATIME;
+	}
+}
+
+/* B applied after A, as one mount_setattr on a mount without children */
+static void attr_then(struct mount_attr *a, const struct mount_attr *b)
+{
+	uint64_t keep = ~(uint64_t)MOUNT_ATTR__ATIME;
+
+	if (b->attr_clr & MOUNT_ATTR__ATIME) {
+		a->attr_clr |= MOUNT_ATTR__ATIME;
+		a->attr_set = (a->attr_set & keep) | (b->attr_set & MOUNT_ATTR__ATIME);
+	}
+	a->attr_set = (a->attr_set & ~(b->attr_clr & keep)) | (b->attr_set & keep);
+	a->attr_clr = (a->attr_clr & ~(b->attr_set & keep)) | (b->attr_clr & keep);
+	if (b->propagation)
+		a->propagation = b->propagation;
+}
+
+static void bind_plan(const struct oci_mount *m, const struct mount_attr *top, struct mount_plan *p)
+{
+	unsigned long prop = mount_propagation(m);
+
+	p->top = *top;
+	memset(&p->rec, 0, sizeof(p->rec));
+	p->rec.attr_set = m->attr_set;
+	p->rec.attr_clr = m->attr_clr;
+	rootfs_attr_fix_atime(&p->rec);
+	if (prop & MS_REC)
+		p->rec.propagation = prop & MS_PROPAGATION;
+	else
+		p->top.propagation = prop;
+	if (!p->recursive && !p->remount) {
+		/* one mount, no children: everything is "top" */
+		attr_then(&p->top, &p->rec);
+		memset(&p->rec, 0, sizeof(p->rec));
+	}
+}
+
+static unsigned long plain_flags(const struct oci_mount *m)
+{
+	return m->flags & ~(MS_PROPAGATION | MS_BIND | MS_REC | MS_REMOUNT);
+}
+
+int rootfs_bind_plan_locked(const struct oci_mount *m, unsigned long src, struct mount_plan *p,
+			    unsigned long *bad)
+{
+	unsigned long set = plain_flags(m), want = bind_flags_asked(set, src);
+	struct mount_attr top;
+
+	*bad = 0;
+	if (!p->exact)
+		return 0;
+	/* what the kernel would refuse: a locked flag cleared, the atime changed */
+	if ((src & MS_LOCKABLE & ~want) || (want & MS_ATIME_ALL) != (src & MS_ATIME_ALL)) {
+		/* then, as runc: the source's locked flags kept, unless the
+		 * entry clears one or asks for another atime setting */
+		if ((*bad = m->clear_flags & src & (MS_LOCKABLE | MS_ATIME_ALL)))
+			return ROOTFS_LOCKED_CLEAR;
+		if ((set & MS_ATIME_ALL) && (set & MS_ATIME_ALL) != (src & MS_ATIME_ALL)) {
+			*bad = src & MS_ATIME_ALL;
+			return ROOTFS_LOCKED_ATIME;
+		}
+		want = bind_flags_asked(set | (src & (MS_LOCKABLE | MS_ATIME_ALL)), src);
+	}
+	bind_attr(want, true, &top);
+	bind_plan(m, &top, p);
+	return 0;
+}
+
+unsigned long rootfs_statvfs_ms(unsigned long f)
+{
+	/* fs/statfs.c: ST_RDONLY..ST_NOEXEC, ST_NOATIME and ST_NODIRATIME are
+	 * the MS_* bits; ST_RELATIME (0x1000) and ST_NOSYMFOLLOW (0x2000) are not */
+	unsigned long ms = f & (MS_LOCKABLE | MS_NOATIME | MS_NODIRATIME);
+
+	if (f & 0x1000)
+		ms |= MS_RELATIME;
+	if (f & 0x2000)
+		ms |= MS_NOSYMFOLLOW;
+	return ms & (MS_NOATIME | MS_RELATIME) ? ms : ms | MS_STRICTATIME;
+}
+
+const char *rootfs_ms_names(unsigned long ms, char *buf, size_t size)
+{
+	static const struct { unsigned long ms; const char *name; } names[] = {
+		{ MS_RDONLY, "ro" }, { MS_NOSUID, "nosuid" }, { MS_NODEV, "nodev" }, { MS_NOEXEC, "noexec" },
+		{ MS_NOATIME, "noatime" }, { MS_RELATIME, "relatime" }, { MS_STRICTATIME, "strictatime" },
+		{ MS_NODIRATIME, "nodiratime" }, { MS_NOSYMFOLLOW, "nosymfollow" },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((ms & names[i].ms) && n < size)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "," : "", names[i].name);
+	return buf;
+}
+
 void rootfs_mount_plan_make(const struct oci_mount *m, struct mount_plan *p)
 {
 	unsigned long prop = mount_propagation(m);
-	unsigned long flags = m->flags & ~(MS_PROPAGATION | MS_BIND | MS_REC | MS_REMOUNT);
+	unsigned long flags = plain_flags(m);
 	struct mount_attr rec = { .attr_set = m->attr_set, .attr_clr = m->attr_clr };
 
 	memset(p, 0, sizeof(*p));
@@ -144,24 +282,14 @@ void rootfs_mount_plan_make(const struct oci_mount *m, struct mount_plan *p)
 	p->bind = m->is_bind || (m->flags & MS_BIND);
 	p->remount = m->flags & MS_REMOUNT;
 	if (p->bind) {
+		struct mount_attr top = { 0 };
+
 		p->recursive = m->flags & MS_REC;
-		/* a bind keeps what it inherits; options change only what they name */
-		rootfs_ms_to_attr(flags & MS_PERMOUNT, m->clear_flags & MS_PERMOUNT, &p->top);
-		p->rec = rec;
-		if (prop & MS_REC)
-			p->rec.propagation = prop & MS_PROPAGATION;
-		else
-			p->top.propagation = prop;
-		if (!p->recursive && !p->remount) {
-			/* one mount, no children: everything is "top"; plain options win */
-			if ((p->rec.attr_clr & MOUNT_ATTR__ATIME) && !(p->top.attr_clr & MOUNT_ATTR__ATIME))
-				p->top.attr_set |= p->rec.attr_set & MOUNT_ATTR__ATIME;
-			p->top.attr_set |= p->rec.attr_set & ~(uint64_t)MOUNT_ATTR__ATIME & ~p->top.attr_clr;
-			p->top.attr_clr |= p->rec.attr_clr & ~p->top.attr_set;
-			if (!p->top.propagation)
-				p->top.propagation = p->rec.propagation;
-			memset(&p->rec, 0, sizeof(p->rec));
-		}
+		if (p->remount)   /* "bind,remount": the options change only what they name */
+			rootfs_ms_to_attr(flags & MS_PERMOUNT, m->clear_flags & MS_PERMOUNT, &top);
+		else if ((p->exact = flags || m->clear_flags))
+			bind_attr(bind_flags_asked(flags, 0), (flags & MS_ATIME_ALL) != 0, &top);
+		bind_plan(m, &top, p);
 		return;
 	}
 	/* a new filesystem: flags go straight to mount(2); r* attributes are

@@ -137,6 +137,36 @@ add_mount() {
 	lacks_opt /ro/sub nosuid
 }
 
+# As runc 1.2+ (its mounts_sshfs.bats): a bind whose options set or clear a
+# flag gets exactly the flags asked for, the source's ro, nosuid, nodev,
+# noexec and nosymfollow included; its atime only when an atime flag is
+# asked for. A bind with no flag option keeps the source's flags.
+@test "mounts: a bind with flag options gets exactly those flags (the source's ro, nosuid, noexec go; atime only when asked); bind alone keeps them" {
+	mkdir -p "$OUT/src"
+	mount -t tmpfs "tinyrun-$TOKEN" "$OUT/src"
+	mount --bind -o remount,ro,nosuid,nodev,noexec,noatime "$OUT/src"
+	local e
+	for e in 'plain:"bind"' 'dev:"bind","dev"' 'ro:"bind","ro"' 'rel:"bind","relatime"' \
+		'nrel:"bind","norelatime"' 'ndir:"bind","nodiratime"'; do
+		add_mount '{"destination": "/'"${e%%:*}"'", "type": "bind", "source": "'"$OUT/src"'", "options": ['"${e#*:}"']}'
+	done
+	set_cmd 'cat /proc/self/mountinfo'
+	run_ctr
+	umount "$OUT/src"
+	assert_success
+	for e in ro nosuid nodev noexec noatime; do has_opt /plain "$e"; done
+	has_opt /dev rw
+	for e in nosuid nodev noexec; do lacks_opt /dev "$e"; done
+	has_opt /dev noatime
+	has_opt /ro ro
+	for e in nosuid nodev noexec; do lacks_opt /ro "$e"; done
+	has_opt /rel relatime
+	lacks_opt /rel noatime
+	has_opt /nrel noatime
+	has_opt /ndir nodiratime
+	has_opt /ndir relatime
+}
+
 @test "mounts: propagation options (rshared, rprivate) show in mountinfo" {
 	mkdir -p "$OUT/a" "$OUT/b"
 	add_mount '{"destination": "/shared", "type": "bind", "source": "'"$OUT/a"'", "options": ["rbind", "rshared"]}'

@@ -186,6 +186,47 @@ rootless_true_bundle() {
 	[ ! -e "$BATS_TEST_TMPDIR/rosrc/x" ]
 }
 
+# runc 1.2+ in a user namespace: a bind's flags the kernel locks (the source's
+# ro, nosuid, nodev, noexec; its atime) stay where the entry's flags would drop
+# them; an entry that clears one explicitly, or asks for another atime
+# setting, fails naming them. The runtime's own clones (a source the mapped
+# root cannot reach) lock nothing: the same rule is applied to them by hand.
+@test "userns: a bind with flags keeps the source's locked flags; clearing one explicitly, or another atime, fails" {
+	map_userns
+	mkdir -p "$BATS_TEST_TMPDIR/src" "$BATS_TEST_TMPDIR/hidden"
+	mount -t tmpfs "tinyrun-$TOKEN" "$BATS_TEST_TMPDIR/src"
+	mount --bind -o remount,nosuid,nodev,noexec,noatime "$BATS_TEST_TMPDIR/src"
+	# a second source the mapped root cannot reach: bound from the runtime's clone
+	mount -t tmpfs -o mode=0700 "tinyrun-$TOKEN" "$BATS_TEST_TMPDIR/hidden"
+	mount --bind -o remount,ro,nosuid "$BATS_TEST_TMPDIR/hidden"
+	update_config '.mounts += [
+		{"destination": "/tmp/ro", "type": "bind", "source": $src, "options": ["bind", "ro"]},
+		{"destination": "/tmp/hid", "type": "bind", "source": $hid, "options": ["bind", "nodev"]}]' \
+		--arg src "$BATS_TEST_TMPDIR/src" --arg hid "$BATS_TEST_TMPDIR/hidden"
+	set_cmd 'grep -E " /tmp/(ro|hid) " /proc/self/mountinfo'
+	local s1 o1 s2 o2 s3 o3
+	run_ctr
+	s1=$status o1=$output
+	update_config '.mounts[-1].options = ["bind", "rw"]'
+	run_ctr
+	s2=$status o2=$output
+	update_config '.mounts[-1].options = ["bind", "strictatime"]'
+	run_ctr
+	s3=$status o3=$output
+	umount "$BATS_TEST_TMPDIR/src" "$BATS_TEST_TMPDIR/hidden"
+	status=$s1 output=$o1
+	assert_success
+	assert_output --regexp '[^ ]+ [^ ]+ [^ ]+ [^ ]+ /tmp/ro ro,nosuid,nodev,noexec,noatime '
+	assert_output --regexp '[^ ]+ [^ ]+ [^ ]+ [^ ]+ /tmp/hid ro,nosuid,nodev,relatime '
+	status=$s2 output=$o2
+	assert_failure 1
+	assert_output --partial "mount bind on /tmp/hid: cannot clear ro: the source's mount has them locked in a user namespace"
+	status=$s3 output=$o3
+	assert_failure 1
+	assert_output --partial "mount bind on /tmp/hid: cannot change the atime setting: the source's mount has relatime"
+	[ -z "$(test_state_dirs)" ]
+}
+
 @test "userns: a missing bind source is an error naming the mount, nothing left" {
 	map_userns
 	update_config '.mounts += [{"destination": "/tmp/m", "type": "bind", "source": "/nonexistent-src", "options": ["bind"]}]'

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "rootfs/internal.h"
@@ -19,6 +20,49 @@ static struct oci_mount mnt(const char *dest, const char *type, unsigned long fl
 	return m;
 }
 
+/* runc's mounts_sshfs.bats cases in a user namespace: src = the source's flags */
+static int locked(unsigned long set, unsigned long clr, unsigned long src, struct mount_plan *p, unsigned long *bad)
+{
+	struct oci_mount m = mnt("/mnt", NULL, MS_BIND | set);
+
+	m.clear_flags = clr;
+	rootfs_mount_plan_make(&m, p);
+	return rootfs_bind_plan_locked(&m, rootfs_statvfs_ms(src), p, bad);
+}
+
+#define ST_RELATIME_ 0x1000
+static void test_bind_locked(void)
+{
+	struct mount_plan p;
+	unsigned long bad;
+
+	/* statvfs bits: relatime and nosymfollow are not the MS_* bits */
+	CHECK(rootfs_statvfs_ms(ST_RDONLY | ST_RELATIME_ | 0x2000) == (MS_RDONLY | MS_RELATIME | MS_NOSYMFOLLOW));
+	CHECK(rootfs_statvfs_ms(ST_NOSUID) == (MS_NOSUID | MS_STRICTATIME));
+	/* "bind,dev" of ro,noexec,nosymfollow,nodiratime: the locked ro and
+	 * noexec stay, nosymfollow (not lockable) goes, the atime stays */
+	CHECK(locked(0, MS_NODEV, ST_RDONLY | ST_NOEXEC | 0x2000 | ST_NODIRATIME | ST_RELATIME_, &p, &bad) == 0);
+	CHECK(p.top.attr_set == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_RELATIME | MOUNT_ATTR_NODIRATIME));
+	CHECK(p.top.attr_clr & MOUNT_ATTR_NOSYMFOLLOW);
+	/* "bind,ro" of nosuid,nodev,noexec,noatime: their union */
+	CHECK(locked(MS_RDONLY, 0, ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_NOATIME, &p, &bad) == 0);
+	CHECK(p.top.attr_set == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC |
+				 MOUNT_ATTR_NOATIME));
+	/* "bind,rw,nosuid" of ro: ro is cleared explicitly, locked: refused */
+	CHECK(locked(MS_NOSUID, MS_RDONLY, ST_RDONLY | ST_RELATIME_, &p, &bad) == ROOTFS_LOCKED_CLEAR);
+	CHECK(bad == MS_RDONLY);
+	/* "bind,strictatime" of nodiratime (relatime): another atime, refused */
+	CHECK(locked(MS_STRICTATIME, 0, ST_NODIRATIME | ST_RELATIME_, &p, &bad) == ROOTFS_LOCKED_ATIME);
+	CHECK(bad == (MS_NODIRATIME | MS_RELATIME));
+	/* "bind,relatime" of relatime: the same setting, fine */
+	CHECK(locked(MS_RELATIME, 0, ST_RELATIME_, &p, &bad) == 0);
+	/* "bind,atime" of noatime: a clear flag that changes nothing (runc passes it) */
+	CHECK(locked(0, MS_NOATIME, ST_NOATIME, &p, &bad) == 0);
+	CHECK(!(p.top.attr_clr & MOUNT_ATTR_NOATIME) || (p.top.attr_set & MOUNT_ATTR__ATIME) == MOUNT_ATTR_NOATIME);
+	/* a bind without flag options is left alone */
+	CHECK(locked(0, 0, ST_RDONLY, &p, &bad) == 0 && attr_empty(&p.top));
+}
+
 static void test_binds(void)
 {
 	struct mount_plan p;
@@ -26,7 +70,8 @@ static void test_binds(void)
 
 	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.bind && !p.recursive && !p.remount);
-	CHECK(p.top.attr_set == MOUNT_ATTR_RDONLY && p.top.attr_clr == 0);
+	CHECK(p.top.attr_set == MOUNT_ATTR_RDONLY);
+	CHECK(p.top.attr_clr == (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSYMFOLLOW));
 	CHECK(attr_empty(&p.rec));
 
 	/* rbind,nosuid,rro,rprivate: nosuid on the top mount only, the rest recursive */
@@ -36,6 +81,7 @@ static void test_binds(void)
 	rootfs_mount_plan_make(&m, &p);
 	CHECK(p.bind && p.recursive);
 	CHECK(p.top.attr_set == MOUNT_ATTR_NOSUID && p.top.propagation == 0);
+	CHECK(p.top.attr_clr == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NOSYMFOLLOW));
 	CHECK(p.rec.attr_set == MOUNT_ATTR_RDONLY && p.rec.propagation == MS_PRIVATE);
 
 	/* plain bind: recursive options fold into one mount_setattr */
@@ -46,20 +92,45 @@ static void test_binds(void)
 	CHECK(p.top.attr_set == MOUNT_ATTR_NOEXEC && p.top.propagation == MS_SLAVE);
 	CHECK(attr_empty(&p.rec));
 
-	/* rw, suid, dev clear only what they name */
+	/* a bind with any flag option gets exactly its flags (runc 1.2+):
+	 * "rw,suid" clears every lockable flag and nosymfollow, not the atime */
 	m = mnt("/data", NULL, MS_BIND);
 	m.clear_flags = MS_RDONLY | MS_NOSUID;
 	rootfs_mount_plan_make(&m, &p);
-	CHECK(p.top.attr_clr == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID) && p.top.attr_set == 0);
+	CHECK(p.exact && p.top.attr_set == 0);
+	CHECK(p.top.attr_clr == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC |
+				 MOUNT_ATTR_NOSYMFOLLOW));
+	/* "bind" alone keeps everything */
+	m = mnt("/data", NULL, MS_BIND);
+	rootfs_mount_plan_make(&m, &p);
+	CHECK(!p.exact && attr_empty(&p.top) && attr_empty(&p.rec));
 
-	/* atime is an enum for mount_setattr */
+	/* atime is an enum for mount_setattr; asked for, nodiratime goes unless asked */
 	m = mnt("/data", NULL, MS_BIND | MS_STRICTATIME);
 	rootfs_mount_plan_make(&m, &p);
-	CHECK(p.top.attr_clr == MOUNT_ATTR__ATIME && p.top.attr_set == MOUNT_ATTR_STRICTATIME);
+	CHECK((p.top.attr_clr & (MOUNT_ATTR__ATIME | MOUNT_ATTR_NODIRATIME)) ==
+	      (MOUNT_ATTR__ATIME | MOUNT_ATTR_NODIRATIME));
+	CHECK(p.top.attr_set == MOUNT_ATTR_STRICTATIME);
+	/* nodiratime alone: relatime with it, as the kernel reads MS_NODIRATIME */
+	m = mnt("/data", NULL, MS_BIND | MS_NODIRATIME);
+	rootfs_mount_plan_make(&m, &p);
+	CHECK(p.top.attr_set == (MOUNT_ATTR_RELATIME | MOUNT_ATTR_NODIRATIME));
+	/* noatime,strictatime: strictatime wins (the kernel's rule) */
+	m = mnt("/data", NULL, MS_BIND | MS_NOATIME | MS_STRICTATIME);
+	rootfs_mount_plan_make(&m, &p);
+	CHECK(p.top.attr_set == MOUNT_ATTR_STRICTATIME);
+	/* norelatime, atime: clear flags, which leave the atime as it is */
 	m = mnt("/data", NULL, MS_BIND);
 	m.clear_flags = MS_RELATIME;                      /* norelatime */
 	rootfs_mount_plan_make(&m, &p);
-	CHECK(p.top.attr_clr == MOUNT_ATTR__ATIME && p.top.attr_set == MOUNT_ATTR_STRICTATIME);
+	CHECK(p.exact && !(p.top.attr_clr & (MOUNT_ATTR__ATIME | MOUNT_ATTR_NODIRATIME)));
+	CHECK(!(p.top.attr_set & MOUNT_ATTR__ATIME));
+
+	/* r* options come after the plain ones: rro survives the implied rw */
+	m = mnt("/data", NULL, MS_BIND | MS_NOSUID);
+	m.attr_set = MOUNT_ATTR_RDONLY;
+	rootfs_mount_plan_make(&m, &p);
+	CHECK(p.top.attr_set == (MOUNT_ATTR_NOSUID | MOUNT_ATTR_RDONLY) && !(p.top.attr_clr & MOUNT_ATTR_RDONLY));
 	m = mnt("/data", NULL, MS_BIND | MS_REC);
 	m.attr_clr = MOUNT_ATTR_NOATIME;                  /* ratime */
 	rootfs_mount_plan_make(&m, &p);
@@ -246,6 +317,7 @@ static void test_resolve(void)
 int main(void)
 {
 	test_binds();
+	test_bind_locked();
 	test_new_fs();
 	test_decisions();
 	test_child_name();

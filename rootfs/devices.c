@@ -171,14 +171,6 @@ static mode_t dev_type(char t)
 	}
 }
 
-static bool mounted_on(const struct oci_config *cfg, const char *dest)
-{
-	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if (rootfs_path_equal(cfg->mounts[i].destination, dest))
-			return true;
-	return false;
-}
-
 static int dev_links_make(struct rootfs_ctx *c, int devfd)
 {
 	for (size_t i = 0; i < sizeof(dev_links) / sizeof(dev_links[0]); i++)
@@ -197,8 +189,8 @@ static int dev_links_make(struct rootfs_ctx *c, int devfd)
 		if (symlinkat("pts/ptmx", devfd, "ptmx") < 0)
 			return error_sys(c->err, errno, "symlink /dev/ptmx");
 	}
-	if (!mounted_on(c->cfg, "/dev/shm") && mkdirat(devfd, "shm", 01777) < 0 && errno != EEXIST)
-		return error_sys(c->err, errno, "mkdir /dev/shm");
+	/* no /dev/shm unless a mount puts one there, as runc: podman --ipc=none
+	 * means no shared memory at all */
 	return 0;
 }
 

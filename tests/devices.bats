@@ -20,8 +20,8 @@ run_ctr() {
 	assert_line "/dev/tty character special file 5:0 666 0:0"
 }
 
-@test "devices: the standard links and /dev/shm" {
-	set_cmd 'for l in fd stdin stdout stderr ptmx; do echo "$l -> $(readlink /dev/$l)"; done; stat -c "%F" /dev/shm; echo ok >/dev/null && echo null-ok'
+@test "devices: the standard links; /dev/shm only where a mount puts it (podman --ipc=none: none)" {
+	set_cmd 'for l in fd stdin stdout stderr ptmx; do echo "$l -> $(readlink /dev/$l)"; done; stat -f -c "shm %T" /dev/shm; echo ok >/dev/null && echo null-ok'
 	run_ctr
 	assert_success
 	assert_line "fd -> /proc/self/fd"
@@ -29,8 +29,14 @@ run_ctr() {
 	assert_line "stdout -> /proc/self/fd/1"
 	assert_line "stderr -> /proc/self/fd/2"
 	assert_line "ptmx -> pts/ptmx"
-	assert_line directory
+	assert_line "shm tmpfs"
 	assert_line null-ok
+	# without the mount (what podman --ipc=none writes), no /dev/shm at all, as runc
+	update_config '.mounts |= map(select(.destination != "/dev/shm"))'
+	set_cmd 'ls -d /dev/shm 2>&1; echo done'
+	run_ctr
+	assert_success
+	assert_line --partial "/dev/shm: No such file or directory"
 }
 
 @test "devices: linux.devices with type, numbers, fileMode, uid and gid" {

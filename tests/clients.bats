@@ -434,6 +434,17 @@ pm_cmdline() { # ARGS: the podman command line as one shell string
 	assert_output --regexp '^0\s+0$'
 }
 
+# podman's system test 190-run-ipcns: --ipc=none writes no /dev/shm mount,
+# and no /dev/shm is there at all (runc); tinyrun made an empty 1777 one.
+@test "podman run --ipc=none: no /dev/shm" {
+	pm run --rm --cgroup-parent "/$CGPARENT" --ipc=none "$IMG" sh -c 'ls -d /dev/shm; echo status $?'
+	assert_success
+	assert_line "status 1"
+	pm run --rm --cgroup-parent "/$CGPARENT" "$IMG" sh -c 'ls -d /dev/shm; echo status $?'
+	assert_success
+	assert_line "status 0"
+}
+
 # podman's bundle dir is mode 0700 and owned by the mapped root (100000):
 # only a process that is already that user (or root of the host) gets in.
 # runc chdirs into the bundle before it starts the container process.

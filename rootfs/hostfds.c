@@ -1,32 +1,39 @@
 /* Mount trees the runtime makes before cloning the child, with the host's
  * credentials (rootfs_mount_fds_open):
  *   - idmapped binds (idmap.c): the child must use these;
- *   - with a user namespace, a clone of each bind source the container's
- *     root cannot reach (a 0700 host directory on the way, as kubelet and
- *     podman volumes have; unreachable() checks the mode bits). The child
- *     still binds by path first, so the kernel locks the flags the host
- *     mount has (ro, nosuid, nodev, noexec) as it does for any mount copied
- *     into a user namespace; only where the path is refused (EACCES/EPERM)
- *     it moves the runtime's clone into place instead (runc and crun do the
- *     same with fds opened on the host side).
- * Layout: 2 * n_mounts ints, [0, n) idmapped trees, [n, 2n) bind clones,
- * -1 where there is none. The clones stay within half of RLIMIT_NOFILE;
- * past that, entries bind by path only. */
+ *   - with a user namespace, each bind source the container's root cannot
+ *     reach (a 0700 host directory on the way, as kubelet and podman
+ *     volumes have; unreachable() checks the mode bits), opened O_PATH. The
+ *     child still binds by path first, so the kernel locks the flags the
+ *     host mount has (ro, nosuid, nodev, noexec, atime) as it does for any
+ *     mount copied into a user namespace. Only where the path is refused
+ *     (EACCES/EPERM) it clones the source from an fd the runtime gives it
+ *     once its mount namespace exists (rootfs_bind_sources_reopen): the
+ *     same path opened through the child's root, so naming the child's
+ *     locked copy of the mount (runc does its open_tree in the container's
+ *     mount namespace for the same reason). A clone the runtime made here,
+ *     in its own namespace, would have nothing locked: the container's root
+ *     could remount a read-only host volume writable.
+ * Layout: 2 * n_mounts ints, [0, n) idmapped trees, [n, 2n) bind sources,
+ * -1 where there is none. They stay within half of RLIMIT_NOFILE; past
+ * that, entries bind by path only. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rootfs/internal.h"
 
 static bool clonable_bind(const struct oci_mount *m)
 {
-	return (m->is_bind || (m->flags & MS_BIND)) && !(m->flags & MS_REMOUNT) && m->source &&
-	       !rootfs_wants_idmap(m);
+	return (m->is_bind || (m->flags & MS_BIND)) && !(m->flags & MS_REMOUNT) && m->source;
 }
 
 static bool id_mapped(const struct oci_idmap *m, size_t n, uint32_t host)
@@ -99,8 +106,8 @@ static size_t fd_budget(void)
 	return rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) / 2 : 0;
 }
 
-/* A source that cannot be cloned here (missing yet, or a rootless runtime)
- * gets no tree: the child's path-based bind reports the error as usual. */
+/* A source that cannot be opened here (missing yet) gets no fd: the child's
+ * path-based bind reports the error as usual. */
 static void bind_clones_open(const struct oci_config *cfg, int dirfd, const char *rootfs, const char *base,
 			     int *fds)
 {
@@ -109,17 +116,16 @@ static void bind_clones_open(const struct oci_config *cfg, int dirfd, const char
 
 	for (size_t i = 0; i < cfg->n_mounts && budget; i++) {
 		const struct oci_mount *m = &cfg->mounts[i];
-		unsigned flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | ((m->flags & MS_REC) ? AT_RECURSIVE : 0);
 
 		/* a source inside the rootfs is the child's to resolve, below it */
 		if (!clonable_bind(m) || (rootfs && rootfs_host_path_inside(rootfs, base, m->source, in)) ||
 		    !unreachable(&cfg->linux_, dirfd, m->source))
 			continue;
-		fds[i] = open_tree(dirfd, m->source, flags);
+		fds[i] = openat(dirfd, m->source, O_PATH | O_CLOEXEC);
 		if (fds[i] >= 0)
 			budget--;
-		else if (errno == EMFILE || errno == EPERM || errno == ENOSYS)
-			break;    /* out of fds, or no privilege to clone mounts at all */
+		else if (errno == EMFILE)
+			break;
 	}
 }
 
@@ -153,7 +159,9 @@ int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, cons
 	len = dirfd >= 0 ? readlink(rootfs_fd_path(fdp, dirfd), base, sizeof(base) - 1) : -1;
 	if (len > 0)
 		base[len] = '\0';
-	r = rootfs_idmap_trees_open(cfg, dirfd, rootfs, len > 0 ? base : NULL, fds, err);
+	/* with a user namespace every idmapped tree is the child's clone, mapped
+	 * by the runtime (SYNC_IDMAP): one made here would have no flag locked */
+	r = userns ? 0 : rootfs_idmap_trees_open(cfg, dirfd, rootfs, len > 0 ? base : NULL, fds, err);
 	if (r == 0 && userns)
 		bind_clones_open(cfg, dirfd, rootfs, len > 0 ? base : NULL, fds + n);
 	if (dirfd >= 0)
@@ -164,6 +172,38 @@ int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, cons
 	}
 	*out = fds;
 	return 0;
+}
+
+int rootfs_bind_sources_reopen(int *fds, size_t n_mounts, pid_t pid)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS };
+	char path[PATH_MAX], fdp[FD_PATH_MAX];
+	int root = -1, n = 0;
+	ssize_t len;
+
+	for (size_t i = n_mounts; fds && i < 2 * n_mounts; i++) {
+		if (fds[i] < 0)
+			continue;
+		if (root < 0) {
+			snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+			if ((root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+				return -errno;
+		}
+		/* the source's real path (no links left) on the host ... */
+		len = readlink(rootfs_fd_path(fdp, fds[i]), path, sizeof(path) - 1);
+		close(fds[i]);
+		fds[i] = -1;
+		if (len <= 0 || path[0] != '/')
+			continue;
+		path[len] = '\0';
+		/* ... is the same path below the child's root, in its mounts */
+		if ((fds[i] = (int)syscall(SYS_openat2, root, path, &how, sizeof(how))) >= 0)
+			n++;
+	}
+	if (root >= 0)
+		close(root);
+	return n;
 }
 
 void rootfs_mount_fds_close(int *fds, size_t n_mounts)

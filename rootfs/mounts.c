@@ -259,8 +259,10 @@ static int bind_source(struct rootfs_ctx *c, const struct oci_mount *m, const st
 		return rootfs_tree_in_root(c->root_fd, rel, clone);   /* as the rootfs is now */
 	else
 		src = open_tree(AT_FDCWD, m->source, clone);
+	/* the runtime's fd of the source in our mount namespace (hostfds.c): a
+	 * clone of our copy of the mount, locked as the path's would be */
 	if (src < 0 && (errno == EACCES || errno == EPERM) && host_clone >= 0)
-		return dup(host_clone);
+		return open_tree(host_clone, "", clone | AT_EMPTY_PATH);
 	return src;
 }
 
@@ -503,7 +505,7 @@ static int idmap_entry_here(struct rootfs_ctx *c, const struct oci_mount *m, con
 		return error_set(c->err, EINVAL, "mount bind on %s: no source", m->destination);
 	if (!c->o->idmap_request)
 		return error_set(c->err, EINVAL, "mount %s on %s: idmap: no idmapped tree", m->source, m->destination);
-	if ((tree = bind_source(c, m, p, -1, -1, -1)) < 0)
+	if ((tree = bind_source(c, m, p, -1, c->o->mount_fds ? c->o->mount_fds[c->cfg->n_mounts + i] : -1, -1)) < 0)
 		return error_sys(c->err, errno, "mount bind %s on %s", m->source, m->destination);
 	if ((r = c->o->idmap_request(c->o->idmap_ud, i, tree, c->err)) == 0)
 		r = bind_entry(c, m, p, tree, -1, -1);

@@ -227,6 +227,39 @@ rootless_true_bundle() {
 	[ -z "$(test_state_dirs)" ]
 }
 
+# The same where the container's root cannot reach the source (a 0700 host
+# directory on the way, as kubelet's and podman's volumes): the runtime opens
+# it through the child's root, so the child clones its own copy of the mount,
+# which the kernel locked; a clone made in the runtime's namespace had no
+# flag locked, and the container's root made the host's read-only volume
+# writable (until 2026-12-06).
+@test "userns: a read-only host volume behind a 0700 directory stays read-only (locked) for the container's root, idmapped or not" {
+	map_userns
+	local vol="$BATS_TEST_TMPDIR/private/rovol"
+	mkdir -p "$vol"
+	chmod 0700 "$BATS_TEST_TMPDIR/private"
+	mount -t tmpfs -o mode=0777 "tinyrun-$TOKEN" "$vol"
+	mount --bind -o remount,ro "$vol"
+	update_config '.mounts += [{"destination": "/tmp/v", "type": "bind", "source": $src, "options": ["bind"]}]
+		| .process.capabilities |= with_entries(.value += ["CAP_SYS_ADMIN"])' --arg src "$vol"
+	set_cmd 'grep " /tmp/v " /proc/self/mountinfo; mount -o remount,bind,rw /tmp/v && echo remounted-rw; touch /tmp/v/x && echo wrote; true'
+	run_ctr
+	local plain_status=$status plain_output=$output
+	# an idmapped bind of it: the tree the runtime maps is the child's clone too
+	update_config '.mounts[-1].options = ["bind", "idmap"]'
+	run_ctr
+	umount "$vol"
+	assert_success
+	assert_output --regexp ' /tmp/v ro,[^ ]*idmapped'
+	refute_output --partial remounted-rw
+	refute_output --partial wrote
+	status=$plain_status output=$plain_output
+	assert_success
+	assert_output --regexp ' /tmp/v ro[, ]'
+	refute_output --partial remounted-rw
+	refute_output --partial wrote
+}
+
 @test "userns: a missing bind source is an error naming the mount, nothing left" {
 	map_userns
 	update_config '.mounts += [{"destination": "/tmp/m", "type": "bind", "source": "/nonexistent-src", "options": ["bind"]}]'

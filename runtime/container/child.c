@@ -33,11 +33,45 @@
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/terminal.h"
 
+static int expected(int r, enum sync_type want, struct error *err);
+
+/* SYNC_MAPS_DONE, after the bind sources the runtime opened through our root
+ * (SYNC_BIND_SRC): they replace the host-side fds we inherited, which are
+ * never used (a clone of the host's mount would have no flag locked). */
+static int expect_maps_done(struct child_ctx *ctx, struct error *err)
+{
+	size_t n = ctx->cfg->n_mounts;
+	struct sync_msg m;
+	int r, fd;
+
+	for (size_t i = n; ctx->mount_fds && i < 2 * n; i++)
+		if (ctx->mount_fds[i] >= 0) {
+			close(ctx->mount_fds[i]);
+			ctx->mount_fds[i] = -1;
+		}
+	while ((r = sync_recv(ctx->sync_fd, &m, NULL, 0, &fd)) == SYNC_BIND_SRC) {
+		if (!ctx->mount_fds || fd < 0 || m.value < 0 || (size_t)m.value >= n) {
+			if (fd >= 0)
+				close(fd);
+			return error_set(err, EPROTO, "internal: sync: bind source");
+		}
+		ctx->mount_fds[n + (size_t)m.value] = fd;
+	}
+	if (r != SYNC_MAPS_DONE && fd >= 0)
+		close(fd);
+	return expected(r, SYNC_MAPS_DONE, err);
+}
+
 static int expect(int fd, enum sync_type want, char *payload, size_t size, struct error *err)
 {
 	struct sync_msg m;
-	int r = sync_recv(fd, &m, payload, size, NULL);
 
+	return expected(sync_recv(fd, &m, payload, size, NULL), want, err);
+}
+
+/* sync_recv's r: 0 when it is the message wanted, else the error */
+static int expected(int r, enum sync_type want, struct error *err)
+{
 	if (r == (int)want)
 		return 0;
 	/* EOF: the creator died (killed, crashed) before its answer; what it
@@ -64,7 +98,7 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 		return error_sys(err, errno, "linux.namespaces: unshare");
 	if (ctx->unshare_ns & CLONE_NEWUSER) {
 		if (sync_send(ctx->sync_fd, SYNC_NS_READY, 0, NULL, 0, -1) < 0 ||
-		    (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
+		    (r = expect_maps_done(ctx, err)) < 0)
 			return r < 0 ? r : error_set(err, EPROTO, "internal: sync");
 	}
 	if ((r = ns_write_time_offsets(l, err)) < 0)
@@ -299,7 +333,7 @@ static int prepare(struct child_ctx *ctx, struct setup *s, char *state, char *st
 		return r;
 	if ((ctx->join_any || ctx->unshare_ns || ctx->must_fork) && (r = enter_namespaces(ctx, err)) < 0)
 		return r;
-	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect(ctx->sync_fd, SYNC_MAPS_DONE, NULL, 0, err)) < 0)
+	if (ctx->clone_ns & CLONE_NEWUSER && (r = expect_maps_done(ctx, err)) < 0)
 		return r;
 	/* linux.netDevices: the runtime moves them now that we are in the
 	 * network namespace for good (joined, unshared or cloned), before the

@@ -289,7 +289,8 @@ static int notify_source(const struct oci_config *cfg, struct container *c, stru
 		for (size_t i = 0; i < 2 * n; i++)
 			ctx->mount_fds[i] = -1;
 	}
-	ctx->mount_fds[2 * n - 1] = open_tree(c->dirfd, "notify", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	/* opened again through the child's root once it exists (rootfs/hostfds.c) */
+	ctx->mount_fds[2 * n - 1] = openat(c->dirfd, "notify", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	return 0;
 }
 
@@ -430,6 +431,9 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 {
 	int r;
 
+	out->bind_srcs = ctx->userns ? ctx->mount_fds : NULL;
+	out->n_mounts = cfg->n_mounts;
+
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return error_sys(err, errno, "socketpair");
 	ctx->sync_fd = sv[1];
@@ -471,7 +475,8 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	if (cfg->linux_.has_intel_rdt && (r = rdt_attach(o->id, &cfg->linux_.intel_rdt, out->pid, err)) < 0)
 		return r;
 	if (ctx->clone_ns & CLONE_NEWUSER) {
-		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0 ||
+		    (r = parent_send_bind_sources(sv[0], out, err)) < 0)
 			return r;
 		sync_send(sv[0], SYNC_MAPS_DONE, 0, NULL, 0, -1);
 	}

@@ -82,6 +82,8 @@ struct created {
 	int pty_master;              /* run without --console-socket, terminal: true */
 	struct cgroup cg;
 	struct limits_plan limits;   /* the time limits (runtime/sandbox/limits.h): run's watch without the init */
+	int *bind_srcs;              /* the child's mount fds (rootfs_mount_fds_open), ours; NULL: none */
+	size_t n_mounts;
 };
 
 /* Create the container: on success the init process is blocked before exec

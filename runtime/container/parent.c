@@ -78,6 +78,25 @@ static int move_net_devices(const struct oci_config *cfg, const struct created *
 	return r;
 }
 
+int parent_send_bind_sources(int sync_fd, const struct created *out, struct error *err)
+{
+	int *fds = out->bind_srcs;
+	size_t n = out->n_mounts;
+	int r = fds ? rootfs_bind_sources_reopen(fds, n, out->pid) : 0;
+
+	if (r < 0)
+		return error_sys(err, -r, "bind sources: the container's root (/proc/%d/root)", (int)out->pid);
+	for (size_t i = 0; r > 0 && i < n; i++) {
+		if (fds[n + i] < 0)
+			continue;
+		if (sync_send(sync_fd, SYNC_BIND_SRC, (int)i, NULL, 0, fds[n + i]) < 0)
+			return error_set(err, EPROTO, "internal: sync");
+		close(fds[n + i]);
+		fds[n + i] = -1;
+	}
+	return 0;
+}
+
 int parent_answer_child(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 			struct created *out, int sync_fd, struct error *err)
 {
@@ -92,7 +111,8 @@ int parent_answer_child(struct container *c, const struct oci_config *cfg, const
 		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
 		switch (r) {
 		case SYNC_NS_READY:
-			if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0)
+			if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0 ||
+			    (r = parent_send_bind_sources(sync_fd, out, err)) < 0)
 				return r;
 			sync_send(sync_fd, SYNC_MAPS_DONE, 0, NULL, 0, -1);
 			break;

@@ -25,6 +25,8 @@ enum sync_type {
 	SYNC_IDMAP_DONE,     /* parent -> child */
 	SYNC_NETDEV,         /* child -> parent: in its final network ns, move linux.netDevices in */
 	SYNC_NETDEV_DONE,    /* parent -> child */
+	SYNC_BIND_SRC,       /* parent -> child, before SYNC_MAPS_DONE, value: mounts[] index, fd: its
+			      * source opened through the child's root (rootfs_bind_sources_reopen) */
 };
 
 struct sync_msg {

@@ -17,11 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "runtime/linux/procfs.h"
-
-#ifndef PIDFD_GET_NET_NAMESPACE
-#define PIDFD_GET_NET_NAMESPACE _IO(0xFF, 4)   /* pidfs, Linux 6.11 */
-#endif
+#include "runtime/linux/pidfd.h"
 #ifndef NS_GET_NSTYPE
 #define NS_GET_NSTYPE _IO(0xb7, 0x3)
 #endif
@@ -360,24 +356,10 @@ out:
  * the pidfd must still name a live process (the pid was not reused). */
 static int netns_of(pid_t pid, int pidfd)
 {
-	char rel[32];
-	int fd = ioctl(pidfd, PIDFD_GET_NET_NAMESPACE, 0), proc;
+	int fd = pidfd_ns_open(pidfd, pid, "net", PIDFD_GET_NET_NAMESPACE);
 
-	if (fd < 0 && errno != ENOTTY && errno != EINVAL)
-		return -errno;
-	if (fd < 0) {
-		if ((proc = procfs_dir("/proc")) < 0)
-			return proc;
-		snprintf(rel, sizeof(rel), "%d/ns/net", (int)pid);
-		fd = openat(proc, rel, O_RDONLY | O_CLOEXEC);
-		close(proc);
-		if (fd < 0)
-			return -errno;
-		if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0) {
-			close(fd);
-			return -ESRCH;
-		}
-	}
+	if (fd < 0)
+		return fd;
 	if (ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWNET) {
 		close(fd);
 		return -EINVAL;

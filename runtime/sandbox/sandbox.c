@@ -12,6 +12,7 @@
 
 #include "runtime/sandbox/lease.h"
 #include "runtime/sandbox/limits.h"
+#include "runtime/linux/pidfd.h"
 #include "runtime/linux/procfs.h"
 #include "runtime/log.h"
 
@@ -30,39 +31,6 @@ static bool is_sandbox(const struct container *c)
 	return u && r && strcmp(u, "auto") == 0 && strcmp(r, "minimal") == 0;
 }
 
-/* pidfs ioctls (Linux 6.11): a namespace of the process a pidfd names */
-#ifndef PIDFD_GET_IPC_NAMESPACE
-#define PIDFD_GET_IPC_NAMESPACE _IO(0xFF, 2)
-#define PIDFD_GET_MNT_NAMESPACE _IO(0xFF, 3)
-#define PIDFD_GET_NET_NAMESPACE _IO(0xFF, 4)
-#define PIDFD_GET_USER_NAMESPACE _IO(0xFF, 9)
-#endif
-
-/* The namespace `name` of the process pidfd names: from the pidfd itself,
- * or (older kernels) /proc/<pid>/ns/<name> below a proven procfs, after
- * which the pidfd must still name a live process, so the pid was not
- * reused meanwhile. */
-static int open_ns(int pidfd, pid_t pid, const char *name, unsigned long ioc)
-{
-	char rel[64];
-	int fd = ioctl(pidfd, ioc, 0), proc;
-
-	if (fd >= 0 || (errno != ENOTTY && errno != EINVAL))
-		return fd >= 0 ? fd : -errno;
-	if ((proc = procfs_dir("/proc")) < 0)
-		return proc;
-	snprintf(rel, sizeof(rel), "%d/ns/%s", (int)pid, name);
-	fd = openat(proc, rel, O_RDONLY | O_CLOEXEC);
-	close(proc);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0) {
-		close(fd);
-		return -ESRCH;
-	}
-	return fd;
-}
-
 static int open_all(struct room_join *j, pid_t pid, int pidfd)
 {
 	int *fds[] = { &j->user_fd, &j->net_fd, &j->ipc_fd, &j->mnt_fd };
@@ -71,7 +39,7 @@ static int open_all(struct room_join *j, pid_t pid, int pidfd)
 					     PIDFD_GET_IPC_NAMESPACE, PIDFD_GET_MNT_NAMESPACE };
 
 	for (size_t i = 0; i < 4; i++)
-		if ((*fds[i] = open_ns(pidfd, pid, names[i], ioc[i])) < 0)
+		if ((*fds[i] = pidfd_ns_open(pidfd, pid, names[i], ioc[i])) < 0)
 			return *fds[i];
 	return 0;
 }

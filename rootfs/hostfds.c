@@ -21,7 +21,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -174,22 +173,16 @@ int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, cons
 	return 0;
 }
 
-int rootfs_bind_sources_reopen(int *fds, size_t n_mounts, pid_t pid)
+void rootfs_bind_sources_reopen(int *fds, size_t n_mounts, int root)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
 				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS };
 	char path[PATH_MAX], fdp[FD_PATH_MAX];
-	int root = -1, n = 0;
 	ssize_t len;
 
-	for (size_t i = n_mounts; fds && i < 2 * n_mounts; i++) {
+	for (size_t i = n_mounts; i < 2 * n_mounts; i++) {
 		if (fds[i] < 0)
 			continue;
-		if (root < 0) {
-			snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
-			if ((root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-				return -errno;
-		}
 		/* the source's real path (no links left) on the host ... */
 		len = readlink(rootfs_fd_path(fdp, fds[i]), path, sizeof(path) - 1);
 		close(fds[i]);
@@ -198,12 +191,8 @@ int rootfs_bind_sources_reopen(int *fds, size_t n_mounts, pid_t pid)
 			continue;
 		path[len] = '\0';
 		/* ... is the same path below the child's root, in its mounts */
-		if ((fds[i] = (int)syscall(SYS_openat2, root, path, &how, sizeof(how))) >= 0)
-			n++;
+		fds[i] = (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
 	}
-	if (root >= 0)
-		close(root);
-	return n;
 }
 
 void rootfs_mount_fds_close(int *fds, size_t n_mounts)

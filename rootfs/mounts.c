@@ -266,11 +266,12 @@ static int bind_source(struct rootfs_ctx *c, const struct oci_mount *m, const st
 	return src;
 }
 
-/* In a user namespace the kernel locks the flags the source mount has; a
- * clone the runtime made with the host's credentials has none locked, so
- * the same rule is applied here for every source: runc 1.2+'s, which keeps
- * the source's locked flags where the entry's would change them, and fails
- * where the entry clears one or asks for another atime setting. */
+/* In a user namespace the kernel locks the flags the source mount has (every
+ * tree here is a clone of the child's own copy: hostfds.c), and a
+ * mount_setattr that would change one fails. runc 1.2+ then keeps the
+ * source's locked flags instead, and fails only where the entry clears one
+ * or asks for another atime setting: decided here from the source's flags
+ * before the call, with an error that names them. */
 static int bind_flags_locked(struct rootfs_ctx *c, const struct oci_mount *m, int src, struct mount_plan *q)
 {
 	struct statvfs sv;

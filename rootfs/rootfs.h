@@ -66,13 +66,13 @@ int rootfs_reopen_dev_null(struct error *err);
 int rootfs_mount_fds_open(const struct oci_config *cfg, const char *bundle, const char *rootfs, bool userns,
 			  int **fds, struct error *err);
 void rootfs_mount_fds_close(int *fds, size_t n_mounts);
-/* Parent, once the child's mount namespace exists (pid: our child, not
- * reaped): each bind source in fds[n, 2n) (O_PATH, the host's) replaced by
- * the same path opened through the child's root, naming the child's copy of
- * the mount, whose flags the kernel locked for its user namespace; -1 where
- * that fails (the child's bind by path reports it). The count left, or
- * -errno. Send each to the child (it clones the tree from it). */
-int rootfs_bind_sources_reopen(int *fds, size_t n_mounts, pid_t pid);
+/* Parent, once the child's mount namespace exists (root: an O_PATH fd of
+ * its root, /proc/<child>/root): each bind source in fds[n, 2n) (O_PATH, the
+ * host's) replaced by the same path opened below that root, naming the
+ * child's copy of the mount, whose flags the kernel locked for its user
+ * namespace; -1 where that fails (the child's bind by path reports it).
+ * Send each to the child (it clones the tree from it). */
+void rootfs_bind_sources_reopen(int *fds, size_t n_mounts, int root);
 /* With a user namespace, as root: linux.devices' nodes made by the runtime
  * BEFORE cloning the child, one clone (fd) per entry, -1 for FIFOs (the
  * child's mknod needs no privilege); *fds NULL when not needed. Pass as

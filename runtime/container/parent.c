@@ -3,6 +3,8 @@
 #include "runtime/container/parent.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -78,23 +80,43 @@ static int move_net_devices(const struct oci_config *cfg, const struct created *
 	return r;
 }
 
+/* The child's root, through a proven procfs (not whatever is mounted on
+ * /proc): its mounts are the ones the sources are opened in. */
+static int child_root(pid_t pid)
+{
+	char rel[32];
+	int proc = procfs_dir("/proc"), fd;
+
+	if (proc < 0)
+		return proc;
+	snprintf(rel, sizeof(rel), "%d/root", (int)pid);
+	fd = openat(proc, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	close(proc);
+	return fd < 0 ? -errno : fd;
+}
+
 int parent_send_bind_sources(int sync_fd, const struct created *out, struct error *err)
 {
-	int *fds = out->bind_srcs;
+	int *fds = out->bind_srcs, root = -1, r = 0;
 	size_t n = out->n_mounts;
-	int r = fds ? rootfs_bind_sources_reopen(fds, n, out->pid) : 0;
 
-	if (r < 0)
-		return error_sys(err, -r, "bind sources: the container's root (/proc/%d/root)", (int)out->pid);
-	for (size_t i = 0; r > 0 && i < n; i++) {
+	for (size_t i = n; fds && root == -1 && i < 2 * n; i++)
+		if (fds[i] >= 0 && (root = child_root(out->pid)) < 0)
+			return error_sys(err, -root, "bind sources: the container's root (/proc/%d/root)",
+					 (int)out->pid);
+	if (root < 0)
+		return 0;
+	rootfs_bind_sources_reopen(fds, n, root);
+	close(root);
+	for (size_t i = 0; r == 0 && i < n; i++) {
 		if (fds[n + i] < 0)
 			continue;
 		if (sync_send(sync_fd, SYNC_BIND_SRC, (int)i, NULL, 0, fds[n + i]) < 0)
-			return error_set(err, EPROTO, "internal: sync");
+			r = error_set(err, EPROTO, "internal: sync");
 		close(fds[n + i]);
 		fds[n + i] = -1;
 	}
-	return 0;
+	return r;
 }
 
 int parent_answer_child(struct container *c, const struct oci_config *cfg, const struct create_opts *o,

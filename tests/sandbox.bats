@@ -176,8 +176,10 @@ setup() {
 }
 
 @test "sandbox: the network is loopback only, and loopback works; its own hostname, no resolver" {
+	# the client retries for up to 30 s: under a parallel `make check` the listener once took
+	# more than the 5 s this loop used to allow (a hang guard, not a timing assertion)
 	set_args sh -c 'cat /proc/self/net/dev; hostname; ls /etc/resolv.conf /etc/hosts 2>&1
-		nc -l -p 5555 >/tmp/got & for i in $(seq 100); do echo over-lo | nc 127.0.0.1 5555 2>/dev/null && break; sleep 0.05; done
+		nc -l -p 5555 >/tmp/got & for i in $(seq 600); do echo over-lo | nc 127.0.0.1 5555 2>/dev/null && break; sleep 0.05; done
 		wait; cat /tmp/got'
 	run_ctr
 	assert_success

@@ -30,6 +30,8 @@ teardown() {
 		id="$(basename "$d")"
 		"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
 	done
+	# the exec test's cgroup outside the container's (its init, killed above, was moved there)
+	[[ -d "/sys/fs/cgroup$CGPARENT/other" ]] && rmdir "/sys/fs/cgroup$CGPARENT/other" 2>/dev/null
 	[[ -d "/sys/fs/cgroup$CGPARENT" ]] && rmdir "/sys/fs/cgroup$CGPARENT" 2>/dev/null
 	tr_teardown
 }
@@ -119,6 +121,58 @@ wait_sleeps() {
 	assert_failure
 	runtime delete --force "$CID"
 	cg_gone
+}
+
+@test "cgroups v2: exec joins the init's sub-cgroup once the container's own cgroup has a domain controller on (runc), never one outside it" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	local c="/sys/fs/cgroup$CGPATH" pid
+	pid="$(ctr_pid)"
+	# what a container with a writable cgroup mount does (runc's cgroups.bats):
+	# its init into a sub-cgroup, then a domain controller on for its children
+	mkdir "$c/foo"
+	echo "$pid" >"$c/foo/cgroup.procs"
+	echo +memory >"$c/cgroup.subtree_control"
+	# its own cgroup now refuses a process (EBUSY): the exec goes where the init is
+	run_nohang runtime exec "$CID" cat /proc/self/cgroup
+	assert_success
+	assert_output "0::$CGPATH/foo"
+	# an exec --cgroup target that refuses is an error, not a fallback
+	run_nohang runtime exec --cgroup / "$CID" touch /tmp/ran
+	assert_equal "$status" 255
+	assert_output --partial "busy"
+	# the init moved outside the container's cgroup (by the host): no fallback there
+	mkdir "/sys/fs/cgroup$CGPARENT/other"
+	echo "$pid" >"/sys/fs/cgroup$CGPARENT/other/cgroup.procs"
+	run_nohang runtime exec "$CID" touch /tmp/ran
+	assert_equal "$status" 255
+	assert_output --partial "busy"
+	[[ ! -e "$BUNDLE/rootfs/tmp/ran" ]]
+	echo "$pid" >"$c/foo/cgroup.procs"
+	rmdir "/sys/fs/cgroup$CGPARENT/other"
+	runtime delete --force "$CID"
+	cg_gone
+}
+
+@test "cgroups v2: events --interval prints stats on time (memory.events, always POLLIN on kernfs, does not keep it busy)" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	local log="$BATS_TEST_TMPDIR/events.log" epid i
+	"$RUNTIME" --root "$ROOT" events --interval 200ms "$CID" >"$log" 2>&1 </dev/null 3>&- 4>&- &
+	epid=$!
+	record_pid "$epid"
+	# a hang guard only: three stats events (the old loop never printed one)
+	for ((i = 0; i < 300; i++)); do
+		[[ "$(grep -c '"type":"stats"' "$log")" -ge 3 ]] && break
+		sleep 0.05
+	done
+	kill "$epid"
+	wait "$epid" || true
+	[[ "$(grep -c '"type":"stats"' "$log")" -ge 3 ]] || { cat "$log"; false; }
+	assert_equal "$(head -n1 "$log" | jq -r .id)" "$CID"
+	runtime delete --force "$CID"
 }
 
 @test "cgroups v2: linux.resources land in the v2 files, converted" {

@@ -53,6 +53,30 @@ const char *cgroup_sub_clean(const char *path)
 	return p;
 }
 
+int cgroup_join_init_cgroup(const struct cgroup *cg, struct cgroup_join *j, const char *init_path,
+			    struct error *err)
+{
+	size_t len = cg->path ? strlen(cg->path) : 0;
+	const char *sub;
+	int fd;
+
+	while (len && cg->path[len - 1] == '/')
+		len--;
+	/* the container's own cgroup only (an exec --cgroup target failing is its error) */
+	if (cg->v2_dirfd < 0 || j->n_subs || j->clone_dirfd < 0 || !cg->path ||
+	    strncmp(init_path, cg->path, len) != 0 || init_path[len] != '/')
+		return -EBUSY;
+	if (!(sub = cgroup_sub_clean(init_path + len)) || !*sub)
+		return -EBUSY;
+	/* a path the container chose: below its cgroup, no ".." (cgroupfs has no symlinks) */
+	fd = openat(cg->v2_dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return error_sys(err, errno, "cgroup %s: the init's cgroup %s", cg->path, init_path);
+	close(j->clone_dirfd);
+	j->clone_dirfd = fd;
+	return 0;
+}
+
 int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
 	return cg_ops(cg)->join_without_clone(cg, j, err);

@@ -26,6 +26,7 @@
 #include "runtime/container/setup.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/pidfd.h"
+#include "runtime/linux/procfs.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/container/wait.h"
 
@@ -176,11 +177,36 @@ static int exec_join_cgroup(const struct container *c, const struct exec_opts *o
 	return r;
 }
 
-/* clone3 into the container's cgroup, or, where the kernel refuses
- * CLONE_INTO_CGROUP, with the child writing cgroup.procs itself. Returns
- * the pid (0 in the child), or -errno with err set. */
+/* cgroup v2, the container's cgroup refused the process (EBUSY): into the
+ * init's cgroup instead, as runc (cgroup_join_init_cgroup). Its path is read
+ * from /proc while the init's pidfd says the pid is still the init's. */
+static int exec_init_cgroup(const struct container *c, const struct cgroup *cg, struct cgroup_join *j,
+			    int init_pidfd, struct error *err)
+{
+	char buf[8192], rel[32], *line = buf, *end;
+	int r;
+
+	snprintf(rel, sizeof(rel), "%d/cgroup", (int)c->st.pid);
+	if (procfs_read(-1, rel, buf, sizeof(buf)) < 0 || syscall(SYS_pidfd_send_signal, init_pidfd, 0, NULL, 0) < 0)
+		return -EBUSY;
+	while (line && strncmp(line, "0::", 3) != 0)
+		line = (end = strchr(line, '\n')) ? end + 1 : NULL;
+	if (!line)
+		return -EBUSY;
+	line += 3;
+	line[strcspn(line, "\n")] = '\0';
+	if ((r = cgroup_join_init_cgroup(cg, j, line, err)) == 0)
+		log_debug("exec: container \"%s\": its cgroup refused the process (EBUSY), joining the init's: %s",
+			  c->id, line);
+	return r;
+}
+
+/* clone3 into the container's cgroup (on v2, when that refuses it, the
+ * init's), or, where the kernel refuses CLONE_INTO_CGROUP, with the child
+ * writing cgroup.procs itself. Returns the pid (0 in the child), or -errno
+ * with err set. */
 static pid_t exec_clone(const struct container *c, const struct cgroup *cg, struct cgroup_join *j,
-			int *pidfd, struct error *err)
+			int init_pidfd, int *pidfd, struct error *err)
 {
 	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD,
 				 .pidfd = (uint64_t)(uintptr_t)pidfd };
@@ -192,6 +218,14 @@ static pid_t exec_clone(const struct container *c, const struct cgroup *cg, stru
 		ca.cgroup = j->clone_dirfd;
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid < 0 && errno == EBUSY && (ca.flags & CLONE_INTO_CGROUP)) {
+		if ((r = exec_init_cgroup(c, cg, j, init_pidfd, err)) < 0 && r != -EBUSY)
+			return r;
+		if (r == 0) {
+			ca.cgroup = j->clone_dirfd;
+			pid = syscall(SYS_clone3, &ca, sizeof(ca));
+		}
+	}
 	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
 		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
 		if ((r = cgroup_join_without_clone(cg, j, err)) < 0) {
@@ -241,7 +275,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		attrs_probe_lsm();
 	if (p->selinux_label)
 		attrs_selinux_enabled();
-	if ((pid = exec_clone(c, &cg, &x.join, &pidfd, err)) < 0) {
+	if ((pid = exec_clone(c, &cg, &x.join, x.init_pidfd, &pidfd, err)) < 0) {
 		r = pid;
 		goto out;
 	}

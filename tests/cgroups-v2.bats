@@ -123,11 +123,11 @@ wait_sleeps() {
 	cg_gone
 }
 
-@test "cgroups v2: exec joins the init's sub-cgroup once the container's own cgroup has a domain controller on (runc), never one outside it" {
+@test "cgroups v2: exec joins the init's cgroup when the container's refuses a process (a domain controller on) or is gone, as runc" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	set_cmd 'exec sleep 1000'
 	run_detached "$CID"
-	local c="/sys/fs/cgroup$CGPATH" pid
+	local c="/sys/fs/cgroup$CGPATH" other="/sys/fs/cgroup$CGPARENT/other" pid
 	pid="$(ctr_pid)"
 	# what a container with a writable cgroup mount does (runc's cgroups.bats):
 	# its init into a sub-cgroup, then a domain controller on for its children
@@ -138,21 +138,27 @@ wait_sleeps() {
 	run_nohang runtime exec "$CID" cat /proc/self/cgroup
 	assert_success
 	assert_output "0::$CGPATH/foo"
-	# an exec --cgroup target that refuses is an error, not a fallback
+	# an exec --cgroup target that refuses is an error, in runc's words, not a fallback
 	run_nohang runtime exec --cgroup / "$CID" touch /tmp/ran
 	assert_equal "$status" 255
-	assert_output --partial "busy"
-	# the init moved outside the container's cgroup (by the host): no fallback there
-	mkdir "/sys/fs/cgroup$CGPARENT/other"
-	echo "$pid" >"/sys/fs/cgroup$CGPARENT/other/cgroup.procs"
-	run_nohang runtime exec "$CID" touch /tmp/ran
-	assert_equal "$status" 255
-	assert_output --partial "busy"
+	assert_output --partial "adding pid of the new process to cgroups: $CGPATH: Device or resource busy"
 	[[ ! -e "$BUNDLE/rootfs/tmp/ran" ]]
-	echo "$pid" >"$c/foo/cgroup.procs"
-	rmdir "/sys/fs/cgroup$CGPARENT/other"
+	# the init moved out of the container's cgroup (runc's exec.bats "init changes
+	# cgroup": the container could put its processes there itself) and that cgroup
+	# removed: the exec follows the init
+	mkdir "$other"
+	echo "$pid" >"$other/cgroup.procs"
+	rmdir "$c/foo" "$c"
+	run_nohang runtime exec "$CID" cat /proc/self/cgroup
+	assert_success
+	assert_output "0::$CGPARENT/other"
+	run_nohang runtime exec --cgroup sub "$CID" true
+	assert_equal "$status" 255
 	runtime delete --force "$CID"
-	cg_gone
+	local i
+	for ((i = 0; i < 200; i++)); do proc_alive "$pid" || break; sleep 0.05; done
+	! proc_alive "$pid"
+	rmdir "$other"
 }
 
 @test "cgroups v2: events --interval prints stats on time (memory.events, always POLLIN on kernfs, does not keep it busy)" {
@@ -189,7 +195,7 @@ wait_sleeps() {
 	assert_equal "$(cg memory.low)" 33554432
 	assert_equal "$(cg memory.swap.max)" 33554432     # OCI memory+swap - limit
 	assert_equal "$(cg memory.high)" 50331648
-	assert_equal "$(cg cpu.weight)" 20                # 1 + (512 - 2) * 9999 / 262142
+	assert_equal "$(cg cpu.weight)" 59                # ceil(10^((l² + 125 l) / 612 - 7/34)), l = log2(512): runc 1.4's
 	assert_equal "$(cg cpu.max)" "25000 50000"
 	assert_equal "$(cg cpu.max.burst)" 1000
 	assert_equal "$(cg cpuset.cpus)" 0
@@ -340,6 +346,24 @@ wait_sleeps() {
 	[[ "$(cpu_ticks "$pid")" -gt "$t2" ]]
 }
 
+@test "cgroups v2: update with checkBeforeUpdate refuses a memory limit below the usage, in runc's words, and changes nothing" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.resources.memory = {"limit": 268435456}'
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	echo '{"memory": {"limit": 4096, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/low.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/low.json" "$CID"
+	assert_failure
+	assert_output --partial "rejecting memory limit 4096 below usage"
+	assert_equal "$(cg memory.max)" 268435456
+	[[ "$(cg cgroup.procs)" == "$(ctr_pid)" ]]
+	echo '{"memory": {"limit": 134217728, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/ok.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/ok.json" "$CID"
+	assert_success
+	assert_equal "$(cg memory.max)" 134217728
+	runtime delete --force "$CID"
+}
+
 @test "cgroups v2: update changes live limits (flags and -r)" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.linux.resources += {"memory": {"limit": 67108864}, "pids": {"limit": 5}}'
@@ -352,7 +376,7 @@ wait_sleeps() {
 	assert_equal "$(cg memory.max)" 134217728
 	assert_equal "$(cg memory.swap.max)" 134217728
 	assert_equal "$(cg pids.max)" 9
-	assert_equal "$(cg cpu.weight)" 10                # 1 + (256 - 2) * 9999 / 262142
+	assert_equal "$(cg cpu.weight)" 35                # runc 1.4's conversion of 256 (the old linear one: 10)
 	assert_equal "$(cg cpu.max)" "10000 100000"
 	assert_equal "$(cg cpuset.cpus)" 0
 	wait_sleeps 7

@@ -56,22 +56,19 @@ const char *cgroup_sub_clean(const char *path)
 int cgroup_join_init_cgroup(const struct cgroup *cg, struct cgroup_join *j, const char *init_path,
 			    struct error *err)
 {
-	size_t len = cg->path ? strlen(cg->path) : 0;
-	const char *sub;
-	int fd;
+	const char *rel = cgroup_sub_clean(init_path), *own = cg->path ? cgroup_sub_clean(cg->path) : NULL;
+	int root, fd;
 
-	while (len && cg->path[len - 1] == '/')
-		len--;
-	/* the container's own cgroup only (an exec --cgroup target failing is its error) */
-	if (cg->v2_dirfd < 0 || j->n_subs || j->clone_dirfd < 0 || !cg->path ||
-	    strncmp(init_path, cg->path, len) != 0 || init_path[len] != '/')
+	if (cg->v2_dirfd < 0 || j->n_subs || j->clone_dirfd < 0 || !rel || (own && !strcmp(rel, own)))
 		return -EBUSY;
-	if (!(sub = cgroup_sub_clean(init_path + len)) || !*sub)
-		return -EBUSY;
-	/* a path the container chose: below its cgroup, no ".." (cgroupfs has no symlinks) */
-	fd = openat(cg->v2_dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* the kernel's path of a live cgroup: no "..", and cgroupfs has no symlinks */
+	root = open(CG_ROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return error_sys(err, errno, CG_ROOT);
+	fd = openat(root, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(root);
 	if (fd < 0)
-		return error_sys(err, errno, "cgroup %s: the init's cgroup %s", cg->path, init_path);
+		return error_sys(err, errno, "the container's init's cgroup %s", init_path);
 	close(j->clone_dirfd);
 	j->clone_dirfd = fd;
 	return 0;

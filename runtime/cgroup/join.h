@@ -51,9 +51,9 @@ const char *cgroup_sub_clean(const char *path);
  * (EBUSY) once the container has enabled a domain controller in it, after
  * moving its processes below (the no-internal-process rule). Then the
  * process goes where the container's init is: init_path, the init's cgroup2
- * path (the "0::" line of /proc/<init>/cgroup), which must be strictly below
- * the container's cgroup. 0: j->clone_dirfd is that dir now; -EBUSY (err
- * untouched): no such place, nothing changed; else -errno with err set. */
+ * path (the "0::" line of /proc/<init>/cgroup). 0: j->clone_dirfd is that
+ * dir now; -EBUSY (err untouched): no other place (not v2, an exec --cgroup
+ * target, the same cgroup), nothing changed; else -errno with err set. */
 int cgroup_join_init_cgroup(const struct cgroup *cg, struct cgroup_join *j, const char *init_path,
 			    struct error *err);
 /* Parent, when clone3 refused CLONE_INTO_CGROUP: the child writes cgroup.procs instead. */

@@ -66,8 +66,8 @@ static int apply_memory(int fd, const struct oci_memory *m, bool update, struct 
 	if (update && m->has_limit && m->limit > 0 && m->has_check_before_update && m->check_before_update) {
 		uint64_t cur;
 		if (cg_read_u64(fd, "memory.current", &cur) == 0 && cur > (uint64_t)m->limit)
-			return error_set(err, EBUSY, "linux.resources.memory.limit: %" PRId64
-					 " is below the current usage %" PRIu64 " (checkBeforeUpdate)", m->limit, cur);
+			return error_set(err, EBUSY, "linux.resources.memory.limit: rejecting memory limit %" PRId64
+					 " below usage %" PRIu64 " (checkBeforeUpdate)", m->limit, cur);   /* runc's words */
 	}
 	if ((r = CTX(apply_swap(fd, m, update, err), "linux.resources.memory.swap")) < 0)
 		return r;
@@ -258,7 +258,7 @@ int cg_apply_unified(int fd, const struct oci_resources *res, struct error *err)
 		if (!strchr(k, '.') || *k == '.')
 			return error_set(err, EINVAL, "linux.resources.unified: the specified key has not the form "
 					 "CONTROLLER.VALUE `%s`", k);
-		r = cg_write(fd, k, res->unified[i].value, err);
+		r = cg_write_lines(fd, k, res->unified[i].value, err);
 		if (r == -ENOENT && !controller_available(fd, k))
 			return error_set(err, ENOENT, "linux.resources.unified: \"%s\": the requested cgroup controller "
 					 "`%.*s` is not available", k, (int)strcspn(k, "."), k);

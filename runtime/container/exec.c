@@ -144,13 +144,39 @@ static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int s
 	}
 }
 
-static int join_pid_time(int pidfd, const struct oci_config *cfg, struct error *err)
+/* Is the init in another time namespace than ours, though the config asks
+ * for none? CRIU's restore puts the tasks it restores in a new one (to keep
+ * their clocks); runc's exec joins every namespace of the init, so a process
+ * exec'd there is in it too, and a second checkpoint then finds one tree
+ * ("Can't restore sub-task in NS" otherwise). */
+static bool init_time_ns_differs(pid_t pid, int pidfd)
+{
+	struct stat a, b;
+	int fd = pidfd_ns_open(pidfd, pid, "time", PIDFD_GET_TIME_NAMESPACE), proc, own = -1;
+	bool differs = false;
+
+	if (fd < 0)
+		return false;   /* no time namespaces (before 5.6): nothing to join */
+	/* ours: ns/time is a magic link, which procfs_openat does not follow */
+	if ((proc = procfs_dir("/proc")) >= 0) {
+		own = openat(proc, "thread-self/ns/time", O_RDONLY | O_CLOEXEC);
+		close(proc);
+	}
+	if (own >= 0) {
+		differs = fstat(fd, &a) == 0 && fstat(own, &b) == 0 && (a.st_ino != b.st_ino || a.st_dev != b.st_dev);
+		close(own);
+	}
+	close(fd);
+	return differs;
+}
+
+static int join_pid_time(int pidfd, pid_t pid, const struct oci_config *cfg, struct error *err)
 {
 	int flags = 0;
 
 	if (cfg->linux_.ns[OCI_NS_PID].present)
 		flags |= CLONE_NEWPID;
-	if (cfg->linux_.ns[OCI_NS_TIME].present)
+	if (cfg->linux_.ns[OCI_NS_TIME].present || init_time_ns_differs(pid, pidfd))
 		flags |= CLONE_NEWTIME;
 	if (flags && setns(pidfd, flags) < 0)
 		return error_sys(err, errno, "join the container's pid namespace");
@@ -294,7 +320,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		goto out;
 	}
 	if ((r = exec_join_cgroup(c, o, x.init_pidfd, &cg, &have_cg, &x.join, err)) < 0 ||
-	    (r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
+	    (r = join_pid_time(x.init_pidfd, c->st.pid, cfg, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		r = error_sys(err, errno, "socketpair");

@@ -354,7 +354,13 @@ wait_sleeps() {
 	echo '{"memory": {"limit": 4096, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/low.json"
 	run_nohang runtime update -r "$BATS_TEST_TMPDIR/low.json" "$CID"
 	assert_failure
-	assert_output --partial "rejecting memory limit 4096 below usage"
+	assert_output --partial "rejecting memory limit 4096 <= usage"
+	assert_equal "$(cg memory.max)" 268435456
+	# memory+swap (the OCI swap) is checked first, as runc does
+	echo '{"memory": {"limit": 4096, "swap": 8192, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/low2.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/low2.json" "$CID"
+	assert_failure
+	assert_output --partial "rejecting memory+swap limit 8192 <= usage"
 	assert_equal "$(cg memory.max)" 268435456
 	[[ "$(cg cgroup.procs)" == "$(ctr_pid)" ]]
 	echo '{"memory": {"limit": 134217728, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/ok.json"

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,23 +82,35 @@ static void print_exit(const char *id, int wait_status, const char *limit, const
 	free(json);
 }
 
-/* Until the container stops: stats every interval, oom as it happens. */
+static long long mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Until the container stops: stats every interval, oom as it happens. The
+ * stats keep their own clock: memory.events changing often (memory.high
+ * reached) neither delays nor skips them. */
 static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long interval_ms, struct error *err)
 {
 	struct cgroup_oom_watch w;
 	bool have_watch = cgroup_oom_watch_open(cg, &w, err) == 0;
 	int r = 0, status;
 	const char *limit;
+	long long next = mono_ms() + interval_ms;
 
 	for (;;) {
-		struct pollfd p = { .fd = have_watch ? w.fd : -1, .events = POLLIN | POLLPRI };
+		struct pollfd p = { .fd = have_watch ? w.fd : -1, .events = have_watch ? w.events : 0 };
 		struct container c;
 		struct result_task task;
 		bool have_task;
 		struct error e2;
 		struct oci_exit fence = { 0 };
 		uint64_t kills = 0;
-		int n = poll(&p, 1, interval_ms);
+		long long left = next - mono_ms();
+		int n = poll(&p, 1, left > 0 ? (int)(left < INT_MAX ? left : INT_MAX) : 0);
 
 		if (container_load(g->root, id, false, &c, &e2) < 0)
 			break;
@@ -108,15 +121,18 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 		have_task = r && result_saved_task(&c, &task);   /* the init's (or run's) record */
 		limit = r ? result_saved_limit(&c) : NULL;
 		container_close(&c);
-		if (n > 0 && have_watch && cgroup_oom_watch_read(&w, &kills, err) == 0)
+		if (n > 0 && (p.revents & (w.events | POLLERR)) && cgroup_oom_watch_read(&w, &kills, err) == 0)
 			for (uint64_t k = 0; k < kills; k++)
 				print_event("oom", id, cg, err);
 		if (r) {
 			print_exit(id, status, limit, have_task ? &task : NULL, &fence, cg);
 			break;
 		}
-		if (n == 0 && print_event("stats", id, cg, err) < 0)
-			break;
+		if (mono_ms() >= next) {
+			if (print_event("stats", id, cg, err) < 0)
+				break;
+			next = mono_ms() + interval_ms;
+		}
 	}
 	if (have_watch)
 		cgroup_oom_watch_close(&w);

@@ -30,6 +30,8 @@ teardown() {
 		id="$(basename "$d")"
 		"$RUNTIME" --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
 	done
+	# the exec test's cgroup outside the container's (its init, killed above, was moved there)
+	[[ -d "/sys/fs/cgroup$CGPARENT/other" ]] && rmdir "/sys/fs/cgroup$CGPARENT/other" 2>/dev/null
 	[[ -d "/sys/fs/cgroup$CGPARENT" ]] && rmdir "/sys/fs/cgroup$CGPARENT" 2>/dev/null
 	tr_teardown
 }
@@ -121,6 +123,64 @@ wait_sleeps() {
 	cg_gone
 }
 
+@test "cgroups v2: exec joins the init's cgroup when the container's refuses a process (a domain controller on) or is gone, as runc" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	local c="/sys/fs/cgroup$CGPATH" other="/sys/fs/cgroup$CGPARENT/other" pid
+	pid="$(ctr_pid)"
+	# what a container with a writable cgroup mount does (runc's cgroups.bats):
+	# its init into a sub-cgroup, then a domain controller on for its children
+	mkdir "$c/foo"
+	echo "$pid" >"$c/foo/cgroup.procs"
+	echo +memory >"$c/cgroup.subtree_control"
+	# its own cgroup now refuses a process (EBUSY): the exec goes where the init is
+	run_nohang runtime exec "$CID" cat /proc/self/cgroup
+	assert_success
+	assert_output "0::$CGPATH/foo"
+	# an exec --cgroup target that refuses is an error, in runc's words, not a fallback
+	run_nohang runtime exec --cgroup / "$CID" touch /tmp/ran
+	assert_equal "$status" 255
+	assert_output --partial "adding pid of the new process to cgroups: $CGPATH: Device or resource busy"
+	[[ ! -e "$BUNDLE/rootfs/tmp/ran" ]]
+	# the init moved out of the container's cgroup (runc's exec.bats "init changes
+	# cgroup": the container could put its processes there itself) and that cgroup
+	# removed: the exec follows the init
+	mkdir "$other"
+	echo "$pid" >"$other/cgroup.procs"
+	rmdir "$c/foo" "$c"
+	run_nohang runtime exec "$CID" cat /proc/self/cgroup
+	assert_success
+	assert_output "0::$CGPARENT/other"
+	run_nohang runtime exec --cgroup sub "$CID" true
+	assert_equal "$status" 255
+	runtime delete --force "$CID"
+	local i
+	for ((i = 0; i < 200; i++)); do proc_alive "$pid" || break; sleep 0.05; done
+	! proc_alive "$pid"
+	rmdir "$other"
+}
+
+@test "cgroups v2: events --interval prints stats on time (memory.events, always POLLIN on kernfs, does not keep it busy)" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	local log="$BATS_TEST_TMPDIR/events.log" epid i
+	"$RUNTIME" --root "$ROOT" events --interval 200ms "$CID" >"$log" 2>&1 </dev/null 3>&- 4>&- &
+	epid=$!
+	record_pid "$epid"
+	# a hang guard only: three stats events (the old loop never printed one)
+	for ((i = 0; i < 300; i++)); do
+		[[ "$(grep -c '"type":"stats"' "$log")" -ge 3 ]] && break
+		sleep 0.05
+	done
+	kill "$epid"
+	wait "$epid" || true
+	[[ "$(grep -c '"type":"stats"' "$log")" -ge 3 ]] || { cat "$log"; false; }
+	assert_equal "$(head -n1 "$log" | jq -r .id)" "$CID"
+	runtime delete --force "$CID"
+}
+
 @test "cgroups v2: linux.resources land in the v2 files, converted" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.linux.resources += {
@@ -135,7 +195,7 @@ wait_sleeps() {
 	assert_equal "$(cg memory.low)" 33554432
 	assert_equal "$(cg memory.swap.max)" 33554432     # OCI memory+swap - limit
 	assert_equal "$(cg memory.high)" 50331648
-	assert_equal "$(cg cpu.weight)" 20                # 1 + (512 - 2) * 9999 / 262142
+	assert_equal "$(cg cpu.weight)" 59                # ceil(10^((l² + 125 l) / 612 - 7/34)), l = log2(512): runc 1.4's
 	assert_equal "$(cg cpu.max)" "25000 50000"
 	assert_equal "$(cg cpu.max.burst)" 1000
 	assert_equal "$(cg cpuset.cpus)" 0
@@ -286,6 +346,30 @@ wait_sleeps() {
 	[[ "$(cpu_ticks "$pid")" -gt "$t2" ]]
 }
 
+@test "cgroups v2: update with checkBeforeUpdate refuses a memory limit below the usage, in runc's words, and changes nothing" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.resources.memory = {"limit": 268435456}'
+	set_cmd 'exec sleep 1000'
+	run_detached "$CID"
+	echo '{"memory": {"limit": 4096, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/low.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/low.json" "$CID"
+	assert_failure
+	assert_output --partial "rejecting memory limit 4096 <= usage"
+	assert_equal "$(cg memory.max)" 268435456
+	# memory+swap (the OCI swap) is checked first, as runc does
+	echo '{"memory": {"limit": 4096, "swap": 8192, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/low2.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/low2.json" "$CID"
+	assert_failure
+	assert_output --partial "rejecting memory+swap limit 8192 <= usage"
+	assert_equal "$(cg memory.max)" 268435456
+	[[ "$(cg cgroup.procs)" == "$(ctr_pid)" ]]
+	echo '{"memory": {"limit": 134217728, "checkBeforeUpdate": true}}' >"$BATS_TEST_TMPDIR/ok.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/ok.json" "$CID"
+	assert_success
+	assert_equal "$(cg memory.max)" 134217728
+	runtime delete --force "$CID"
+}
+
 @test "cgroups v2: update changes live limits (flags and -r)" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.linux.resources += {"memory": {"limit": 67108864}, "pids": {"limit": 5}}'
@@ -298,7 +382,7 @@ wait_sleeps() {
 	assert_equal "$(cg memory.max)" 134217728
 	assert_equal "$(cg memory.swap.max)" 134217728
 	assert_equal "$(cg pids.max)" 9
-	assert_equal "$(cg cpu.weight)" 10                # 1 + (256 - 2) * 9999 / 262142
+	assert_equal "$(cg cpu.weight)" 35                # runc 1.4's conversion of 256 (the old linear one: 10)
 	assert_equal "$(cg cpu.max)" "10000 100000"
 	assert_equal "$(cg cpuset.cpus)" 0
 	wait_sleeps 7

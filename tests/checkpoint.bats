@@ -327,6 +327,44 @@ mountpoint_bundle() {
 	runtime delete --force "$CID"
 }
 
+@test "checkpoint/restore: a bind whose destination is a link in the rootfs (runc's /conf -> /real/conf) dumps and comes back" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	mkdir -p "$BUNDLE/rootfs/real/conf" "$BATS_TEST_TMPDIR/conf"
+	echo "conf-$TOKEN" >"$BATS_TEST_TMPDIR/conf/f"
+	ln -s /real/conf "$BUNDLE/rootfs/conf"
+	update_config '.mounts += [{destination: "/conf", type: "bind", source: $s, options: ["bind"]}]' \
+		--arg s "$BATS_TEST_TMPDIR/conf"
+	start_and_dump
+	restore_ctr "$CID"
+	[ "$(runtime_timeout 60 exec "$CID" cat /real/conf/f)" = "conf-$TOKEN" ]
+	local n
+	n="$(counter "$CID")"
+	wait_count "$CID" $((n + 3))
+	runtime delete --force "$CID"
+}
+
+@test "checkpoint/restore twice with a process exec'd in between: exec joins the time namespace CRIU restored the init in" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	start_and_dump
+	restore_ctr "$CID"
+	local pid e
+	pid="$(state_field "$CID" pid)"
+	# CRIU restores into a new time namespace; an exec'd process must share it (runc
+	# joins every namespace of the init), or the next dump is two trees
+	e="$(runtime_timeout 60 exec "$CID" sh -c 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $!')"
+	[ "$(readlink "/proc/$pid/ns/time")" != "$(readlink /proc/self/ns/time)" ]
+	local p same=0
+	for p in $(cat "$(cgroup_of "$CID")/cgroup.procs"); do
+		[[ "$(readlink "/proc/$p/ns/time")" == "$(readlink "/proc/$pid/ns/time")" ]] && same=$((same + 1))
+	done
+	[[ "$same" -ge 2 ]]
+	run cr checkpoint --image-path "$IMG" "$CID"
+	assert_success
+	restore_ctr "$CID"
+	runtime_timeout 60 exec "$CID" test -d "/proc/$e"
+	runtime delete --force "$CID"
+}
+
 @test "restore: a mount point's parent planted as a symlink out of the rootfs: made inside it, nothing outside" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	mountpoint_bundle

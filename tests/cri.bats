@@ -151,10 +151,11 @@ cg_files_inside() {
 }
 
 # cg_values MEMORY SHARES QUOTA PERIOD: what cg_files_inside hold (v2: the
-# weight runc derives from the shares, "quota period")
+# weight runc >= 1.3.2 derives from the shares, "quota period")
 cg_values() {
 	if cgv2; then
-		echo "$1 $((1 + (($2 - 2) * 9999) / 262142)) $3 $4"
+		echo "$1 $(awk -v s="$2" 'BEGIN { l = log(s) / log(2); e = (l * l + 125 * l) / 612 - 7 / 34
+			w = exp(e * log(10)); c = int(w); printf "%d", (w - c > 1e-9 ? c + 1 : c) }') $3 $4"
 	else
 		echo "$1 $2 $3"
 	fi

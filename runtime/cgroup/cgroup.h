@@ -147,12 +147,14 @@ int cgroup_cpu_usage_open(const struct cgroup *cg, int *kind, struct error *err)
 /* Forks refused at the pids limit so far (pids.events "max", v1 and v2). */
 int cgroup_pids_limit_hits(const struct cgroup *cg, uint64_t *count, struct error *err);
 
-/* For `events`: fd becomes ready (poll POLLIN|POLLPRI) when the cgroup's
+/* For `events`: fd becomes ready (poll for `events`) when the cgroup's
  * memory events change; then cgroup_oom_watch_read tells how many OOM events
  * happened since the previous call (v2: new oom_kill count in memory.events;
  * v1: the memory.oom_control eventfd count), 0 on other changes. */
 struct cgroup_oom_watch {
 	int fd;                         /* poll this */
+	short events;                   /* for this: v1's eventfd POLLIN; v2's memory.events
+	                                 * POLLPRI (kernfs says POLLIN at all times) */
 	int ctl_fd;                     /* v1: memory.oom_control, kept open */
 	uint64_t last;
 	const struct cgroup *cg;

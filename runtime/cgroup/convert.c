@@ -2,21 +2,32 @@
  * without root in tests/unit/test_cgroup_convert.c). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/cgroup/internal.h"
 
+/* runc >= 1.3.2 / 1.4, crun >= 1.23 (opencontainers/cgroups'
+ * ConvertCPUSharesToCgroupV2Value, Kubernetes' blog of 2025-10-25): a
+ * quadratic in log2(shares) that maps the minimum (2 -> 1), the default
+ * (1024 -> 100) and the maximum (262144 -> 10000) onto cgroup v2's. The old
+ * linear one, 1 + (shares - 2) * 9999 / 262142, gave the default 39. The
+ * same double operations as theirs, so the same ceil(). */
 uint64_t cg_shares_to_weight(uint64_t shares)
 {
+	double l, e;
+
 	if (shares == 0)
 		return 0;
-	if (shares < 2)
-		shares = 2;
-	if (shares > 262144)
-		shares = 262144;
-	return 1 + ((shares - 2) * 9999) / 262142;
+	if (shares <= 2)
+		return 1;
+	if (shares >= 262144)
+		return 10000;
+	l = log2((double)shares);
+	e = (l * l + 125 * l) / 612.0 - 7.0 / 34.0;
+	return (uint64_t)ceil(pow(10, e));
 }
 
 uint64_t cg_blkio_to_io_weight(uint64_t w)

@@ -25,6 +25,9 @@ void cg_set_write_observer(void (*fn)(int dirfd, const char *file, const char *v
 /* One write() of `val` to dirfd/file. Fills err ("memory.max: write \"1\": ...")
  * and returns -errno; -ENOENT when the file does not exist. */
 int cg_write(int dirfd, const char *file, const char *val, struct error *err);
+/* The same, one write(2) per line when val has several (runc's
+ * WriteFileByLine: io.max, rdma.max, ... take one device a write). */
+int cg_write_lines(int dirfd, const char *file, const char *val, struct error *err);
 int cg_writef(int dirfd, const char *file, struct error *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Read a small file, NUL-terminated, trailing newline removed. Length or -errno. */

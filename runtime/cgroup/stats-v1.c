@@ -2,6 +2,7 @@
  * events (memory.oom_control with an eventfd). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +220,7 @@ int cg1_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, stru
 		goto out;
 	}
 	cg_stats_read_oom_kill(w->ctl_fd, &w->last);
+	w->events = POLLIN;
 	w->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (w->fd < 0 || (r = cg_writef(dirfd, "cgroup.event_control", err, "%d %d", w->fd, w->ctl_fd)) < 0) {
 		r = w->fd < 0 ? error_sys(err, errno, "eventfd") : r;

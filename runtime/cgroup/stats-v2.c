@@ -1,6 +1,7 @@
 /* cgroup v2 stats (cg2_ops.stats) and OOM events (memory.events). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,5 +141,6 @@ int cg2_oom_watch_open(const struct cgroup *cg, struct cgroup_oom_watch *w, stru
 	if (w->fd < 0)
 		return error_sys(err, errno, "cgroup %s: %s", cg->path, "memory.events");
 	cg_stats_read_oom_kill(w->fd, &w->last);
+	w->events = POLLPRI;
 	return 0;
 }

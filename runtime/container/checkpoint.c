@@ -142,7 +142,7 @@ int container_checkpoint(struct container *c, const struct oci_config *cfg, cons
 	co.external = external;
 	co.n_external = n_ext;
 	if (!o->pre_dump) {
-		if ((r = cr_ext_mounts(cfg, c->st.pid, NULL, &m, err)) < 0 ||
+		if ((r = cr_ext_mounts(cfg, c->st.pid, NULL, NULL, &m, err)) < 0 ||
 		    (r = write_descriptors(c, img, err)) < 0)
 			goto out;
 		co.ext_mnt = m.kv;

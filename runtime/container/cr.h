@@ -49,13 +49,15 @@ void cr_log_hint(const struct cr_opts *o, const char *log_file, struct error *er
 
 /* Mounts CRIU is told about (ext_mnt): bind mounts, the devices, and at dump
  * (dump_pid: the init) the masked files. Dump: each names itself; restore
- * (dump_pid 0): a bind maps to its host source (relative: to bundle). */
+ * (dump_pid 0): a bind maps to its host source (relative: to bundle). A bind
+ * is named by its destination with the links in the container's root
+ * resolved (dump: the init's root; restore: rootfs, the host's rootfs dir). */
 struct cr_ext_mounts {
 	struct criu_kv *kv;
 	size_t n;
 };
-int cr_ext_mounts(const struct oci_config *cfg, pid_t dump_pid, const char *bundle, struct cr_ext_mounts *m,
-		  struct error *err);
+int cr_ext_mounts(const struct oci_config *cfg, pid_t dump_pid, const char *bundle, const char *rootfs,
+		  struct cr_ext_mounts *m, struct error *err);
 void cr_ext_mounts_free(struct cr_ext_mounts *m);
 
 /* checkpoint.c: dump the running container c (locked); its saved config cfg. */

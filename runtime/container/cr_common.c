@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runtime/linux/hostcaps_criu.h"
+#include "rootfs/rootfs.h"
 
 int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err)
 {
@@ -155,32 +156,69 @@ static bool masked_file(pid_t pid, const char *path)
 	return stat(p, &sb) == 0 && !S_ISDIR(sb.st_mode);
 }
 
-static int add_binds(const struct oci_config *cfg, const char *bundle, struct cr_ext_mounts *m)
+/* A bind's destination as CRIU finds the mount: with the links inside the
+ * container's root resolved, as runc's addCriuDumpMount/addCriuRestoreMount
+ * SecureJoin it, so a destination that is a link (/conf -> /real/conf) names
+ * the mount at /real/conf. root: the container's root (dump: /proc/<init>/root,
+ * whose fds read back in the container's view; restore: the rootfs dir, whose
+ * own path is cut off). The destination as written when it cannot be resolved. */
+static void resolve_dest(const char *root, const char *dest, char *out, size_t size)
 {
-	char src[PATH_MAX];
+	char link[64], base[PATH_MAX], got[PATH_MAX];
+	ssize_t nb, n = -1;
+	int rfd, fd;
+
+	snprintf(out, size, "%s", dest);
+	if (!root || (rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", rfd);
+	nb = readlink(link, base, sizeof(base) - 1);
+	if ((fd = rootfs_open_in_root(rfd, dest, O_PATH | O_CLOEXEC, 0)) >= 0) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, got, sizeof(got) - 1);
+		close(fd);
+	}
+	close(rfd);
+	if (nb <= 0 || n <= 0)
+		return;
+	base[nb] = got[n] = '\0';
+	if (!strcmp(base, "/"))
+		snprintf(out, size, "%s", got);
+	else if (!strncmp(got, base, (size_t)nb) && got[nb] == '/')
+		snprintf(out, size, "%s", got + nb);
+}
+
+static int add_binds(const struct oci_config *cfg, const char *root, const char *bundle, struct cr_ext_mounts *m)
+{
+	char src[PATH_MAX], dest[PATH_MAX];
 
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		const struct oci_mount *mt = &cfg->mounts[i];
 
 		if (!mt->is_bind || !mt->source)
 			continue;
+		resolve_dest(root, mt->destination, dest, sizeof(dest));
 		if (!bundle)   /* dump: the mount point names itself */
-			snprintf(src, sizeof(src), "%s", mt->destination);
+			snprintf(src, sizeof(src), "%s", dest);
 		else if (mt->source[0] == '/')
 			snprintf(src, sizeof(src), "%s", mt->source);
 		else
 			snprintf(src, sizeof(src), "%s/%s", bundle, mt->source);
-		if (add(m, mt->destination, src) < 0)
+		if (add(m, dest, src) < 0)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-int cr_ext_mounts(const struct oci_config *cfg, pid_t dump_pid, const char *bundle, struct cr_ext_mounts *m,
-		  struct error *err)
+int cr_ext_mounts(const struct oci_config *cfg, pid_t dump_pid, const char *bundle, const char *rootfs,
+		  struct cr_ext_mounts *m, struct error *err)
 {
 	const struct oci_linux *l = &cfg->linux_;
-	int r = add_binds(cfg, dump_pid ? NULL : bundle, m);
+	char root[64];
+	int r;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)dump_pid);
+	r = add_binds(cfg, dump_pid ? root : rootfs, dump_pid ? NULL : bundle, m);
 
 	for (size_t i = 0; r == 0 && i < sizeof(default_devices) / sizeof(default_devices[0]); i++)
 		r = add(m, default_devices[i], default_devices[i]);

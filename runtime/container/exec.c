@@ -26,6 +26,7 @@
 #include "runtime/container/setup.h"
 #include "runtime/container/sync.h"
 #include "runtime/linux/pidfd.h"
+#include "runtime/linux/procfs.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/container/wait.h"
 
@@ -143,29 +144,85 @@ static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int s
 	}
 }
 
-static int join_pid_time(int pidfd, const struct oci_config *cfg, struct error *err)
+/* Is the init in another time namespace than ours, though the config asks
+ * for none? CRIU's restore puts the tasks it restores in a new one (to keep
+ * their clocks); runc's exec joins every namespace of the init, so a process
+ * exec'd there is in it too, and a second checkpoint then finds one tree
+ * ("Can't restore sub-task in NS" otherwise). */
+static bool init_time_ns_differs(pid_t pid, int pidfd)
+{
+	struct stat a, b;
+	int fd = pidfd_ns_open(pidfd, pid, "time", PIDFD_GET_TIME_NAMESPACE), proc, own = -1;
+	bool differs = false;
+
+	if (fd < 0)
+		return false;   /* no time namespaces (before 5.6): nothing to join */
+	/* ours: ns/time is a magic link, which procfs_openat does not follow */
+	if ((proc = procfs_dir("/proc")) >= 0) {
+		own = openat(proc, "thread-self/ns/time", O_RDONLY | O_CLOEXEC);
+		close(proc);
+	}
+	if (own >= 0) {
+		differs = fstat(fd, &a) == 0 && fstat(own, &b) == 0 && (a.st_ino != b.st_ino || a.st_dev != b.st_dev);
+		close(own);
+	}
+	close(fd);
+	return differs;
+}
+
+static int join_pid_time(int pidfd, pid_t pid, const struct oci_config *cfg, struct error *err)
 {
 	int flags = 0;
 
 	if (cfg->linux_.ns[OCI_NS_PID].present)
 		flags |= CLONE_NEWPID;
-	if (cfg->linux_.ns[OCI_NS_TIME].present)
+	if (cfg->linux_.ns[OCI_NS_TIME].present || init_time_ns_differs(pid, pidfd))
 		flags |= CLONE_NEWTIME;
 	if (flags && setns(pidfd, flags) < 0)
 		return error_sys(err, errno, "join the container's pid namespace");
 	return 0;
 }
 
-/* Never a process outside the container's cgroup: no cgroup, no exec. */
-static int exec_join_cgroup(const struct container *c, const struct exec_opts *o, struct cgroup *cg, bool *have_cg,
-			    struct cgroup_join *j, struct error *err)
+/* The cgroup2 path of the container's init: the "0::" line of
+ * /proc/<init>/cgroup, read while the init's pidfd says the pid is still the
+ * init's. A pointer into buf, or NULL. */
+static const char *init_cgroup2(const struct container *c, int init_pidfd, char *buf, size_t size)
 {
+	char rel[32], *line = buf, *end;
+
+	snprintf(rel, sizeof(rel), "%d/cgroup", (int)c->st.pid);
+	if (procfs_read(-1, rel, buf, size) < 0 || syscall(SYS_pidfd_send_signal, init_pidfd, 0, NULL, 0) < 0)
+		return NULL;
+	while (line && strncmp(line, "0::", 3) != 0)
+		line = (end = strchr(line, '\n')) ? end + 1 : NULL;
+	if (!line)
+		return NULL;
+	line[3 + strcspn(line + 3, "\n")] = '\0';
+	return line + 3;
+}
+
+/* Never a process outside the container's cgroup: no cgroup, no exec. On
+ * cgroup v2 "the container's cgroup" is, as for runc (libcontainer's
+ * addIntoCgroupV2), also the one its init is in: when the recorded one is
+ * gone (the init moved itself out, and it was removed), the init's. */
+static int exec_join_cgroup(const struct container *c, const struct exec_opts *o, int init_pidfd, struct cgroup *cg,
+			    bool *have_cg, struct cgroup_join *j, struct error *err)
+{
+	char buf[8192];
+	const char *init;
 	int r = 0;
 
 	if (!c->st.cgroup_path)
 		return o->n_subs ? error_set(err, ENODEV, "container \"%s\": exec --cgroup: the container has no cgroup",
 					     c->id) : 0;
-	if ((r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, cg, err)) == 0) {
+	r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, cg, err);
+	if (r < 0 && err->code == ENOENT && !o->n_subs && cgroup_detect() == CGROUP_MODE_V2 &&
+	    (init = init_cgroup2(c, init_pidfd, buf, sizeof(buf))) && strcmp(init, c->st.cgroup_path) != 0) {
+		log_debug("exec: container \"%s\": its cgroup %s is gone, joining its init's: %s", c->id,
+			  c->st.cgroup_path, init);
+		r = cgroup_open(init, false, cg, err);
+	}
+	if (r == 0) {
 		*have_cg = true;
 		r = cgroup_join_prepare_sub(cg, o->subs, o->n_subs, j, err);
 	}
@@ -176,22 +233,58 @@ static int exec_join_cgroup(const struct container *c, const struct exec_opts *o
 	return r;
 }
 
-/* clone3 into the container's cgroup, or, where the kernel refuses
- * CLONE_INTO_CGROUP, with the child writing cgroup.procs itself. Returns
- * the pid (0 in the child), or -errno with err set. */
+/* v2, the cgroup refused the process (EBUSY): into the init's instead
+ * (cgroup_join_init_cgroup), as runc. 0 (j->clone_dirfd changed), -EBUSY
+ * (no other place), or -errno with err set. */
+static int exec_init_cgroup(const struct container *c, const struct cgroup *cg, struct cgroup_join *j,
+			    int init_pidfd, struct error *err)
+{
+	char buf[8192];
+	const char *init = init_cgroup2(c, init_pidfd, buf, sizeof(buf));
+	int r;
+
+	if (!init)
+		return -EBUSY;
+	if ((r = cgroup_join_init_cgroup(cg, j, init, err)) == 0)
+		log_debug("exec: container \"%s\": its cgroup refused the process (EBUSY), joining its init's: %s",
+			  c->id, init);
+	return r;
+}
+
+/* clone3 into the container's cgroup (on v2, when that refuses it, the
+ * init's), or, where the kernel refuses CLONE_INTO_CGROUP, with the child
+ * writing cgroup.procs itself. Returns the pid (0 in the child), or -errno
+ * with err set. */
 static pid_t exec_clone(const struct container *c, const struct cgroup *cg, struct cgroup_join *j,
-			int *pidfd, struct error *err)
+			int init_pidfd, int *pidfd, struct error *err)
 {
 	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD,
 				 .pidfd = (uint64_t)(uintptr_t)pidfd };
 	pid_t pid;
-	int r;
+	int r, e;
 
 	if (j->clone_dirfd >= 0) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = j->clone_dirfd;
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	e = errno;
+	if (pid < 0 && e == EBUSY && (ca.flags & CLONE_INTO_CGROUP)) {
+		/* a cgroup that takes no process: cgroup.procs would say the same */
+		if ((r = exec_init_cgroup(c, cg, j, init_pidfd, err)) < 0 && r != -EBUSY)
+			return r;
+		if (r == 0) {
+			ca.cgroup = j->clone_dirfd;
+			pid = syscall(SYS_clone3, &ca, sizeof(ca));
+			e = errno;
+		}
+		if (pid < 0 && e == EBUSY) {   /* runc's words: "error adding pid N to cgroups: ..." */
+			const char *sub = j->n_subs ? j->subs[0].path : "";
+
+			return error_sys(err, EBUSY, "container \"%s\": adding pid of the new process to cgroups: %s%s%s",
+					 c->id, cg->path, *sub ? "/" : "", sub);
+		}
+	}
 	if (pid < 0 && (ca.flags & CLONE_INTO_CGROUP)) {
 		ca.flags &= ~(uint64_t)CLONE_INTO_CGROUP;
 		if ((r = cgroup_join_without_clone(cg, j, err)) < 0) {
@@ -226,8 +319,8 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
 		goto out;
 	}
-	if ((r = exec_join_cgroup(c, o, &cg, &have_cg, &x.join, err)) < 0 ||
-	    (r = join_pid_time(x.init_pidfd, cfg, err)) < 0)
+	if ((r = exec_join_cgroup(c, o, x.init_pidfd, &cg, &have_cg, &x.join, err)) < 0 ||
+	    (r = join_pid_time(x.init_pidfd, c->st.pid, cfg, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		r = error_sys(err, errno, "socketpair");
@@ -241,7 +334,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		attrs_probe_lsm();
 	if (p->selinux_label)
 		attrs_selinux_enabled();
-	if ((pid = exec_clone(c, &cg, &x.join, &pidfd, err)) < 0) {
+	if ((pid = exec_clone(c, &cg, &x.join, x.init_pidfd, &pidfd, err)) < 0) {
 		r = pid;
 		goto out;
 	}

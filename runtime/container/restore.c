@@ -267,7 +267,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)
 		return r;
 	if ((r = plan_stdio(&rs, img, err)) < 0 || (r = plan_netns(&rs, err)) < 0 ||
-	    (r = cr_ext_mounts(&b->cfg, 0, b->path, &m, err)) < 0)
+	    (r = cr_ext_mounts(&b->cfg, 0, b->path, rootfs, &m, err)) < 0)
 		goto out;
 	if ((r = container_dir_create(g->root, id, c, err)) < 0)
 		goto out;

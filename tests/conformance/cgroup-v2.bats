@@ -351,8 +351,9 @@ fuse_device() {
 	res '.cpu = {"shares": 1024}'
 	check pause
 	created_or_skip
-	# 1 + ((shares - 2) * 9999) / 262142, the conversion runc and crun use
-	expect_eq "$(cgv cpu.weight)" 39 cpu.weight
+	# the conversion of runc >= 1.3.2 and crun >= 1.23 (opencontainers/cgroups'
+	# ConvertCPUSharesToCgroupV2Value): the default shares are the default weight
+	expect_eq "$(cgv cpu.weight)" 100 cpu.weight
 }
 
 @test "config-linux.md/cpu: MAY convert quota and period to cpu.max" {

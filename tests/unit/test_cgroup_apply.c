@@ -567,6 +567,18 @@ static void test_v2_variants(void)
 	CHECK(cg2_apply(fd2, res, false, &err) == -EINVAL);
 	CHECK(strstr(err.msg, "has not the form CONTROLLER.VALUE `nodot`") != NULL);
 	oci_arena_free(arena);
+	/* a unified value of several lines: one write a line (the kernel's io.max
+	 * takes one device a write: EINVAL for both at once), empty lines skipped */
+	res = parse("{\"unified\": {\"io.max\": \"8:0 riops=333 wiops=444\\n\\n8:16 riops=555 wiops=666\\n\"}}", &arena);
+	log_reset();
+	CHECK(cg2_apply(fd, res, false, &err) == 0);
+	CHECK_STR(wlog, "v2/io.max=8:0 riops=333 wiops=444\n\nv2/io.max=8:16 riops=555 wiops=666\n\n");
+	oci_arena_free(arena);
+	res = parse("{\"unified\": {\"memory.max\": \"1073741824\\n\"}}", &arena);
+	log_reset();
+	CHECK(cg2_apply(fd, res, false, &err) == 0);
+	CHECK_STR(wlog, "v2/memory.max=1073741824\n\n");
+	oci_arena_free(arena);
 	tree_free();
 }
 

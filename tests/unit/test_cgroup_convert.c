@@ -190,7 +190,12 @@ static void test_numbers(void)
 
 	CHECK(cg_shares_to_weight(0) == 0);
 	CHECK(cg_shares_to_weight(2) == 1);
-	CHECK(cg_shares_to_weight(1024) == 39);
+	CHECK(cg_shares_to_weight(1024) == 100);          /* the defaults meet (old formula: 39) */
+	CHECK(cg_shares_to_weight(100) == 17);            /* runc's update.bats */
+	CHECK(cg_shares_to_weight(2000) == 170);          /* runc #4896 */
+	CHECK(cg_shares_to_weight(512) == 59);
+	CHECK(cg_shares_to_weight(3) == 2);
+	CHECK(cg_shares_to_weight(262143) == 10000);
 	CHECK(cg_shares_to_weight(262144) == 10000);
 	CHECK(cg_shares_to_weight(1) == 1);             /* clamped */
 	CHECK(cg_shares_to_weight(1000000) == 10000);

@@ -73,30 +73,14 @@ static int exec_terminal(struct exec_ctx *x, struct error *err)
  * path (child.c), its first message waits until SYNC_PID is sent. */
 static int exec_late_pidns(struct exec_ctx *x, struct error *err)
 {
-	struct clone_args ca = { .flags = CLONE_PARENT };
-	int flags = x->ns_flags | x->late_ns, gate[2];
-	pid_t pid;
-	char c;
+	int flags = x->ns_flags | x->late_ns;
 
 	if (setns(x->init_pidfd, flags) < 0) {
 		if (errno != EPERM || !(x->late_ns & CLONE_NEWTIME) || x->cfg->linux_.ns[OCI_NS_TIME].present ||
 		    setns(x->init_pidfd, flags & ~CLONE_NEWTIME) < 0)
 			return error_sys(err, errno, "join the container's namespaces");
 	}
-	if (pipe2(gate, O_CLOEXEC) < 0)
-		return error_sys(err, errno, "pipe");
-	pid = syscall(SYS_clone3, &ca, sizeof(ca));
-	if (pid < 0)
-		return error_sys(err, errno, "fork into the container's pid namespace");
-	if (pid > 0) {
-		sync_send(x->sync_fd, SYNC_PID, pid, NULL, 0, -1);
-		_exit(0);
-	}
-	close(gate[1]);
-	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-		;
-	close(gate[0]);
-	return 0;
+	return sync_fork_handoff(x->sync_fd, CLONE_PARENT, "fork into the container's pid namespace", err);
 }
 
 static int exec_prepare(struct exec_ctx *x, const struct setup *s, char *exe, struct error *err)

@@ -86,6 +86,39 @@ rootless_true_bundle() {
 	chown "$uid:$uid" "$state"
 }
 
+@test "rootless: an unprivileged user execs into its running container (the host's time namespace is not its to join)" {
+	local uid=4242 state="$BATS_TEST_TMPDIR/rootless-state"
+	rootless_true_bundle "$uid" "$state"
+	update_config '.process.args = ["sleep", "1000"]'
+	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
+		"$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$state" run --detach --bundle "$BUNDLE" "$CID"
+	assert_success
+	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
+		"$RUNTIME" --root "$state" exec "$CID" sh -c 'id -u; cat /proc/self/uid_map | tr -s " "; readlink /proc/self/ns/time; readlink /proc/1/ns/time'
+	local out="$output" st="$status" pidf="$BATS_TEST_TMPDIR/pidf/exec.pid"
+	mkdir -p "$(dirname "$pidf")" && chown "$uid:$uid" "$(dirname "$pidf")"
+	# its exit status and --pid-file are the process's (not an intermediate's)
+	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
+		"$RUNTIME" --root "$state" exec --pid-file "$pidf" "$CID" sh -c 'echo $$; exit 7'
+	local estatus="$status" inner="$output" dpid dcmd
+	# detached: the pid file names the live process in the container's pid namespace
+	run_nohang setpriv --reuid "$uid" --regid "$uid" --clear-groups \
+		"$RUNTIME" --root "$state" exec --detach --pid-file "$pidf.d" "$CID" sleep 1000
+	dpid="$(cat "$pidf.d")"
+	dcmd="$(tr '\0' ' ' <"/proc/$dpid/cmdline" 2>/dev/null)"
+	setpriv --reuid "$uid" --regid "$uid" --clear-groups "$RUNTIME" --root "$state" delete --force "$CID"
+	[ "$dcmd" = "sleep 1000 " ]
+	[ "$st" = 0 ] || { echo "$out"; false; }
+	run printf '%s\n' "$out"
+	assert_line 0
+	assert_line " 0 4242 1"
+	# the exec'd process in the init's time namespace
+	[ "${lines[2]}" = "${lines[3]}" ]
+	[ "$estatus" = 7 ]
+	[[ "$(cat "$pidf")" =~ ^[0-9]+$ && "$inner" =~ ^[0-9]+$ && "$(cat "$pidf")" != "$inner" ]]
+	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
+}
+
 @test "rootless: the created init, still running the runtime's code, is not dumpable" {
 	local uid=4242 state="$BATS_TEST_TMPDIR/rootless-state" pid
 	rootless_true_bundle "$uid" "$state"

@@ -90,7 +90,6 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 {
 	const struct oci_linux *l = &ctx->cfg->linux_;
 	int r;
-	pid_t pid;
 
 	if ((r = ns_join_paths(l, err)) < 0)
 		return r;
@@ -105,25 +104,7 @@ static int enter_namespaces(struct child_ctx *ctx, struct error *err)
 		return r;
 	if (!ctx->must_fork)
 		return 0;
-	/* the init's first message must come after SYNC_PID on the shared
-	 * socket: it waits for the intermediate process to be gone */
-	int gate[2];
-	char c;
-
-	if (pipe2(gate, O_CLOEXEC) < 0)
-		return error_sys(err, errno, "pipe");
-	pid = fork();
-	if (pid < 0)
-		return error_sys(err, errno, "fork into the pid namespace");
-	if (pid > 0) {
-		sync_send(ctx->sync_fd, SYNC_PID, pid, NULL, 0, -1);
-		_exit(0);
-	}
-	close(gate[1]);
-	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-		;
-	close(gate[0]);
-	return 0;
+	return sync_fork_handoff(ctx->sync_fd, 0, "fork into the pid namespace", err);
 }
 
 /* A leased identity (run.tinyrun.userns=auto) maps only the process's id,

@@ -40,6 +40,8 @@ struct exec_ctx {
 	const struct exec_opts *o;
 	int init_pidfd;
 	int ns_flags;                 /* joined by the child (all but pid and time) */
+	int late_ns;                  /* pid and time, when the parent may not join them (rootless):
+	                               * the child joins them with its others, then forks into them */
 	int sync_fd;
 	bool has_seccomp;
 	struct seccomp_prog seccomp;
@@ -61,6 +63,26 @@ static int exec_terminal(struct exec_ctx *x, struct error *err)
 	return r;
 }
 
+/* An unprivileged exec (rootless): the container's pid namespace belongs to
+ * its user namespace, which the parent must not enter (the container's root
+ * could then ptrace it). This child joins every namespace at once, the user
+ * namespace first (setns of a pidfd checks the others with its
+ * capabilities), the init's time namespace too when it may, then forks into
+ * the pid namespace with CLONE_PARENT: the process is the runtime's child
+ * as usual, and SYNC_PID names it. Like the intermediate of create's slow
+ * path (child.c), its first message waits until SYNC_PID is sent. */
+static int exec_late_pidns(struct exec_ctx *x, struct error *err)
+{
+	int flags = x->ns_flags | x->late_ns;
+
+	if (setns(x->init_pidfd, flags) < 0) {
+		if (errno != EPERM || !(x->late_ns & CLONE_NEWTIME) || x->cfg->linux_.ns[OCI_NS_TIME].present ||
+		    setns(x->init_pidfd, flags & ~CLONE_NEWTIME) < 0)
+			return error_sys(err, errno, "join the container's namespaces");
+	}
+	return sync_fork_handoff(x->sync_fd, CLONE_PARENT, "fork into the container's pid namespace", err);
+}
+
 static int exec_prepare(struct exec_ctx *x, const struct setup *s, char *exe, struct error *err)
 {
 	struct oci_process *p = x->p;
@@ -68,8 +90,12 @@ static int exec_prepare(struct exec_ctx *x, const struct setup *s, char *exe, st
 
 	if ((r = attrs_affinity_initial(p, err)) < 0 || (r = cgroup_join_self(&x->join, err)) < 0)
 		return r;
-	if (setns(x->init_pidfd, x->ns_flags) < 0)
-		return error_sys(err, errno, "join the container's namespaces");
+	if (x->late_ns)
+		r = exec_late_pidns(x, err);
+	else if (setns(x->init_pidfd, x->ns_flags) < 0)
+		r = error_sys(err, errno, "join the container's namespaces");
+	if (r < 0)
+		return r;
 	if (x->o->join_keyring)
 		process_join_keyring(x->id);
 	if ((r = p->terminal ? exec_terminal(x, err) : terminal_none(err)) < 0)
@@ -93,7 +119,8 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 		.sync_fd = x->sync_fd,
 		.first_fd = 3 + x->o->preserve_fds,
 		.keep = { x->sync_fd, -1 },
-		.groups = x->cfg->keep_groups ? SETGROUPS_KEEP : SETGROUPS_SET,
+		/* rootless, as create (child.c): its user namespace denies setgroups */
+		.groups = x->cfg->keep_groups ? SETGROUPS_KEEP : geteuid() != 0 ? SETGROUPS_DENIED : SETGROUPS_SET,
 		.seccomp = x->has_seccomp ? &x->seccomp : NULL,
 		.env = &x->env,
 		.self_dev = x->self_dev,
@@ -118,7 +145,7 @@ fail:
 }
 
 /* Wait for the child to exec (its sync socket closes) or to report an error. */
-static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int sync_fd, int *pty_master,
+static int exec_answer(struct exec_ctx *x, struct container *c, pid_t *pid, int *pidfd, int sync_fd, int *pty_master,
 		       struct error *err)
 {
 	char payload[SYNC_PAYLOAD_MAX];
@@ -127,6 +154,15 @@ static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int s
 
 	for (;;) {
 		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
+		if (r == SYNC_PID && x->late_ns && m.value > 0) {
+			/* exec_late_pidns: the intermediate is gone, the process is our child */
+			waitpid(*pid, NULL, 0);
+			*pid = m.value;
+			close(*pidfd);
+			if ((*pidfd = syscall(SYS_pidfd_open, *pid, 0)) < 0)
+				return error_sys(err, errno, "pidfd_open of the exec'd process");
+			continue;
+		}
 		if (r == SYNC_PTY) {
 			if ((r = sync_answer_pty(x->o->console_socket, fd, pty_master, err)) < 0)
 				return r;
@@ -134,7 +170,7 @@ static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int s
 		}
 		if (r == SYNC_SECCOMP_FD) {
 			/* the state names the container's init; pid is this process */
-			if ((r = sync_answer_seccomp_fd(c, &x->cfg->linux_.seccomp, "running", pid, fd, err)) < 0)
+			if ((r = sync_answer_seccomp_fd(c, &x->cfg->linux_.seccomp, "running", *pid, fd, err)) < 0)
 				return r;
 			continue;
 		}
@@ -144,40 +180,29 @@ static int exec_answer(struct exec_ctx *x, struct container *c, pid_t pid, int s
 	}
 }
 
-/* Is the init in another time namespace than ours, though the config asks
- * for none? CRIU's restore puts the tasks it restores in a new one (to keep
- * their clocks); runc's exec joins every namespace of the init, so a process
- * exec'd there is in it too, and a second checkpoint then finds one tree
- * ("Can't restore sub-task in NS" otherwise). */
-static bool init_time_ns_differs(pid_t pid, int pidfd)
+/* The init's pid namespace (when the config has one) and its time namespace,
+ * whatever the config says: CRIU restores a container's tasks into a new
+ * time namespace (to keep their clocks), and runc's exec joins every
+ * namespace of the init, so a process exec'd there is in it too and a
+ * second checkpoint finds one tree ("Can't restore sub-task in NS" else).
+ * One setns for both. Joining the time namespace one is already in changes
+ * nothing; an unprivileged exec may not join the host's (EPERM), and a
+ * kernel without time namespaces refuses the flag (EINVAL): then the pid
+ * namespace alone, as before, unless the config asked for the time one. */
+static int join_pid_time(int pidfd, const struct oci_config *cfg, int *late_ns, struct error *err)
 {
-	struct stat a, b;
-	int fd = pidfd_ns_open(pidfd, pid, "time", PIDFD_GET_TIME_NAMESPACE), proc, own = -1;
-	bool differs = false;
+	bool want_time = cfg->linux_.ns[OCI_NS_TIME].present;
+	int flags = CLONE_NEWTIME | (cfg->linux_.ns[OCI_NS_PID].present ? CLONE_NEWPID : 0);
 
-	if (fd < 0)
-		return false;   /* no time namespaces (before 5.6): nothing to join */
-	/* ours: ns/time is a magic link, which procfs_openat does not follow */
-	if ((proc = procfs_dir("/proc")) >= 0) {
-		own = openat(proc, "thread-self/ns/time", O_RDONLY | O_CLOEXEC);
-		close(proc);
+	if (setns(pidfd, flags) == 0)
+		return 0;
+	if (errno == EPERM && cfg->linux_.ns[OCI_NS_USER].present) {
+		*late_ns = flags;   /* rootless: the child joins them, after the user namespace */
+		return 0;
 	}
-	if (own >= 0) {
-		differs = fstat(fd, &a) == 0 && fstat(own, &b) == 0 && (a.st_ino != b.st_ino || a.st_dev != b.st_dev);
-		close(own);
-	}
-	close(fd);
-	return differs;
-}
-
-static int join_pid_time(int pidfd, pid_t pid, const struct oci_config *cfg, struct error *err)
-{
-	int flags = 0;
-
-	if (cfg->linux_.ns[OCI_NS_PID].present)
-		flags |= CLONE_NEWPID;
-	if (cfg->linux_.ns[OCI_NS_TIME].present || init_time_ns_differs(pid, pidfd))
-		flags |= CLONE_NEWTIME;
+	if (want_time || (errno != EPERM && errno != EINVAL))
+		return error_sys(err, errno, "join the container's pid%s namespace", want_time ? " and time" : "");
+	flags &= ~CLONE_NEWTIME;
 	if (flags && setns(pidfd, flags) < 0)
 		return error_sys(err, errno, "join the container's pid namespace");
 	return 0;
@@ -320,7 +345,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		goto out;
 	}
 	if ((r = exec_join_cgroup(c, o, x.init_pidfd, &cg, &have_cg, &x.join, err)) < 0 ||
-	    (r = join_pid_time(x.init_pidfd, c->st.pid, cfg, err)) < 0)
+	    (r = join_pid_time(x.init_pidfd, cfg, &x.late_ns, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		r = error_sys(err, errno, "socketpair");
@@ -342,7 +367,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		exec_child(&x);
 	close(sv[1]);
 	sv[1] = -1;
-	if ((r = exec_answer(&x, c, pid, sv[0], &pty, err)) < 0)
+	if ((r = exec_answer(&x, c, &pid, &pidfd, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, pid, err)) < 0)
 		goto kill;

@@ -1,16 +1,47 @@
 #include "runtime/container/sync.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "oci/error.h"
 #include "oci/util.h"
 #include "runtime/container/statedir.h"
 #include "runtime/linux/terminal.h"
 #include "seccomp/seccomp.h"
+
+int sync_fork_handoff(int sync_fd, unsigned long long clone_flags, const char *what, struct error *err)
+{
+	struct clone_args ca = { .flags = clone_flags };
+	int gate[2], e;
+	pid_t pid;
+	char c;
+
+	if (pipe2(gate, O_CLOEXEC) < 0)
+		return error_sys(err, errno, "pipe");
+	pid = clone_flags ? syscall(SYS_clone3, &ca, sizeof(ca)) : fork();
+	if (pid < 0) {
+		e = errno;
+		close(gate[0]);
+		close(gate[1]);
+		return error_sys(err, e, "%s", what);
+	}
+	if (pid > 0) {
+		sync_send(sync_fd, SYNC_PID, pid, NULL, 0, -1);
+		_exit(0);
+	}
+	close(gate[1]);
+	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(gate[0]);
+	return 0;
+}
 
 int sync_send(int fd, enum sync_type type, int value, const void *payload, size_t len, int pass_fd)
 {

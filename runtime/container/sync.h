@@ -58,6 +58,14 @@ struct container;
 struct error;
 struct oci_seccomp;
 
+/* Child: the fork into a pid namespace joined or made after clone (create's
+ * slow path, child.c; a rootless exec, exec.c): the caller forks (fork(), or
+ * clone3 with `clone_flags` when non-zero: CLONE_PARENT), sends SYNC_PID with
+ * the new pid and exits; the new process returns 0 once that message is out
+ * (its own first message must follow it on the shared socket). A failed
+ * fork: -errno, err set with `what`. */
+int sync_fork_handoff(int sync_fd, unsigned long long clone_flags, const char *what, struct error *err);
+
 /* Child: send `fd` in a message of `type` and close it (in every case);
  * `what` names the step in the error. */
 int sync_send_fd(int sync_fd, enum sync_type type, int fd, const char *what, struct error *err);

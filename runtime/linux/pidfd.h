@@ -20,9 +20,6 @@ int pidfd_send_to(const char *path, pid_t pid, const char *tag, struct error *er
 #define PIDFD_GET_NET_NAMESPACE _IO(0xFF, 4)
 #define PIDFD_GET_USER_NAMESPACE _IO(0xFF, 9)
 #endif
-#ifndef PIDFD_GET_TIME_NAMESPACE
-#define PIDFD_GET_TIME_NAMESPACE _IO(0xFF, 7)
-#endif
 
 /* The namespace `name` ("net", ...; ioc its PIDFD_GET_*_NAMESPACE) of the
  * process pidfd names: from the pidfd itself, or (older kernels)

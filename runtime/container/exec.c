@@ -77,9 +77,12 @@ static int exec_late_pidns(struct exec_ctx *x, struct error *err)
 
 	if (setns(x->init_pidfd, flags) < 0) {
 		if (errno != EPERM || !(x->late_ns & CLONE_NEWTIME) || x->cfg->linux_.ns[OCI_NS_TIME].present ||
-		    setns(x->init_pidfd, flags & ~CLONE_NEWTIME) < 0)
+		    setns(x->init_pidfd, flags &= ~CLONE_NEWTIME) < 0)
 			return error_sys(err, errno, "join the container's namespaces");
 	}
+	/* nothing joined that only a child enters (no pid namespace, the host's time one): no fork */
+	if (!(flags & (CLONE_NEWPID | CLONE_NEWTIME)))
+		return 0;
 	return sync_fork_handoff(x->sync_fd, CLONE_PARENT, "fork into the container's pid namespace", err);
 }
 

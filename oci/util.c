@@ -276,3 +276,11 @@ ssize_t util_send_fd(int sock, const struct iovec *iov, size_t n, int fd)
 			return -errno;
 	return sent;
 }
+
+long long util_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}

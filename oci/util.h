@@ -83,5 +83,7 @@ struct timespec;
  * computed by hand: glibc's gmtime_r reads /etc/localtime, which the start
  * path does not need. 31 bytes with the NUL; a shorter buffer truncates. */
 void util_rfc3339(const struct timespec *ts, char *buf, size_t size);
+/* CLOCK_MONOTONIC in milliseconds (deadlines, intervals). */
+long long util_mono_ms(void);
 
 #endif

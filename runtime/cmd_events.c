@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "oci/util.h"
 #include "cli.h"
 #include "runtime/container/lifecycle.h"
 #include "runtime/sandbox/fence.h"
@@ -82,14 +83,6 @@ static void print_exit(const char *id, int wait_status, const char *limit, const
 	free(json);
 }
 
-static long long mono_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Until the container stops: stats every interval, oom as it happens. The
  * stats keep their own clock: memory.events changing often (memory.high
  * reached) neither delays nor skips them. */
@@ -99,7 +92,7 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 	bool have_watch = cgroup_oom_watch_open(cg, &w, err) == 0;
 	int r = 0, status;
 	const char *limit;
-	long long next = mono_ms() + interval_ms;
+	long long next = util_mono_ms() + interval_ms;
 
 	for (;;) {
 		struct pollfd p = { .fd = have_watch ? w.fd : -1, .events = have_watch ? w.events : 0 };
@@ -109,7 +102,7 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 		struct error e2;
 		struct oci_exit fence = { 0 };
 		uint64_t kills = 0;
-		long long left = next - mono_ms();
+		long long left = next - util_mono_ms();
 		int n = poll(&p, 1, left > 0 ? (int)(left < INT_MAX ? left : INT_MAX) : 0);
 
 		if (container_load(g->root, id, false, &c, &e2) < 0)
@@ -128,10 +121,10 @@ static int watch(struct global_opts *g, const char *id, struct cgroup *cg, long 
 			print_exit(id, status, limit, have_task ? &task : NULL, &fence, cg);
 			break;
 		}
-		if (mono_ms() >= next) {
+		if (util_mono_ms() >= next) {
 			if (print_event("stats", id, cg, err) < 0)
 				break;
-			next = mono_ms() + interval_ms;
+			next = util_mono_ms() + interval_ms;
 		}
 	}
 	if (have_watch)

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oci/util.h"
 #include "runtime/container/bundle.h"
 #include "cli.h"
 #include "runtime/container/selfseal.h"
@@ -84,14 +85,6 @@ static int run_fail(const struct run_flags *rf, const char *id, struct error *er
 	return cli_fail(err);
 }
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Destroyed; with CHECK (--result's cleanupSucceeded): 1 when removed for
  * good, its cgroup (lifecycle_destroy's answer) and its state dir (with the
  * lease), else 0; without, -1 and no look (a plain run asks nothing more). */
@@ -140,7 +133,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 
 	if (!detach)
 		wait_block_signals();
-	t0 = mono_ms();
+	t0 = util_mono_ms();
 	/* without the init, a foreground run enforces the time limits (runtime/sandbox/limits.h);
 	 * a request's deadline already past: the program does not start */
 	expired = !detach && limits_watch_begin(&cr->limits, &cr->cg, cr->pid);
@@ -168,7 +161,7 @@ static int start_and_wait(struct container *c, struct oci_config *cfg, struct cr
 	wait_relay_output(out);
 	status = wait_container(cr->pid, cr->pidfd, cr->pty_master, &sig, &raw);
 	/* tinyrun-init exits 128+N for a task killed by N: its record says which */
-	task.wall_ms = (uint64_t)(mono_ms() - t0);
+	task.wall_ms = (uint64_t)(util_mono_ms() - t0);
 	task.has_rusage = wait_reaped_rusage(&task.ru);
 	if (cfg->init && (saved = result_saved_status(c)) >= 0) {
 		raw = saved;

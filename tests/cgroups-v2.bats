@@ -32,6 +32,7 @@ teardown() {
 	done
 	# the exec test's cgroup outside the container's (its init, killed above, was moved there)
 	[[ -d "/sys/fs/cgroup$CGPARENT/other" ]] && rmdir "/sys/fs/cgroup$CGPARENT/other" 2>/dev/null
+	[[ -d "/sys/fs/cgroup$CGPARENT/nsroot" ]] && rmdir "/sys/fs/cgroup$CGPARENT/nsroot" 2>/dev/null
 	[[ -d "/sys/fs/cgroup$CGPARENT" ]] && rmdir "/sys/fs/cgroup$CGPARENT" 2>/dev/null
 	tr_teardown
 }
@@ -143,6 +144,16 @@ wait_sleeps() {
 	assert_equal "$status" 255
 	assert_output --partial "adding pid of the new process to cgroups: $CGPATH: Device or resource busy"
 	[[ ! -e "$BUNDLE/rootfs/tmp/ran" ]]
+	# a runtime in a cgroup namespace rooted beside the container's reads the init's
+	# cgroup as "/../<id>/foo": nothing outside /sys/fs/cgroup is tried, the EBUSY stands
+	local nsroot="/sys/fs/cgroup$CGPARENT/nsroot"
+	mkdir "$nsroot"
+	run_nohang sh -c 'd=$1; shift; echo $$ >"$d/cgroup.procs" && exec unshare -C "$@"' _ "$nsroot" \
+		"$RUNTIME" --root "$ROOT" exec "$CID" touch /tmp/ran
+	assert_equal "$status" 255
+	assert_output --partial "adding pid of the new process to cgroups: $CGPATH: Device or resource busy"
+	[[ ! -e "$BUNDLE/rootfs/tmp/ran" ]]
+	rmdir "$nsroot"
 	# the init moved out of the container's cgroup (runc's exec.bats "init changes
 	# cgroup": the container could put its processes there itself) and that cgroup
 	# removed: the exec follows the init

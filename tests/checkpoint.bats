@@ -70,6 +70,13 @@ wait_count() {
 	return 1
 }
 
+# counts_on ID: the counter goes on (3 more ticks from where it is now)
+counts_on() {
+	local n
+	n="$(counter "$1")"
+	wait_count "$1" $((n + 3))
+}
+
 # the test's container started, counting, dumped (and so deleted)
 start_and_dump() {
 	start_ctr "$CID"
@@ -321,9 +328,7 @@ mountpoint_bundle() {
 	[ "$(runtime_timeout 60 exec "$CID" cat /proc/self/mountinfo | awk '$5 == "/cr-data/in/sub" { print $9 }')" = tmpfs ]
 	[ "$(runtime_timeout 60 exec "$CID" cat /cr-data/in/f)" = "dir-$TOKEN" ]
 	[ "$(runtime_timeout 60 exec "$CID" cat /cr-file)" = "file-$TOKEN" ]
-	local n
-	n="$(counter "$CID")"
-	wait_count "$CID" $((n + 3))
+	counts_on "$CID"
 	runtime delete --force "$CID"
 }
 
@@ -337,9 +342,7 @@ mountpoint_bundle() {
 	start_and_dump
 	restore_ctr "$CID"
 	[ "$(runtime_timeout 60 exec "$CID" cat /real/conf/f)" = "conf-$TOKEN" ]
-	local n
-	n="$(counter "$CID")"
-	wait_count "$CID" $((n + 3))
+	counts_on "$CID"
 	runtime delete --force "$CID"
 }
 
@@ -398,8 +401,7 @@ mountpoint_bundle() {
 	[ "$(state_field "$CID" pid)" = "$pid" ]
 	compgen -G "$pre/pages-*.img" >/dev/null
 	[[ ! -e "$pre/descriptors.json" ]]
-	n="$(counter "$CID")"
-	wait_count "$CID" $((n + 3))
+	counts_on "$CID"
 	run cr checkpoint --parent-path ../pre --image-path "$IMG" "$CID"
 	assert_success
 	[[ ! -e "$ROOT/$CID" ]]

@@ -47,6 +47,7 @@ int cg_write(int dirfd, const char *file, const char *val, struct error *err)
 int cg_write_lines(int dirfd, const char *file, const char *val, struct error *err)
 {
 	const char *nl = strchr(val, '\n');
+	size_t len;
 	int fd, e = 0;
 
 	if (!nl || !nl[1])
@@ -54,15 +55,11 @@ int cg_write_lines(int dirfd, const char *file, const char *val, struct error *e
 	fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return error_sys(err, errno, "%s", file);
-	for (const char *line = val; *line && !e; line = nl ? nl + 1 : line + strlen(line)) {
-		size_t len;
-		ssize_t n;
-
+	for (const char *line = val; *line && !e; line += len) {
 		nl = strchr(line, '\n');
 		len = nl ? (size_t)(nl - line) + 1 : strlen(line);
-		if (len <= 1 && (!nl || nl == line))
-			continue;   /* an empty line */
-		n = cg_file_write(dirfd, file, fd, line, len);
+		ssize_t n = *line == '\n' ? (ssize_t)len : cg_file_write(dirfd, file, fd, line, len);   /* an empty line: none */
+
 		if (n != (ssize_t)len)
 			e = error_sys(err, n < 0 ? errno : EIO, "%s: write \"%.*s\"", file, (int)len, line);
 	}

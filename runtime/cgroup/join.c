@@ -53,27 +53,6 @@ const char *cgroup_sub_clean(const char *path)
 	return p;
 }
 
-int cgroup_join_init_cgroup(const struct cgroup *cg, struct cgroup_join *j, const char *init_path,
-			    struct error *err)
-{
-	const char *rel = cgroup_sub_clean(init_path), *own = cg->path ? cgroup_sub_clean(cg->path) : NULL;
-	int root, fd;
-
-	if (cg->v2_dirfd < 0 || j->n_subs || j->clone_dirfd < 0 || !rel || (own && !strcmp(rel, own)))
-		return -EBUSY;
-	/* the kernel's path of a live cgroup: no "..", and cgroupfs has no symlinks */
-	root = open(CG_ROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root < 0)
-		return error_sys(err, errno, CG_ROOT);
-	fd = openat(root, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(root);
-	if (fd < 0)
-		return error_sys(err, errno, "the container's init's cgroup %s", init_path);
-	close(j->clone_dirfd);
-	j->clone_dirfd = fd;
-	return 0;
-}
-
 int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
 	return cg_ops(cg)->join_without_clone(cg, j, err);

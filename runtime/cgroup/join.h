@@ -47,15 +47,6 @@ int cgroup_join_prepare_sub(const struct cgroup *cg, const struct cgroup_sub *su
 /* A sub-cgroup path is one we may join: no ".." component. Returns it
  * without leading slashes ("" = the container's own), or NULL. */
 const char *cgroup_sub_clean(const char *path);
-/* exec on cgroup v2, as runc: the container's own cgroup refuses a process
- * (EBUSY) once the container has enabled a domain controller in it, after
- * moving its processes below (the no-internal-process rule). Then the
- * process goes where the container's init is: init_path, the init's cgroup2
- * path (the "0::" line of /proc/<init>/cgroup). 0: j->clone_dirfd is that
- * dir now; -EBUSY (err untouched): no other place (not v2, an exec --cgroup
- * target, the same cgroup), nothing changed; else -errno with err set. */
-int cgroup_join_init_cgroup(const struct cgroup *cg, struct cgroup_join *j, const char *init_path,
-			    struct error *err);
 /* Parent, when clone3 refused CLONE_INTO_CGROUP: the child writes cgroup.procs instead. */
 int cgroup_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err);
 /* Parent, after clone, when cg->unit is pending (else a no-op): start the

@@ -11,15 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oci/util.h"
 #include "runtime/cgroup/internal.h"
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Enable in dir's cgroup.subtree_control every controller of its
  * cgroup.controllers that is not enabled yet (a fresh dir has none). */
@@ -171,7 +164,7 @@ static int wait_event(int dirfd, const char *key, uint64_t want, long deadline)
 			n = 0;
 			break;
 		}
-		long left = deadline - now_ms();
+		long left = deadline - util_mono_ms();
 		if (left <= 0) {
 			n = -ETIMEDOUT;
 			break;
@@ -189,7 +182,7 @@ int cg2_freeze(int dirfd, bool frozen, struct error *err)
 
 	if ((r = cg_write(dirfd, "cgroup.freeze", frozen ? "1" : "0", err)) < 0)
 		return r;
-	r = wait_event(dirfd, "frozen", frozen, now_ms() + CG_WAIT_MS);
+	r = wait_event(dirfd, "frozen", frozen, util_mono_ms() + CG_WAIT_MS);
 	if (r < 0 && frozen) {
 		struct error e2;
 		cg_write(dirfd, "cgroup.freeze", "0", &e2);
@@ -244,7 +237,7 @@ int cg2_kill_all(int dirfd, int sig, struct error *err)
 
 int cg2_destroy(struct cgroup *cg, struct error *err)
 {
-	long deadline = now_ms() + CG_WAIT_MS;
+	long deadline = util_mono_ms() + CG_WAIT_MS;
 	unsigned step = 0;
 	int rootfd, r;
 	char buf[256];
@@ -257,12 +250,12 @@ int cg2_destroy(struct cgroup *cg, struct error *err)
 	while (populated) {
 		if ((r = cg2_kill_all(cg->v2_dirfd, SIGKILL, err)) < 0 && r != -ENOENT && r != -ENODEV)
 			return r;
-		r = wait_event(cg->v2_dirfd, "populated", 0, now_ms() + 200 < deadline ? now_ms() + 200 : deadline);
+		r = wait_event(cg->v2_dirfd, "populated", 0, util_mono_ms() + 200 < deadline ? util_mono_ms() + 200 : deadline);
 		if (r == 0)
 			break;
 		if (r != -ETIMEDOUT)
 			return r == -ENOENT ? 0 : error_sys(err, -r, "cgroup.events");
-		if (now_ms() >= deadline)
+		if (util_mono_ms() >= deadline)
 			return error_set(err, EBUSY, "processes left after SIGKILL for %d s", CG_WAIT_MS / 1000);
 	}
 	close(cg->v2_dirfd);
@@ -270,7 +263,7 @@ int cg2_destroy(struct cgroup *cg, struct error *err)
 	rootfd = open(CG_ROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return error_sys(err, errno, CG_ROOT);
-	while ((r = cg_rmdir_tree(rootfd, cg->path + 1)) == -EBUSY && now_ms() < deadline)
+	while ((r = cg_rmdir_tree(rootfd, cg->path + 1)) == -EBUSY && util_mono_ms() < deadline)
 		cg_backoff(step++);
 	close(rootfd);
 	if (r < 0)

@@ -12,6 +12,7 @@
 
 #include "runtime/linux/hostcaps_criu.h"
 #include "rootfs/rootfs.h"
+#include "runtime/linux/procfs.h"
 
 int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err)
 {
@@ -156,39 +157,43 @@ static bool masked_file(pid_t pid, const char *path)
 	return stat(p, &sb) == 0 && !S_ISDIR(sb.st_mode);
 }
 
+/* What /proc/self/fd/<fd> names: its length, or <= 0. */
+static ssize_t fd_link(int fd, char *buf, size_t size)
+{
+	char link[32];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if ((n = readlink(link, buf, size - 1)) > 0)
+		buf[n] = '\0';
+	return n;
+}
+
 /* A bind's destination as CRIU finds the mount: with the links inside the
  * container's root resolved, as runc's addCriuDumpMount/addCriuRestoreMount
  * SecureJoin it, so a destination that is a link (/conf -> /real/conf) names
- * the mount at /real/conf. root: the container's root (dump: /proc/<init>/root,
- * whose fds read back in the container's view; restore: the rootfs dir, whose
- * own path is cut off). The destination as written when it cannot be resolved. */
-static void resolve_dest(const char *root, const char *dest, char *out, size_t size)
+ * the mount at /real/conf. rootfd: the container's root (dump: the init's
+ * /proc/<pid>/root, whose fds read back in the container's view, "/"; restore:
+ * the rootfs dir, whose own path is cut off). The destination as written when
+ * it cannot be resolved. */
+static void resolve_dest(int rootfd, const char *dest, char *out, size_t size)
 {
-	char link[64], base[PATH_MAX], got[PATH_MAX];
-	ssize_t nb, n = -1;
-	int rfd, fd;
+	char base[PATH_MAX], got[PATH_MAX];
+	ssize_t nb = rootfd >= 0 ? fd_link(rootfd, base, sizeof(base)) : -1, n = -1;
+	int fd;
 
 	snprintf(out, size, "%s", dest);
-	if (!root || (rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if (nb <= 0 || (fd = rootfs_open_in_root(rootfd, dest, O_PATH | O_CLOEXEC, 0)) < 0)
 		return;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", rfd);
-	nb = readlink(link, base, sizeof(base) - 1);
-	if ((fd = rootfs_open_in_root(rfd, dest, O_PATH | O_CLOEXEC, 0)) >= 0) {
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-		n = readlink(link, got, sizeof(got) - 1);
-		close(fd);
-	}
-	close(rfd);
-	if (nb <= 0 || n <= 0)
-		return;
-	base[nb] = got[n] = '\0';
-	if (!strcmp(base, "/"))
+	n = fd_link(fd, got, sizeof(got));
+	close(fd);
+	if (n > 0 && !strcmp(base, "/"))
 		snprintf(out, size, "%s", got);
-	else if (!strncmp(got, base, (size_t)nb) && got[nb] == '/')
+	else if (n > nb && !strncmp(got, base, (size_t)nb) && got[nb] == '/')
 		snprintf(out, size, "%s", got + nb);
 }
 
-static int add_binds(const struct oci_config *cfg, const char *root, const char *bundle, struct cr_ext_mounts *m)
+static int add_binds(const struct oci_config *cfg, int rootfd, const char *bundle, struct cr_ext_mounts *m)
 {
 	char src[PATH_MAX], dest[PATH_MAX];
 
@@ -197,7 +202,7 @@ static int add_binds(const struct oci_config *cfg, const char *root, const char 
 
 		if (!mt->is_bind || !mt->source)
 			continue;
-		resolve_dest(root, mt->destination, dest, sizeof(dest));
+		resolve_dest(rootfd, mt->destination, dest, sizeof(dest));
 		if (!bundle)   /* dump: the mount point names itself */
 			snprintf(src, sizeof(src), "%s", dest);
 		else if (mt->source[0] == '/')
@@ -214,11 +219,11 @@ int cr_ext_mounts(const struct oci_config *cfg, pid_t dump_pid, const char *bund
 		  struct cr_ext_mounts *m, struct error *err)
 {
 	const struct oci_linux *l = &cfg->linux_;
-	char root[64];
-	int r;
+	int rootfd = dump_pid ? procfs_root_of(dump_pid) : rootfs ? open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	int r = add_binds(cfg, rootfd, dump_pid ? NULL : bundle, m);
 
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)dump_pid);
-	r = add_binds(cfg, dump_pid ? root : rootfs, dump_pid ? NULL : bundle, m);
+	if (rootfd >= 0)
+		close(rootfd);
 
 	for (size_t i = 0; r == 0 && i < sizeof(default_devices) / sizeof(default_devices[0]); i++)
 		r = add(m, default_devices[i], default_devices[i]);

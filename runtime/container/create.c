@@ -474,12 +474,8 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 		close(ctx->fifo_fd);
 	if (cfg->linux_.has_intel_rdt && (r = rdt_attach(o->id, &cfg->linux_.intel_rdt, out->pid, err)) < 0)
 		return r;
-	if (ctx->clone_ns & CLONE_NEWUSER) {
-		if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0 ||
-		    (r = parent_send_bind_sources(sv[0], out, err)) < 0)
-			return r;
-		sync_send(sv[0], SYNC_MAPS_DONE, 0, NULL, 0, -1);
-	}
+	if ((ctx->clone_ns & CLONE_NEWUSER) && (r = parent_maps_done(sv[0], cfg, out, err)) < 0)
+		return r;
 	return 0;
 }
 

@@ -76,8 +76,13 @@ static int exec_late_pidns(struct exec_ctx *x, struct error *err)
 	int flags = x->ns_flags | x->late_ns;
 
 	if (setns(x->init_pidfd, flags) < 0) {
-		if (errno != EPERM || !(x->late_ns & CLONE_NEWTIME) || x->cfg->linux_.ns[OCI_NS_TIME].present ||
-		    setns(x->init_pidfd, flags &= ~CLONE_NEWTIME) < 0)
+		/* the host's time namespace is not an unprivileged user's to join */
+		bool time_optional = (flags & CLONE_NEWTIME) && !x->cfg->linux_.ns[OCI_NS_TIME].present;
+
+		if (errno != EPERM || !time_optional)
+			return error_sys(err, errno, "join the container's namespaces");
+		flags &= ~CLONE_NEWTIME;
+		if (setns(x->init_pidfd, flags) < 0)
 			return error_sys(err, errno, "join the container's namespaces");
 	}
 	/* nothing joined that only a child enters (no pid namespace, the host's time one): no fork */
@@ -229,31 +234,47 @@ static const char *init_cgroup2(const struct container *c, int init_pidfd, char 
 	return line + 3;
 }
 
-/* Never a process outside the container's cgroup: no cgroup, no exec. On
- * cgroup v2 "the container's cgroup" is, as for runc (libcontainer's
- * addIntoCgroupV2), also the one its init is in: when the recorded one is
- * gone (the init moved itself out, and it was removed), the init's. */
-static int exec_join_cgroup(const struct container *c, const struct exec_opts *o, int init_pidfd, struct cgroup *cg,
-			    bool *have_cg, struct cgroup_join *j, struct error *err)
+/* cg and j aimed at the cgroup the init is in (cgroup v2, no --cgroup), as
+ * runc's exec does (libcontainer's addIntoCgroupV2) when the container's own
+ * cgroup is gone or refuses a process (EBUSY: a domain controller enabled
+ * in it, the no-internal-process rule). The container could put its
+ * processes there itself; the runtime's own cgroup is never the answer.
+ * 1: no other place (cg and j untouched); 0: done; -errno with err set
+ * (then cg is closed). */
+static int exec_use_init_cgroup(const struct container *c, const struct exec_opts *o, int init_pidfd,
+				struct cgroup *cg, struct cgroup_join *j, const char *why, struct error *err)
 {
 	char buf[8192];
 	const char *init;
-	int r = 0;
+	int r;
+
+	/* no ".." (an init outside our cgroup namespace's root reads "/../x"): no path below our /sys/fs/cgroup */
+	if (o->n_subs || cgroup_detect() != CGROUP_MODE_V2 || !(init = init_cgroup2(c, init_pidfd, buf, sizeof(buf))) ||
+	    !cgroup_sub_clean(init) || !strcmp(init, c->st.cgroup_path))
+		return 1;
+	log_debug("exec: container \"%s\": its cgroup %s %s, joining its init's: %s", c->id, c->st.cgroup_path,
+		  why, init);
+	cgroup_join_close(j);
+	cgroup_close(cg);
+	if ((r = cgroup_open(init, false, cg, err)) < 0)
+		return r;
+	return cgroup_join_prepare(cg, j, err);
+}
+
+/* Never a process outside the container's cgroup: no cgroup, no exec. cg
+ * (zeroed, v2_dirfd -1) is the caller's to cgroup_close in every case. */
+static int exec_join_cgroup(const struct container *c, const struct exec_opts *o, int init_pidfd, struct cgroup *cg,
+			    struct cgroup_join *j, struct error *err)
+{
+	int r, f;
 
 	if (!c->st.cgroup_path)
 		return o->n_subs ? error_set(err, ENODEV, "container \"%s\": exec --cgroup: the container has no cgroup",
 					     c->id) : 0;
-	r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, cg, err);
-	if (r < 0 && err->code == ENOENT && !o->n_subs && cgroup_detect() == CGROUP_MODE_V2 &&
-	    (init = init_cgroup2(c, init_pidfd, buf, sizeof(buf))) && strcmp(init, c->st.cgroup_path) != 0) {
-		log_debug("exec: container \"%s\": its cgroup %s is gone, joining its init's: %s", c->id,
-			  c->st.cgroup_path, init);
-		r = cgroup_open(init, false, cg, err);
-	}
-	if (r == 0) {
-		*have_cg = true;
+	if ((r = cgroup_open(c->st.cgroup_path, c->st.systemd_cgroup, cg, err)) == 0)
 		r = cgroup_join_prepare_sub(cg, o->subs, o->n_subs, j, err);
-	}
+	else if (err->code == ENOENT && (f = exec_use_init_cgroup(c, o, init_pidfd, cg, j, "is gone", err)) <= 0)
+		r = f;   /* 1: no other place, the ENOENT stands */
 	if (r < 0 && err->code == EINVAL)   /* a bad --cgroup, named as it is */
 		error_prefix(err, "container \"%s\"", c->id);
 	else if (r < 0)
@@ -261,30 +282,12 @@ static int exec_join_cgroup(const struct container *c, const struct exec_opts *o
 	return r;
 }
 
-/* v2, the cgroup refused the process (EBUSY): into the init's instead
- * (cgroup_join_init_cgroup), as runc. 0 (j->clone_dirfd changed), -EBUSY
- * (no other place), or -errno with err set. */
-static int exec_init_cgroup(const struct container *c, const struct cgroup *cg, struct cgroup_join *j,
-			    int init_pidfd, struct error *err)
-{
-	char buf[8192];
-	const char *init = init_cgroup2(c, init_pidfd, buf, sizeof(buf));
-	int r;
-
-	if (!init)
-		return -EBUSY;
-	if ((r = cgroup_join_init_cgroup(cg, j, init, err)) == 0)
-		log_debug("exec: container \"%s\": its cgroup refused the process (EBUSY), joining its init's: %s",
-			  c->id, init);
-	return r;
-}
-
 /* clone3 into the container's cgroup (on v2, when that refuses it, the
  * init's), or, where the kernel refuses CLONE_INTO_CGROUP, with the child
  * writing cgroup.procs itself. Returns the pid (0 in the child), or -errno
  * with err set. */
-static pid_t exec_clone(const struct container *c, const struct cgroup *cg, struct cgroup_join *j,
-			int init_pidfd, int *pidfd, struct error *err)
+static pid_t exec_clone(const struct container *c, const struct exec_opts *o, struct cgroup *cg,
+			struct cgroup_join *j, int init_pidfd, int *pidfd, struct error *err)
 {
 	struct clone_args ca = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD,
 				 .pidfd = (uint64_t)(uintptr_t)pidfd };
@@ -299,9 +302,9 @@ static pid_t exec_clone(const struct container *c, const struct cgroup *cg, stru
 	e = errno;
 	if (pid < 0 && e == EBUSY && (ca.flags & CLONE_INTO_CGROUP)) {
 		/* a cgroup that takes no process: cgroup.procs would say the same */
-		if ((r = exec_init_cgroup(c, cg, j, init_pidfd, err)) < 0 && r != -EBUSY)
+		if ((r = exec_use_init_cgroup(c, o, init_pidfd, cg, j, "refuses a process (EBUSY)", err)) < 0)
 			return r;
-		if (r == 0) {
+		if (r == 0 && j->clone_dirfd >= 0) {
 			ca.cgroup = j->clone_dirfd;
 			pid = syscall(SYS_clone3, &ca, sizeof(ca));
 			e = errno;
@@ -331,7 +334,6 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 			      .join = { .clone_dirfd = -1, .procs_fd = -1 } };
 	struct cgroup cg = { .v2_dirfd = -1 };
 	int sv[2] = { -1, -1 }, pidfd = -1, pty = -1, r, sig;
-	bool have_cg = false;
 	pid_t pid;
 
 	x.ns_flags = ns_exec_join_flags(&cfg->linux_);
@@ -347,7 +349,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		r = error_set(err, ESRCH, "container \"%s\": container not running", c->id);
 		goto out;
 	}
-	if ((r = exec_join_cgroup(c, o, x.init_pidfd, &cg, &have_cg, &x.join, err)) < 0 ||
+	if ((r = exec_join_cgroup(c, o, x.init_pidfd, &cg, &x.join, err)) < 0 ||
 	    (r = join_pid_time(x.init_pidfd, cfg, &x.late_ns, err)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
@@ -362,7 +364,7 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		attrs_probe_lsm();
 	if (p->selinux_label)
 		attrs_selinux_enabled();
-	if ((pid = exec_clone(c, &cg, &x.join, x.init_pidfd, &pidfd, err)) < 0) {
+	if ((pid = exec_clone(c, o, &cg, &x.join, x.init_pidfd, &pidfd, err)) < 0) {
 		r = pid;
 		goto out;
 	}
@@ -394,8 +396,7 @@ out:
 	if (x.init_pidfd >= 0)
 		close(x.init_pidfd);
 	cgroup_join_close(&x.join);
-	if (have_cg)
-		cgroup_close(&cg);
+	cgroup_close(&cg);
 	if (x.has_seccomp)
 		seccomp_prog_free(&x.seccomp);
 	return r;

@@ -80,35 +80,22 @@ static int move_net_devices(const struct oci_config *cfg, const struct created *
 	return r;
 }
 
-/* The child's root, through a proven procfs (not whatever is mounted on
- * /proc): its mounts are the ones the sources are opened in. */
-static int child_root(pid_t pid)
+/* The bind sources the container's root cannot reach (rootfs/hostfds.c),
+ * opened again through the child's root: its mounts are the ones they name. */
+static int send_bind_sources(int sync_fd, const struct created *out, struct error *err)
 {
-	char rel[32];
-	int proc = procfs_dir("/proc"), fd;
+	int *fds = out->bind_srcs, root, r = 0;
+	size_t n = out->n_mounts, i = n;
 
-	if (proc < 0)
-		return proc;
-	snprintf(rel, sizeof(rel), "%d/root", (int)pid);
-	fd = openat(proc, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	close(proc);
-	return fd < 0 ? -errno : fd;
-}
-
-int parent_send_bind_sources(int sync_fd, const struct created *out, struct error *err)
-{
-	int *fds = out->bind_srcs, root = -1, r = 0;
-	size_t n = out->n_mounts;
-
-	for (size_t i = n; fds && root == -1 && i < 2 * n; i++)
-		if (fds[i] >= 0 && (root = child_root(out->pid)) < 0)
-			return error_sys(err, -root, "bind sources: the container's root (/proc/%d/root)",
-					 (int)out->pid);
-	if (root < 0)
+	while (fds && i < 2 * n && fds[i] < 0)
+		i++;
+	if (!fds || i == 2 * n)
 		return 0;
+	if ((root = procfs_root_of(out->pid)) < 0)
+		return error_sys(err, -root, "bind sources: the container's root (/proc/%d/root)", (int)out->pid);
 	rootfs_bind_sources_reopen(fds, n, root);
 	close(root);
-	for (size_t i = 0; r == 0 && i < n; i++) {
+	for (i = 0; r == 0 && i < n; i++) {
 		if (fds[n + i] < 0)
 			continue;
 		if (sync_send(sync_fd, SYNC_BIND_SRC, (int)i, NULL, 0, fds[n + i]) < 0)
@@ -117,6 +104,16 @@ int parent_send_bind_sources(int sync_fd, const struct created *out, struct erro
 		fds[n + i] = -1;
 	}
 	return r;
+}
+
+int parent_maps_done(int sync_fd, const struct oci_config *cfg, const struct created *out, struct error *err)
+{
+	int r;
+
+	if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0 || (r = send_bind_sources(sync_fd, out, err)) < 0)
+		return r;
+	sync_send(sync_fd, SYNC_MAPS_DONE, 0, NULL, 0, -1);
+	return 0;
 }
 
 int parent_answer_child(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
@@ -133,10 +130,8 @@ int parent_answer_child(struct container *c, const struct oci_config *cfg, const
 		r = sync_recv(sync_fd, &m, payload, sizeof(payload), &fd);
 		switch (r) {
 		case SYNC_NS_READY:
-			if ((r = ns_write_id_maps(out->pid, &cfg->linux_, err)) < 0 ||
-			    (r = parent_send_bind_sources(sync_fd, out, err)) < 0)
+			if ((r = parent_maps_done(sync_fd, cfg, out, err)) < 0)
 				return r;
-			sync_send(sync_fd, SYNC_MAPS_DONE, 0, NULL, 0, -1);
 			break;
 		case SYNC_PID:
 			waitpid(out->pid, NULL, 0);   /* the intermediate process */

@@ -10,11 +10,12 @@
  * created"). Writes the id maps, runs prestart and createRuntime hooks,
  * passes the pty and the seccomp listener on, idmaps trees; out->pid and
  * c->st.pid follow the slow path's SYNC_PID. */
-/* Once the child's user and mount namespaces exist, before SYNC_MAPS_DONE:
- * the bind sources the container's root cannot reach, each as an fd of the
- * child's own (locked) copy of its mount, SYNC_BIND_SRC. */
-int parent_send_bind_sources(int sync_fd, const struct created *out, struct error *err);
 int parent_answer_child(struct container *c, const struct oci_config *cfg, const struct create_opts *o,
 			struct created *out, int sync_fd, struct error *err);
+
+/* Once the child's user and mount namespaces exist: its id maps written, then
+ * the bind sources the container's root cannot reach, each as an fd of the
+ * child's own (locked) copy of its mount (SYNC_BIND_SRC), then SYNC_MAPS_DONE. */
+int parent_maps_done(int sync_fd, const struct oci_config *cfg, const struct created *out, struct error *err);
 
 #endif

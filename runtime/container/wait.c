@@ -1,5 +1,6 @@
 /* `run` in the foreground: the runtime stays the container init's parent,
  * forwards the signals it gets and reports the exit status. */
+#include "oci/util.h"
 #include "runtime/container/wait.h"
 #include "runtime/container/notify.h"
 #include "runtime/sandbox/output.h"
@@ -154,14 +155,6 @@ static void pty_send_eof(int master, char last)
  * to end before it is killed. */
 #define HANGUP_GRACE_MS 2000
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* The EOF character reaches the program only if it reads it in the mode it
  * was typed in: queued in canonical mode, then read by a line editor that
  * switched to raw mode, it becomes a NUL byte. So, as a person would, it is
@@ -181,12 +174,12 @@ static void pty_eof_step(struct pty_eof *e, int master, char last_in)
 {
 	int queued = 0;
 
-	if (!e->pending || now_ms() - e->last_ms < EOF_EVERY_MS)
+	if (!e->pending || util_mono_ms() - e->last_ms < EOF_EVERY_MS)
 		return;
 	if (e->peer >= 0 && ioctl(e->peer, TIOCINQ, &queued) == 0 && queued > 0)
 		return;
 	pty_send_eof(master, e->sent ? '\n' : last_in);
-	e->last_ms = now_ms();
+	e->last_ms = util_mono_ms();
 	if (++e->sent >= EOF_TRIES || e->peer < 0) {
 		e->pending = false;
 		if (e->peer >= 0)
@@ -232,7 +225,7 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 				      watch ? watch(watch_ud) : -1));
 		if (n < 0 && errno != EINTR)
 			break;
-		if (hung_up && now_ms() - hup_at >= HANGUP_GRACE_MS) {   /* a pid-namespace init ignores SIGHUP */
+		if (hung_up && util_mono_ms() - hup_at >= HANGUP_GRACE_MS) {   /* a pid-namespace init ignores SIGHUP */
 			kill(pid, SIGKILL);
 			hung_up = false;
 		}
@@ -264,7 +257,7 @@ int wait_container(pid_t pid, int pidfd, int pty_master, int *term_sig, int *raw
 			 * up, as when a terminal is closed (SIGHUP to its session) */
 			if (c == COPY_WRITE_FAILED && !hung_up) {
 				hung_up = kill(pid, SIGHUP) == 0;
-				hup_at = now_ms();
+				hup_at = util_mono_ms();
 			}
 			if (c != COPY_OK)
 				p[3].fd = -1;

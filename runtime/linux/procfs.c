@@ -99,3 +99,16 @@ pid_t procfs_ns_pid(pid_t pid)
 	last = strrchr(line, '\t');
 	return last ? (pid_t)atoi(last + 1) : pid;
 }
+
+int procfs_root_of(pid_t pid)
+{
+	char rel[32];
+	int proc = procfs_dir("/proc"), fd;
+
+	if (proc < 0)
+		return proc;
+	snprintf(rel, sizeof(rel), "%d/root", (int)pid);
+	fd = openat(proc, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	close(proc);
+	return fd < 0 ? -errno : fd;
+}

@@ -22,6 +22,10 @@ int procfs_openat(int dir, const char *rel, int flags);
 int procfs_write(int dir, const char *rel, const void *buf, size_t len);
 ssize_t procfs_read(int dir, const char *rel, char *buf, size_t size);
 
+/* An O_PATH fd of /proc/<pid>/root (the process's root, in its mount
+ * namespace) below a proven procfs, or -errno. */
+int procfs_root_of(pid_t pid);
+
 /* The pid of `pid` as its own (innermost) pid namespace sees it: the last
  * NSpid of /proc/<pid>/status; `pid` itself when that cannot be read. */
 pid_t procfs_ns_pid(pid_t pid);

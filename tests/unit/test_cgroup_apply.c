@@ -574,6 +574,12 @@ static void test_v2_variants(void)
 	CHECK(cg2_apply(fd, res, false, &err) == 0);
 	CHECK_STR(wlog, "v2/io.max=8:0 riops=333 wiops=444\n\nv2/io.max=8:16 riops=555 wiops=666\n\n");
 	oci_arena_free(arena);
+	/* the last line without its newline, however short, is written too */
+	res = parse("{\"unified\": {\"io.max\": \"8:0 riops=1\\nx\"}}", &arena);
+	log_reset();
+	CHECK(cg2_apply(fd, res, false, &err) == 0);
+	CHECK_STR(wlog, "v2/io.max=8:0 riops=1\n\nv2/io.max=x\n");
+	oci_arena_free(arena);
 	res = parse("{\"unified\": {\"memory.max\": \"1073741824\\n\"}}", &arena);
 	log_reset();
 	CHECK(cg2_apply(fd, res, false, &err) == 0);

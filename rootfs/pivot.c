@@ -103,7 +103,7 @@ static bool shared_outside(char *line, const char *rootfs, char **mnt)
 }
 
 /* One mountinfo line: is it a whole proc or sysfs (root "/") outside the
- * rootfs? Then *mnt is its mount point (unescaped, in place). */
+ * rootfs (NULL: anywhere)? Then *mnt is its mount point (unescaped, in place). */
 static bool full_pseudo_fs(char *line, const char *rootfs, char **mnt)
 {
 	char *f[5], *save = NULL, *sep, *type;
@@ -116,7 +116,7 @@ static bool full_pseudo_fs(char *line, const char *rootfs, char **mnt)
 		return false;
 	unescape(f[4]);
 	*mnt = f[4];
-	return !under_dir(f[4], rootfs);
+	return !rootfs || !under_dir(f[4], rootfs);
 }
 
 static char *read_mountinfo(void)
@@ -150,9 +150,10 @@ static int slave_host_mounts(const char *rootfs, struct error *err)
 /* With MS_MOVE + chroot the old root stays in the mount namespace, and a
  * whole proc or sysfs in it lets a process of the container mount a fresh,
  * unmasked proc (the kernel allows that when a full one is already visible).
- * So, as runc's msMoveRoot: detach every such mount outside the rootfs, or
- * cover it with an empty tmpfs where it cannot be detached. */
-static int hide_host_pseudo_fs(const char *rootfs, struct error *err)
+ * So, as runc's msMoveRoot: detach every such mount outside the rootfs (every
+ * one that a path reaches, rootfs NULL), or cover it with an empty tmpfs
+ * where it cannot be detached. */
+int rootfs_hide_pseudo_fs(const char *rootfs, struct error *err)
 {
 	char *info = read_mountinfo(), *line, *save = NULL, *mnt;
 	int r = 0;
@@ -183,7 +184,7 @@ static int do_move(const char *rootfs, bool shared, struct error *err)
 {
 	int r;
 
-	if ((shared && (r = slave_host_mounts(rootfs, err)) < 0) || (r = hide_host_pseudo_fs(rootfs, err)) < 0)
+	if ((shared && (r = slave_host_mounts(rootfs, err)) < 0) || (r = rootfs_hide_pseudo_fs(rootfs, err)) < 0)
 		return r;
 	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 		return error_sys(err, errno, "move the rootfs to /");

@@ -105,4 +105,9 @@ void rootfs_restore_binds_undo(struct rootfs_restore_binds *held);
  * lacks openat2. Returns an fd or a negative errno. */
 int rootfs_open_in_root(int root_fd, const char *path, int flags, mode_t mode);
 
+/* Detach, in the caller's mount namespace, every whole proc and sysfs that a
+ * path reaches outside `rootfs` (NULL: all of them), or cover it with an
+ * empty tmpfs where it cannot be (--no-pivot's guard; `check`'s probe). */
+int rootfs_hide_pseudo_fs(const char *rootfs, struct error *err);
+
 #endif

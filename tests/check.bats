@@ -54,7 +54,8 @@ container_runs_without() {
 	local f
 	for f in clone3 CLONE_INTO_CGROUP openat2 'open_tree, move_mount' 'fsopen, fsmount' mount_setattr \
 		MOUNT_ATTR_IDMAP 'pidfd_open, pidfd_send_signal' 'setns(pidfd)' close_range 'time namespace' \
-		'seccomp filter flags' 'seccomp user notification' Landlock 'cgroup layout' 'user namespaces' criu; do
+		'seccomp filter flags' 'seccomp user notification' Landlock 'cgroup layout' 'user namespaces' criu \
+		'hidden proc or sysfs'; do
 		assert_line --regexp "^$(sed 's/[][().*+]/\\&/g' <<<"$f") "
 	done
 	assert_line --regexp '^clone3 +5\.3 +required +present'
@@ -85,6 +86,41 @@ container_runs_without() {
 		[ "$(facility criu status)" = missing ]
 	fi
 	[[ "$(facility criu without)" == *"no checkpoint/restore"* ]]
+}
+
+# A whole proc that no path reaches (a root stacked over one, as busybox's
+# switch_root stacks the real root over the initramfs and its /proc) is in no
+# mountinfo: no runtime can detach it, and the kernel lets any user namespace
+# mount a fresh, unmasked proc while it is there. Made here in a private mount
+# namespace as switch_root makes it (an rbind of / moved onto /): the report
+# says so, and a container there (pivot_root, no masks missing) indeed mounts
+# a fresh proc from a nested user namespace. On this host: none.
+@test "check: a whole proc hidden below a stacked / is reported, and a container there can mount a fresh proc" {
+	run "$RUNTIME" check --format json
+	assert_success
+	[ "$(facility 'hidden proc or sysfs' status)" = missing ]
+	[ "$(facility 'hidden proc or sysfs' found)" = none ]
+
+	local stack="$BATS_TEST_TMPDIR/stack" in_stack
+	mkdir "$stack"
+	in_stack="mount --rbind / '$stack' && cd '$stack' && mount --move . / && exec chroot ."
+	run unshare -m --propagation private sh -c "$in_stack $(printf '%q ' "$RUNTIME") check --format json"
+	assert_success
+	[ "$(facility 'hidden proc or sysfs' status)" = present ]
+	[[ "$(facility 'hidden proc or sysfs' found)" == "a whole proc and sysfs below a stacked /"* ]]
+
+	update_config '.process.capabilities.bounding += ["CAP_SETFCAP"]
+		| .process.capabilities.permitted += ["CAP_SETFCAP"]'
+	set_cmd 'unshare -mrpf sh -c "mount -t proc none /proc && echo mounted-proc"; echo done'
+	run_nohang unshare -m --propagation private sh -c \
+		"$in_stack $(printf '%q ' "$RUNTIME" --root "$ROOT" run --bundle "$BUNDLE" "$CID")"
+	assert_success
+	assert_line mounted-proc
+	# and on this host the same container cannot
+	run_nohang runtime run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line done
+	refute_line mounted-proc
 }
 
 @test "check: a bad --format or an argument is a usage error naming it" {

@@ -28,6 +28,7 @@
 #include "runtime/linux/hostcaps_criu.h"
 #include "runtime/linux/landlock.h"
 #include "runtime/linux/procfs.h"
+#include "rootfs/rootfs.h"
 
 #ifndef PIDFD_GET_USER_NAMESPACE
 #define PIDFD_GET_USER_NAMESPACE _IO(0xFF, 9)
@@ -427,13 +428,84 @@ static void probe_criu(struct oci_host_report *r)
 		found(w, OCI_HOST_PRESENT, "%s, version %s", path, version);
 }
 
+/* A whole proc or sysfs that no path reaches is in no mountinfo, so no
+ * runtime can detach or mask it, yet while it is in the mount namespace the
+ * kernel lets any user namespace mount a fresh, unmasked proc or sysfs
+ * (mount_too_revealing): a root stacked over an initramfs whose /proc and
+ * /sys were not moved along (busybox's switch_root) leaves one. Asked of the
+ * kernel in a throwaway copy of this mount namespace without the proc and
+ * sysfs mounts that a path reaches: a new user, pid and network namespace
+ * tries both (mount(2): fsmount would log a warning). Exit status bits. */
+enum { HIDDEN_PROC = 1, HIDDEN_SYSFS = 2, HIDDEN_NO_USERNS = 4, HIDDEN_FAILED = 8 };
+
+static int hidden_try_mounts(void)
+{
+	const unsigned long fl = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+
+	return (mount("proc", "/", "proc", fl, NULL) == 0 ? HIDDEN_PROC : 0) |
+	       (mount("sysfs", "/", "sysfs", fl, NULL) == 0 ? HIDDEN_SYSFS : 0);
+}
+
+static int hidden_reap(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return HIDDEN_FAILED;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : HIDDEN_FAILED;
+}
+
+static int hidden_probe_child(void)
+{
+	struct error err = { 0 };
+	pid_t pid;
+
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    rootfs_hide_pseudo_fs(NULL, &err) < 0)
+		return HIDDEN_FAILED;
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET) < 0)
+		return errno == EPERM || errno == ENOSPC || errno == EUSERS ? HIDDEN_NO_USERNS : HIDDEN_FAILED;
+	if ((pid = fork()) == 0)
+		_exit(hidden_try_mounts());
+	return pid < 0 ? HIDDEN_FAILED : hidden_reap(pid);
+}
+
+static void probe_hidden_pseudo_fs(struct oci_host_report *r)
+{
+	struct oci_host_row *w = row(r, "hidden proc or sysfs", NULL, OCI_HOST_NOTE, NULL);
+	pid_t pid;
+	int bits;
+
+	if (geteuid() != 0) {
+		found(w, OCI_HOST_UNKNOWN, "cannot tell without root");
+		return;
+	}
+	if ((pid = fork()) == 0)
+		_exit(hidden_probe_child());
+	bits = pid < 0 ? HIDDEN_FAILED : hidden_reap(pid);
+	if (bits & HIDDEN_FAILED)
+		found(w, OCI_HOST_UNKNOWN, "the probe failed");
+	else if (bits & HIDDEN_NO_USERNS)
+		found(w, OCI_HOST_MISSING, "none usable: no user namespace can be made");
+	else if (bits & (HIDDEN_PROC | HIDDEN_SYSFS))
+		found(w, OCI_HOST_PRESENT,
+		      "a whole %s%s%s below a stacked / (in no mountinfo): a container process that can make a "
+		      "user namespace can mount it fresh, unmasked; move the initramfs' /proc and /sys into the "
+		      "new root at boot, or deny containers user namespaces",
+		      bits & HIDDEN_PROC ? "proc" : "", bits == (HIDDEN_PROC | HIDDEN_SYSFS) ? " and sysfs" : "",
+		      bits == HIDDEN_SYSFS ? "sysfs" : "");
+	else
+		found(w, OCI_HOST_MISSING, "none");
+}
+
 void hostcaps_probe(struct oci_host_report *r)
 {
 	static void (*const probes[])(struct oci_host_report *) = {
 		probe_clone3, probe_clone_into_cgroup, probe_openat2, probe_mount_api, probe_fsopen,
 		probe_mount_setattr, probe_idmap, probe_pidfd, probe_setns_pidfd, probe_pidfd_ns_ioctl,
 		probe_close_range, probe_timens, probe_seccomp_flags, probe_seccomp_notify, probe_landlock,
-		probe_cgroups, probe_userns, probe_criu,
+		probe_cgroups, probe_userns, probe_criu, probe_hidden_pseudo_fs,
 	};
 	struct utsname u;
 

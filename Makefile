@@ -110,7 +110,7 @@ comma := ,
 EARLY_SEAL ?= $(if $(filter x86_64-% aarch64-%,$(shell $(CC) -dumpmachine)),1,0)
 EARLY_OBJ := $(if $(filter 1,$(EARLY_SEAL)),build/runtime/entry/early_seal.o)
 $(B)/tinyrun: $(OBJS) $(EARLY_OBJ) $(MUSL_DONE)
-	$(TCC) $(LDFLAGS) $(T_LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $(filter %.o,$^) $(LIBS_A)
+	$(TCC) $(LDFLAGS) $(T_LDFLAGS) $(TINYRUN_LDFLAGS) $(if $(EARLY_OBJ),-Wl$(comma)-e$(comma)tinyrun_entry) -o $@ $(filter %.o,$^) $(LIBS_A) -lm
 	@if readelf -lW $@ | grep -q INTERP; then echo "$@: not a static PIE (it asks for a dynamic linker)" >&2; rm -f $@; exit 1; fi
 	@# oci/libc_sys.c's set*id are the raw, one-thread syscalls: true only while nothing starts a thread
 	@if [ "$(LIBC)" = musl ] && nm $@ | grep -qw pthread_create; then echo "$@: links pthread_create: oci/libc_sys.c's set*id would change one thread's ids only" >&2; rm -f $@; exit 1; fi

@@ -438,12 +438,18 @@ static void probe_criu(struct oci_host_report *r)
  * tries both (mount(2): fsmount would log a warning). Exit status bits. */
 enum { HIDDEN_PROC = 1, HIDDEN_SYSFS = 2, HIDDEN_NO_USERNS = 4, HIDDEN_FAILED = 8 };
 
+/* mount(2) by number: glibc's <sys/mount.h> clashes with <linux/mount.h> */
+static long sys_mount(const char *src, const char *target, const char *type, unsigned long flags)
+{
+	return syscall(SYS_mount, src, target, type, flags, NULL);
+}
+
 static int hidden_try_mounts(void)
 {
 	const unsigned long fl = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
 
-	return (mount("proc", "/", "proc", fl, NULL) == 0 ? HIDDEN_PROC : 0) |
-	       (mount("sysfs", "/", "sysfs", fl, NULL) == 0 ? HIDDEN_SYSFS : 0);
+	return (sys_mount("proc", "/", "proc", fl) == 0 ? HIDDEN_PROC : 0) |
+	       (sys_mount("sysfs", "/", "sysfs", fl) == 0 ? HIDDEN_SYSFS : 0);
 }
 
 static int hidden_reap(pid_t pid)
@@ -461,7 +467,7 @@ static int hidden_probe_child(void)
 	struct error err = { 0 };
 	pid_t pid;
 
-	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	if (unshare(CLONE_NEWNS) < 0 || sys_mount(NULL, "/", NULL, MS_REC | MS_PRIVATE) < 0 ||
 	    rootfs_hide_pseudo_fs(NULL, &err) < 0)
 		return HIDDEN_FAILED;
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET) < 0)

@@ -492,3 +492,23 @@ create_fails() {
 	runtime delete --force "$CID"
 	cg_gone
 }
+
+# A user namespace takes CAP_SYS_RESOURCE away, so process.rlimits above the
+# runtime's own hard limit cannot be set by the container's process itself;
+# runc sets them from its parent. Here, not on the hybrid host: its root lacks
+# CAP_SYS_RESOURCE and no runtime can raise a hard limit there.
+@test "cgroups v2 guest: rlimits above the runtime's hard limit are set with a user namespace too, for run and exec, as runc" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local h
+	h="$(ulimit -Hn)"
+	map_userns
+	update_config '.process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": ($h + 1000), "soft": ($h + 500)}]' \
+		--argjson h "$h"
+	set_cmd 'echo "limits $(ulimit -Hn) $(ulimit -Sn)"; exec sleep 1000'
+	run_detached "$CID"
+	run_nohang runtime exec "$CID" sh -c 'echo "exec $(ulimit -Hn) $(ulimit -Sn)"; grep "open files" /proc/1/limits'
+	assert_success
+	assert_line "exec $((h + 1000)) $((h + 500))"
+	assert_line --regexp "^Max open files +$((h + 500)) +$((h + 1000)) +files"
+	runtime delete --force "$CID"
+}

@@ -492,3 +492,58 @@ create_fails() {
 	runtime delete --force "$CID"
 	cg_gone
 }
+
+# A user namespace takes CAP_SYS_RESOURCE away, so process.rlimits above the
+# runtime's own hard limit cannot be set by the container's process itself;
+# runc sets them from its parent. Here, not on the hybrid host: its root lacks
+# CAP_SYS_RESOURCE and no runtime can raise a hard limit there.
+@test "cgroups v2 guest: rlimits above the runtime's hard limit are set with a user namespace too, for run and exec, as runc" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local h
+	h="$(ulimit -Hn)"
+	map_userns
+	update_config '.process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": ($h + 1000), "soft": ($h + 500)}]' \
+		--argjson h "$h"
+	set_cmd 'echo "limits $(ulimit -Hn) $(ulimit -Sn)"; exec sleep 1000'
+	run_detached "$CID"
+	run_nohang runtime exec "$CID" sh -c 'echo "exec $(ulimit -Hn) $(ulimit -Sn)"; grep "open files" /proc/1/limits'
+	assert_success
+	assert_line "exec $((h + 1000)) $((h + 500))"
+	assert_line --regexp "^Max open files +$((h + 500)) +$((h + 1000)) +files"
+	runtime delete --force "$CID"
+}
+
+# runc writes blockIO.weightDevice only to io.bfq.weight and skips it without
+# BFQ; io.weight takes a device only where io.cost is on for it, and says
+# EOPNOTSUPP elsewhere. That failed create and `podman update
+# --blkio-weight-device` (podman's 280-update.bats) where runc went on.
+@test "cgroups v2: a device weight for a device with neither BFQ nor io.cost is skipped, as runc: run and update -r go on" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	modprobe loop 2>/dev/null || true
+	local dev mm
+	truncate -s 8M "$BATS_TEST_TMPDIR/disk"
+	dev="$(losetup --show -f "$BATS_TEST_TMPDIR/disk")" || skip "no loop device"
+	mm="$(printf '%d:%d' "0x$(stat -c %t "$dev")" "0x$(stat -c %T "$dev")")"
+	update_config '.linux.resources.blockIO = {"weight": 100,
+		"weightDevice": [{"major": ($mm | split(":")[0] | tonumber), "minor": ($mm | split(":")[1] | tonumber), "weight": 500}]}' \
+		--arg mm "$mm"
+	set_cmd 'exec sleep 1000'
+	run_nohang_to "$(container_log "$CID")" "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" run --detach --bundle "$BUNDLE" "$CID"
+	losetup -d "$dev"
+	assert_success
+	record_container_pid "$CID"
+	local w="/sys/fs/cgroup$CGPATH/io.weight"
+	if [[ -e "/sys/fs/cgroup$CGPATH/io.bfq.weight" ]]; then
+		grep -q "^$mm 500" "/sys/fs/cgroup$CGPATH/io.bfq.weight"
+	else
+		grep -q '^default ' "$w"
+		run grep -c "^$mm " "$w"
+		assert_output 0
+	fi
+	jq -n --arg mm "$mm" '{"blockIO": {"weightDevice": [{"major": ($mm | split(":")[0] | tonumber),
+		"minor": ($mm | split(":")[1] | tonumber), "weight": 600}]}}' >"$BATS_TEST_TMPDIR/wd.json"
+	run_nohang runtime update -r "$BATS_TEST_TMPDIR/wd.json" "$CID"
+	assert_success
+	runtime delete --force "$CID"
+	cg_gone
+}

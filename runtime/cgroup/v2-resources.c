@@ -167,6 +167,14 @@ static int apply_io(int fd, const struct oci_blkio *b, struct error *err)
 		if (r == -ENOENT)
 			r = cg_writef(fd, "io.weight", err, "%" PRId64 ":%" PRId64 " %" PRIu64, d->major, d->minor,
 				      cg_blkio_to_io_weight(d->weight));
+		/* no BFQ, and no io.cost on that device: nothing weighs its I/O.
+		 * runc writes device weights only to io.bfq.weight and skips them
+		 * without it; a podman update that sets one must not fail here */
+		if (r == -EOPNOTSUPP) {
+			cg_debug("cgroup: linux.resources.blockIO.weightDevice[%zu]: %" PRId64 ":%" PRId64
+				 " has neither BFQ nor io.cost: ignored, as runc", i, d->major, d->minor);
+			r = 0;
+		}
 		if (r < 0) {
 			error_prefix(err, "linux.resources.blockIO.weightDevice[%zu]", i);
 			return r;

@@ -456,6 +456,8 @@ static int spawn(const struct create_opts *o, const struct oci_config *cfg, stru
 	/* is AppArmor on: the host's answer, before the container's /sys is in view */
 	if (cfg->process.apparmor_profile)
 		attrs_probe_lsm();
+	if (cfg->has_process && cfg->linux_.ns[OCI_NS_USER].present)
+		process_raise_hard_limits(&cfg->process);
 	if ((out->pid = do_clone(ctx, out, err)) < 0)
 		room_explain_clone(ctx->clone_ns, err);   /* the knob that says no */
 	if (fchdir(cwd) < 0)

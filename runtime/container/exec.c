@@ -364,6 +364,8 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		attrs_probe_lsm();
 	if (p->selinux_label)
 		attrs_selinux_enabled();
+	if (cfg->linux_.ns[OCI_NS_USER].present)
+		process_raise_hard_limits(p);
 	if ((pid = exec_clone(c, o, &cg, &x.join, x.init_pidfd, &pidfd, err)) < 0) {
 		r = pid;
 		goto out;

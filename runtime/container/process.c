@@ -38,6 +38,18 @@ int process_apply_limits(const struct oci_process *p, struct error *err)
 	return 0;
 }
 
+void process_raise_hard_limits(const struct oci_process *p)
+{
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		struct rlimit rl;
+
+		if (getrlimit(p->rlimits[i].resource, &rl) == 0 && p->rlimits[i].hard > rl.rlim_max) {
+			rl.rlim_max = p->rlimits[i].hard;
+			setrlimit(p->rlimits[i].resource, &rl);
+		}
+	}
+}
+
 int process_cap_last_cap(void)
 {
 	static int last = -1;

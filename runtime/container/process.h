@@ -14,6 +14,13 @@
 
 /* While still privileged: rlimits, personality, oom, scheduler, io priority. */
 int process_apply_limits(const struct oci_process *p, struct error *err);
+/* Before a user namespace takes CAP_SYS_RESOURCE away (create: before the
+ * clone; exec: before the child joins): raise the caller's hard limits to
+ * process.rlimits' where they are lower, the hard limit only, so nothing
+ * is restricted early; the child inherits them and process_apply_limits
+ * sets the exact values later. runc sets rlimits from its parent (prlimit)
+ * for the same reason. A raise that fails is left to that call to report. */
+void process_raise_hard_limits(const struct oci_process *p);
 /* Drop the bounding set (needs CAP_SETPCAP: call before the uid change). */
 int process_drop_bounding(const struct oci_process *p, struct error *err);
 /* In runc's order: chdir(cwd) while still root, stdio (pty, pipes; not

@@ -497,7 +497,7 @@ create_fails() {
 # runtime's own hard limit cannot be set by the container's process itself;
 # runc sets them from its parent. Here, not on the hybrid host: its root lacks
 # CAP_SYS_RESOURCE and no runtime can raise a hard limit there.
-@test "cgroups v2 guest: rlimits above the runtime's hard limit are set with a user namespace too, for run and exec, as runc" {
+@test "cgroups v2: rlimits above the runtime's hard limit are set with a user namespace too, for run and exec, as runc" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	local h
 	h="$(ulimit -Hn)"

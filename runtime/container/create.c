@@ -505,8 +505,6 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 		return r;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, out->pid, err)) < 0)
 		return r;
-	if (o->pidfd_socket && (r = pidfd_send_to(o->pidfd_socket, out->pid, "standard", err)) < 0)
-		return r;
 	/* exec needs to know whether to join the container's session keyring */
 	if (o->no_new_keyring && (r = mark_no_new_keyring(c, err)) < 0)
 		return r;
@@ -514,6 +512,10 @@ static int finish(struct container *c, const struct oci_config *cfg, const struc
 	 * until this message it dies with us (child.c: creator_watch) */
 	if (!o->run_mode && sync_send(sync_fd, SYNC_SAVED, 0, NULL, 0, -1) < 0)
 		return error_set(err, ECHILD, "container init exited before it was created");
+	/* only a created init's pidfd goes out: its receiver may signal it at
+	 * once (a KILL before SYNC_SAVED failed the create of a saved container) */
+	if (o->pidfd_socket && (r = pidfd_send_to(o->pidfd_socket, out->pid, "standard", err)) < 0)
+		return r;
 	/* created: other commands may act on it now (run keeps the fd) */
 	flock(c->dirfd, LOCK_UN);
 	return 0;

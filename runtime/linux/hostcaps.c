@@ -496,11 +496,10 @@ static void probe_hidden_pseudo_fs(struct oci_host_report *r)
 		found(w, OCI_HOST_MISSING, "none usable: no user namespace can be made");
 	else if (bits & (HIDDEN_PROC | HIDDEN_SYSFS))
 		found(w, OCI_HOST_PRESENT,
-		      "a whole %s%s%s below a stacked / (in no mountinfo): a container process that can make a "
+		      "a whole %s below a stacked / (in no mountinfo): a container process that can make a "
 		      "user namespace can mount it fresh, unmasked; move the initramfs' /proc and /sys into the "
 		      "new root at boot, or deny containers user namespaces",
-		      bits & HIDDEN_PROC ? "proc" : "", bits == (HIDDEN_PROC | HIDDEN_SYSFS) ? " and sysfs" : "",
-		      bits == HIDDEN_SYSFS ? "sysfs" : "");
+		      bits == (HIDDEN_PROC | HIDDEN_SYSFS) ? "proc and sysfs" : bits & HIDDEN_PROC ? "proc" : "sysfs");
 	else
 		found(w, OCI_HOST_MISSING, "none");
 }

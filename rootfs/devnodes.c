@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -46,21 +47,95 @@ static int make_one(int dir, size_t i, const struct oci_device *d, const struct 
 	mode_t perm = d->has_file_mode ? (d->file_mode & 07777) : 0666;
 	uid_t uid = to_host(l->uid_mappings, l->n_uid_mappings, d->has_uid ? d->uid : 0);
 	gid_t gid = to_host(l->gid_mappings, l->n_gid_mappings, d->has_gid ? d->gid : 0);
-	int fd;
 
 	snprintf(name, sizeof(name), "%zu", i);
 	if (mknodat(dir, name, type | perm, makedev((unsigned)d->major, (unsigned)d->minor)) < 0 ||
 	    fchmodat(dir, name, perm, 0) < 0 ||       /* past the umask */
 	    fchownat(dir, name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
-	fd = open_tree(dir, name, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return 0;
+}
+
+/* fds[i]: a clone of node i (-1 for a FIFO); the index of a failure in *bad. */
+static int clone_all(int dir, const struct oci_linux *l, int *fds, size_t *bad)
+{
+	char name[32];
+
+	for (size_t i = 0; i < l->n_devices; i++) {
+		if (l->devices[i].type == 'p')
+			continue;
+		snprintf(name, sizeof(name), "%zu", i);
+		if ((fds[i] = open_tree(dir, name, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC)) < 0) {
+			*bad = i;
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/* Kernels before detached mounts could be cloned (open_tree: EINVAL on a
+ * mount outside the caller's namespace; Debian 12's 6.1 among them): the
+ * tmpfs is attached first, in a throwaway private copy of our mount
+ * namespace, as crun does (there in its state dir), and the clones made
+ * there. The runtime comes back to its namespace, root and cwd; the copy
+ * goes with its last user, the clones live on. Only there, as the copy
+ * costs a walk of every host mount. */
+static int clone_all_attached(int dir, const struct oci_linux *l, int *fds, size_t *bad)
+{
+	int own = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int r = 0;
+
+	if (own < 0 || root < 0 || cwd < 0 || unshare(CLONE_NEWNS) < 0) {
+		r = -errno;
+		goto out;
+	}
+	/* private, so that the tmpfs on / reaches no peer on the host */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    move_mount(dir, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		r = -errno;
+	else
+		r = clone_all(dir, l, fds, bad);
+	if (setns(own, CLONE_NEWNS) < 0 || fchdir(root) < 0 || chroot(".") < 0 || fchdir(cwd) < 0)
+		r = -errno;   /* not reached short of a broken kernel: the create fails */
+out:
+	for (int *fd = (int[]){ own, root, cwd }, k = 0; k < 3; k++)
+		if (fd[k] >= 0)
+			close(fd[k]);
+	return r;
+}
+
+static void close_clones(int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+static int make_and_clone(int dir, const struct oci_linux *l, int *fds, struct error *err)
+{
+	size_t bad = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < l->n_devices && r == 0; i++)
+		if (l->devices[i].type != 'p' && (r = make_one(dir, i, &l->devices[i], l)) < 0)
+			bad = i;
+	if (r == 0 && (r = clone_all(dir, l, fds, &bad)) == -EINVAL) {
+		close_clones(fds, l->n_devices);
+		r = clone_all_attached(dir, l, fds, &bad);
+	}
+	if (r < 0)
+		return error_sys(err, -r, "device %s", l->devices[bad].path);
+	return 0;
 }
 
 int rootfs_dev_nodes_open(const struct oci_config *cfg, bool userns, int **out, struct error *err)
 {
 	const struct oci_linux *l = &cfg->linux_;
-	int *fds, dir;
+	int *fds, dir, r;
 	bool any = false;
 
 	*out = NULL;
@@ -76,17 +151,12 @@ int rootfs_dev_nodes_open(const struct oci_config *cfg, bool userns, int **out, 
 	}
 	for (size_t i = 0; i < l->n_devices; i++)
 		fds[i] = -1;
-	for (size_t i = 0; i < l->n_devices; i++) {
-		int r = l->devices[i].type == 'p' ? -1 : make_one(dir, i, &l->devices[i], l);
-
-		if (l->devices[i].type != 'p' && r < 0) {
-			rootfs_dev_nodes_close(fds, l->n_devices);
-			close(dir);
-			return error_sys(err, -r, "device %s", l->devices[i].path);
-		}
-		fds[i] = r;
-	}
+	r = make_and_clone(dir, l, fds, err);
 	close(dir);    /* the clones keep the tmpfs */
+	if (r < 0) {
+		rootfs_dev_nodes_close(fds, l->n_devices);
+		return r;
+	}
 	*out = fds;
 	return 0;
 }

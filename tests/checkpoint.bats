@@ -29,7 +29,8 @@ setup() {
 
 teardown() {
 	# the namespaces' holder of the joined-by-path case (and its unshare)
-	[[ -n "${HOLDER:-}" ]] && kill "$HOLDER" 2>/dev/null
+	# (the init of a pid namespace takes no SIGTERM from outside it)
+	[[ -s "$BATS_TEST_TMPDIR/holder" ]] && kill -KILL "$(cat "$BATS_TEST_TMPDIR/holder")" 2>/dev/null
 	tr_teardown
 }
 
@@ -241,13 +242,16 @@ cgroup_of() {
 # external pidns: extRootPidNS".
 @test "checkpoint/restore of a container in pid, ipc and uts namespaces joined by path: restored into the same ones" {
 	if ! on_cgroup2; then guest_verdict; return; fi
-	unshare --pid --ipc --uts --fork sleep 1000 </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	# the namespaces' init, a shell that reaps what it adopts: the dumped
+	# init's pid must be free again for CRIU to restore it there
+	unshare --pid --ipc --uts --fork bash -c 'while :; do sleep 0.2; done' </dev/null >/dev/null 2>&1 3>&- 4>&- &
 	local i ns pid
 	for ((i = 0; i < 100; i++)); do
-		HOLDER="$(pgrep -P $! sleep)" && break
+		HOLDER="$(pgrep -P $! bash)" && break
 		sleep 0.05
 	done
 	[[ -n "$HOLDER" ]]
+	echo "$HOLDER" >"$BATS_TEST_TMPDIR/holder"
 	update_config 'del(.hostname) | .linux.namespaces |= map(if (.type == "pid" or .type == "ipc" or .type == "uts")
 		then .path = "/proc/\($h)/ns/\(.type)" else . end)' --arg h "$HOLDER"
 	start_and_dump

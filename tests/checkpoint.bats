@@ -28,6 +28,9 @@ setup() {
 }
 
 teardown() {
+	# the namespaces' holder of the joined-by-path case (and its unshare)
+	# (the init of a pid namespace takes no SIGTERM from outside it)
+	[[ -s "$BATS_TEST_TMPDIR/holder" ]] && kill -KILL "$(cat "$BATS_TEST_TMPDIR/holder")" 2>/dev/null
 	tr_teardown
 }
 
@@ -230,6 +233,35 @@ cgroup_of() {
 	grep -qxF "$(grep '^pipe:' <<<"$pipes_out" | head -1)" <<<"$pipes_in"
 	runtime delete --force "$CID"
 	[[ ! -e "$(cgroup_of "$CID")" ]]
+}
+
+# crun's checkpoint-restore-ext-ns, runc's handleRestoringNamespaces: the
+# pid (and network) namespace joined by path is dumped as external and the
+# restore must hand it back to CRIU; the ipc and uts ones CRIU joins by path.
+# Before, the restore passed only the network one: "Unable to find an
+# external pidns: extRootPidNS".
+@test "checkpoint/restore of a container in pid, ipc and uts namespaces joined by path: restored into the same ones" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	# the namespaces' init, a shell that reaps what it adopts: the dumped
+	# init's pid must be free again for CRIU to restore it there
+	unshare --pid --ipc --uts --fork bash -c 'while :; do sleep 0.2; done' </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	local i ns pid
+	for ((i = 0; i < 100; i++)); do
+		HOLDER="$(pgrep -P $! bash)" && break
+		sleep 0.05
+	done
+	[[ -n "$HOLDER" ]]
+	echo "$HOLDER" >"$BATS_TEST_TMPDIR/holder"
+	update_config 'del(.hostname) | .linux.namespaces |= map(if (.type == "pid" or .type == "ipc" or .type == "uts")
+		then .path = "/proc/\($h)/ns/\(.type)" else . end)' --arg h "$HOLDER"
+	start_and_dump
+	restore_ctr "$CID"
+	pid="$(state_field "$CID" pid)"
+	for ns in pid ipc uts; do
+		[ "$(readlink "/proc/$pid/ns/$ns")" = "$(readlink "/proc/$HOLDER/ns/$ns")" ] || fail "not in the $ns namespace"
+	done
+	counts_on "$CID"
+	runtime delete --force "$CID"
 }
 
 @test "checkpoint --leave-running: the container keeps running and counting; restore into a new id" {

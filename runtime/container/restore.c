@@ -41,9 +41,12 @@ struct restore {
 	char root[PATH_MAX];          /* the criu-root bind mount, "" when none */
 	struct rootfs_restore_binds binds;   /* bind sources on their mount points meanwhile */
 	char stdio[OCI_DESCRIPTORS][256];
-	struct criu_inherit_fd inherit[OCI_DESCRIPTORS + 1];
+	struct criu_inherit_fd inherit[OCI_DESCRIPTORS + 2];
 	size_t n_inherit;
-	int netns_fd;
+	int ext_fds[2];               /* the net and pid namespaces joined by path, CRIU's fds 4.. */
+	size_t n_ext_fds;
+	struct criu_kv join[OCI_NS_TYPES];   /* the other namespaces joined by path: CRIU joins them */
+	size_t n_join;
 	pid_t pid;
 };
 
@@ -66,17 +69,39 @@ static int plan_stdio(struct restore *rs, int img, struct error *err)
 	return 0;
 }
 
-/* A network namespace joined by path: CRIU restores into it (runc's key). */
-static int plan_netns(struct restore *rs, struct error *err)
+/* Namespaces joined by path, as runc: the network and pid ones were dumped as
+ * external (checkpoint.c) and CRIU restores into them by the same keys, from
+ * fds it inherits; the others CRIU joins by their path (join_ns); a cgroup
+ * namespace CRIU cannot join: refused, as runc does. */
+static int plan_namespaces(struct restore *rs, struct error *err)
 {
-	const struct oci_namespace *ns = &rs->cfg->linux_.ns[OCI_NS_NET];
+	static const char *const criu_name[OCI_NS_TYPES] = {
+		[OCI_NS_MOUNT] = "mnt", [OCI_NS_IPC] = "ipc", [OCI_NS_UTS] = "uts",
+		[OCI_NS_USER] = "user", [OCI_NS_TIME] = "time",
+	};
+	const struct oci_namespace *ns = rs->cfg->linux_.ns;
 
-	rs->netns_fd = -1;
-	if (!rs->cfg->has_linux || !ns->present || !ns->path)
+	if (!rs->cfg->has_linux)
 		return 0;
-	if ((rs->netns_fd = open(ns->path, O_RDONLY | O_CLOEXEC)) < 0)
-		return error_sys(err, errno, "restore: network namespace %s", ns->path);
-	rs->inherit[rs->n_inherit++] = (struct criu_inherit_fd){ .key = "extRootNetNS", .fd = 4 };
+	for (int t = 0; t < OCI_NS_TYPES; t++) {
+		int fd;
+
+		if (!ns[t].present || !ns[t].path)
+			continue;
+		if (t == OCI_NS_CGROUP)
+			return error_set(err, EINVAL, "restore: linux.namespaces: a cgroup namespace joined by path "
+					 "(%s) cannot be restored: CRIU cannot join one", ns[t].path);
+		if (t != OCI_NS_NET && t != OCI_NS_PID) {
+			rs->join[rs->n_join++] = (struct criu_kv){ .key = criu_name[t], .val = ns[t].path };
+			continue;
+		}
+		if ((fd = open(ns[t].path, O_RDONLY | O_CLOEXEC)) < 0)
+			return error_sys(err, errno, "restore: %s namespace %s", t == OCI_NS_NET ? "network" : "pid",
+					 ns[t].path);
+		rs->inherit[rs->n_inherit++] = (struct criu_inherit_fd){
+			.key = t == OCI_NS_NET ? "extRootNetNS" : "extRootPidNS", .fd = 4 + (int)rs->n_ext_fds };
+		rs->ext_fds[rs->n_ext_fds++] = fd;
+	}
 	return 0;
 }
 
@@ -149,12 +174,11 @@ static int on_notify(void *arg, const struct criu_resp *resp, int fd, struct err
 static int call_criu(struct restore *rs, const char *criu, struct criu_opts *co, struct error *err)
 {
 	struct criu_kv cg_root = { .key = "", .val = rs->cg.path };
-	int fds[1] = { rs->netns_fd };
 	struct criu_swrk s;
 	struct criu_resp resp;
 	int r;
 
-	if ((r = criu_swrk_start(&s, criu, fds, rs->netns_fd >= 0 ? 1 : 0, err)) < 0)
+	if ((r = criu_swrk_start(&s, criu, rs->ext_fds, rs->n_ext_fds, err)) < 0)
 		return r;
 	/* criu itself in the container's cgroup before it forks the tree (runc) */
 	if (rs->cg.path && (r = cgroup_attach(&rs->cg, s.pid, err)) < 0) {
@@ -254,7 +278,7 @@ static int check_terminal(const struct oci_config *cfg, const struct cr_opts *o,
 int container_restore(const struct global_opts *g, const struct cr_opts *o, const char *id, struct bundle *b,
 		      struct container *c, pid_t *pid, struct error *err)
 {
-	struct restore rs = { .o = o, .cfg = &b->cfg, .c = c, .netns_fd = -1, .cg = { .v2_dirfd = -1 } };
+	struct restore rs = { .o = o, .cfg = &b->cfg, .c = c, .cg = { .v2_dirfd = -1 } };
 	static char rootfs[PATH_MAX];   /* the state's, for the caller's wait and delete */
 	char criu[PATH_MAX];
 	struct cr_ext_mounts m = { 0 };
@@ -266,7 +290,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 		return r;
 	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)
 		return r;
-	if ((r = plan_stdio(&rs, img, err)) < 0 || (r = plan_netns(&rs, err)) < 0 ||
+	if ((r = plan_stdio(&rs, img, err)) < 0 || (r = plan_namespaces(&rs, err)) < 0 ||
 	    (r = cr_ext_mounts(&b->cfg, 0, b->path, rootfs, &m, err)) < 0)
 		goto out;
 	if ((r = container_dir_create(g->root, id, c, err)) < 0)
@@ -283,6 +307,8 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	co.n_ext_mnt = m.n;
 	co.inherit_fd = rs.inherit;
 	co.n_inherit_fd = rs.n_inherit;
+	co.join_ns = rs.join;
+	co.n_join_ns = rs.n_join;
 	if ((r = call_criu(&rs, criu, &co, err)) < 0 || (r = finish(&rs, err)) < 0)
 		goto fail;
 	rootfs_restore_binds_undo(&rs.binds);
@@ -295,8 +321,8 @@ fail:
 	container_close(c);
 out:
 	cr_ext_mounts_free(&m);
-	if (rs.netns_fd >= 0)
-		close(rs.netns_fd);
+	for (size_t i = 0; i < rs.n_ext_fds; i++)
+		close(rs.ext_fds[i]);
 	close(img);
 	if (work >= 0)
 		close(work);

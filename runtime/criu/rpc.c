@@ -13,7 +13,7 @@ enum {
 	O_EVASIVE_DEVICES = 6, O_SHELL_JOB = 7, O_FILE_LOCKS = 8, O_LOG_LEVEL = 9, O_LOG_FILE = 10,
 	O_NOTIFY_SCRIPTS = 12, O_ROOT = 13, O_PARENT_IMG = 14, O_TRACK_MEM = 15, O_AUTO_DEDUP = 16,
 	O_WORK_DIR_FD = 17, O_EXT_MNT = 23, O_MANAGE_CGROUPS = 24, O_CG_ROOT = 25, O_RST_SIBLING = 26,
-	O_INHERIT_FD = 27, O_MANAGE_CGROUPS_MODE = 34, O_EXTERNAL = 37, O_EMPTY_NS = 38,
+	O_INHERIT_FD = 27, O_MANAGE_CGROUPS_MODE = 34, O_EXTERNAL = 37, O_EMPTY_NS = 38, O_JOIN_NS = 39,
 	O_FREEZE_CGROUP = 44, O_LAZY_PAGES = 48, O_ORPHAN_PTS_MASTER = 50, O_CONFIG_FILE = 51,
 };
 
@@ -77,6 +77,8 @@ static void put_opts(struct util_buf *b, const struct criu_opts *o)
 	pb_put_uint(b, O_MANAGE_CGROUPS_MODE, o->manage_cgroups_mode);
 	for (size_t i = 0; i < o->n_external; i++)
 		pb_put_string(b, O_EXTERNAL, o->external[i]);
+	for (size_t i = 0; i < o->n_join_ns; i++)   /* join_namespace: 1 ns, 2 ns_file */
+		put_pair(b, O_JOIN_NS, o->join_ns[i].key, o->join_ns[i].val, 0);
 	if (o->empty_ns)
 		pb_put_uint(b, O_EMPTY_NS, o->empty_ns);
 	put_opt_string(b, O_FREEZE_CGROUP, o->freeze_cgroup);

@@ -52,6 +52,8 @@ struct criu_opts {
 	size_t n_external;
 	const struct criu_inherit_fd *inherit_fd;
 	size_t n_inherit_fd;
+	const struct criu_kv *join_ns;   /* join_ns: CRIU's namespace name -> path to join */
+	size_t n_join_ns;
 	const struct criu_kv *cg_root;   /* cgroup_root: controller ("" for cgroup2) -> path */
 	size_t n_cg_root;
 };

@@ -61,6 +61,29 @@ static void test_request(void)
 	free(b.p);
 }
 
+/* restore into namespaces joined by path (runc): the pid one by an inherited
+ * fd, the others as join_ns (39) {1: CRIU's name, 2: path} */
+static void test_join_ns(void)
+{
+	struct criu_inherit_fd fd = { "extRootPidNS", 4 };
+	struct criu_kv join = { "ipc", "/p" };
+	struct criu_opts o = { .images_dir_fd = 5, .work_dir_fd = -1, .log_level = 4,
+			       .manage_cgroups_mode = CRIU_CG_SOFT, .inherit_fd = &fd, .n_inherit_fd = 1,
+			       .join_ns = &join, .n_join_ns = 1 };
+	struct util_buf b = { 0 };
+	/* {1: 5, 9: 4, 27: {1: "extRootPidNS", 2: 4}, 34: SOFT, 39: {1: "ipc", 2: "/p"}} */
+	static const uint8_t opts[] = {
+		0x08, 0x05, 0x48, 0x04, 0xda, 0x01, 0x10, 0x0a, 0x0c, 'e', 'x', 't', 'R', 'o', 'o', 't', 'P', 'i',
+		'd', 'N', 'S', 0x10, 0x04, 0x90, 0x02, 0x03, 0xba, 0x02, 0x09, 0x0a, 0x03, 'i', 'p', 'c', 0x12,
+		0x02, '/', 'p',
+	};
+
+	CHECK(criu_req_encode(CRIU_REQ_RESTORE, &o, false, &b) == 0);
+	CHECK(b.len == 4 + sizeof(opts) && b.p[1] == CRIU_REQ_RESTORE && (uint8_t)b.p[3] == sizeof(opts));
+	CHECK(b.len == 4 + sizeof(opts) && memcmp(b.p + 4, opts, sizeof(opts)) == 0);
+	free(b.p);
+}
+
 static void test_response(void)
 {
 	struct criu_resp r;
@@ -103,6 +126,7 @@ int main(void)
 {
 	test_varints();
 	test_request();
+	test_join_ns();
 	test_response();
 	test_malformed();
 	return unit_report("test_criu_rpc");

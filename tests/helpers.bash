@@ -140,6 +140,27 @@ open_path() {
 	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
 }
 
+# userns_devices: the linux.devices of the user-namespace cases (devices.bats,
+# kernel61.bats): a node the host lacks, one in a subdirectory, a FIFO, and a
+# command that shows them; assert_userns_devices: what the container saw.
+userns_devices() {
+	update_config '.linux.devices = [
+			{"path": "/dev/tr-none", "type": "b", "major": 1, "minor": 5, "uid": 10, "gid": 11, "fileMode": 111},
+			{"path": "/dev/sub/zero2", "type": "c", "major": 1, "minor": 5, "fileMode": 416},
+			{"path": "/dev/fifo", "type": "p"}]'
+	set_cmd 'stat -c "%n %F %t:%T %a %u:%g" /dev/tr-none /dev/sub/zero2 /dev/fifo; head -c 4 /dev/sub/zero2 | wc -c'
+}
+
+assert_userns_devices() {
+	assert_success
+	# fileMode is decimal: 111 is 0157, 416 is 0640
+	assert_line "/dev/tr-none block special file 1:5 157 10:11"
+	assert_line "/dev/sub/zero2 character special file 1:5 640 0:0"
+	assert_line "/dev/fifo fifo 0:0 666 0:0"
+	assert_line 4
+	[ ! -e /dev/tr-none ] || fail "made on the host"
+}
+
 # map_userns: a user namespace mapping 0-65535 to host 100000-165535.
 map_userns() {
 	update_config '.linux.namespaces += [{"type": "user"}]

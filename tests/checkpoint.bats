@@ -186,6 +186,13 @@ cgroup_of() {
 	assert_failure 1
 	assert_output --partial "restore: $IMG/descriptors.json"
 	[[ ! -e "$ROOT/$CID-2" ]]
+	# a cgroup namespace joined by path: CRIU cannot join one (runc refuses too)
+	echo '["/dev/null","/dev/null","/dev/null"]' >"$IMG/descriptors.json"
+	update_config '.linux.namespaces += [{"type": "cgroup", "path": "/proc/self/ns/cgroup"}]'
+	run "$RUNTIME" --root "$ROOT" restore -b "$BUNDLE" --image-path "$IMG" "$CID-2"
+	assert_failure 1
+	assert_output "tinyrun: restore: linux.namespaces: a cgroup namespace joined by path (/proc/self/ns/cgroup) cannot be restored: CRIU cannot join one"
+	[[ ! -e "$ROOT/$CID-2" ]]
 }
 
 @test "features: checkpoint/restore as runc says it, org.criu.config among the unsafe annotations" {

@@ -161,6 +161,17 @@ assert_userns_devices() {
 	[ ! -e /dev/tr-none ] || fail "made on the host"
 }
 
+# tmpfs_idmap_ok: tmpfs takes idmapped mounts from Linux 6.3 on (Debian 12's
+# 6.1 does not: tinyrun then says "the filesystem of X cannot be idmapped").
+tmpfs_idmap_ok() {
+	local v maj min
+	v="$(uname -r)"
+	maj="${v%%.*}"
+	v="${v#*.}"
+	min="${v%%[!0-9]*}"
+	((maj > 6 || (maj == 6 && min >= 3)))
+}
+
 # map_userns: a user namespace mapping 0-65535 to host 100000-165535.
 map_userns() {
 	update_config '.linux.namespaces += [{"type": "user"}]

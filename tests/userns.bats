@@ -279,13 +279,17 @@ rootless_true_bundle() {
 	run_ctr
 	local plain_status=$status plain_output=$output
 	# an idmapped bind of it: the tree the runtime maps is the child's clone too
-	update_config '.mounts[-1].options = ["bind", "idmap"]'
-	run_ctr
-	umount "$vol"
-	assert_success
-	assert_output --regexp ' /tmp/v ro,[^ ]*idmapped'
-	refute_output --partial remounted-rw
-	refute_output --partial wrote
+	if tmpfs_idmap_ok; then
+		update_config '.mounts[-1].options = ["bind", "idmap"]'
+		run_ctr
+		umount "$vol"
+		assert_success
+		assert_output --regexp ' /tmp/v ro,[^ ]*idmapped'
+		refute_output --partial remounted-rw
+		refute_output --partial wrote
+	else
+		umount "$vol"
+	fi
 	status=$plain_status output=$plain_output
 	assert_success
 	assert_output --regexp ' /tmp/v ro[, ]'

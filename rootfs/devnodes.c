@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sched.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -82,28 +81,17 @@ static int clone_all(int dir, const struct oci_linux *l, int *fds, size_t *bad)
  * costs a walk of every host mount. */
 static int clone_all_attached(int dir, const struct oci_linux *l, int *fds, size_t *bad)
 {
-	int own = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	int r = 0;
+	struct rootfs_mntns_home home;
+	int r, back;
 
-	if (own < 0 || root < 0 || cwd < 0 || unshare(CLONE_NEWNS) < 0) {
-		r = -errno;
-		goto out;
-	}
-	/* private, so that the tmpfs on / reaches no peer on the host */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-	    move_mount(dir, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if ((r = rootfs_mntns_leave(&home, -1)) < 0)
+		return r;
+	if (move_mount(dir, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		r = -errno;
 	else
 		r = clone_all(dir, l, fds, bad);
-	if (setns(own, CLONE_NEWNS) < 0 || fchdir(root) < 0 || chroot(".") < 0 || fchdir(cwd) < 0)
-		r = -errno;   /* not reached short of a broken kernel: the create fails */
-out:
-	for (int *fd = (int[]){ own, root, cwd }, k = 0; k < 3; k++)
-		if (fd[k] >= 0)
-			close(fd[k]);
-	return r;
+	/* not reached short of a broken kernel: the create fails */
+	return (back = rootfs_mntns_return(&home)) < 0 ? back : r;
 }
 
 static void close_clones(int *fds, size_t n)

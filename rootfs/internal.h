@@ -152,6 +152,15 @@ int rootfs_setattr_fd(int fd, unsigned flags, const struct mount_attr *a);
  * (never visible without it), moved there. The mount mount(MS_BIND) makes,
  * without a walk through /proc/self/fd/N for either end. 0 or -errno. paths.c */
 int rootfs_clone_onto(int from_dir, const char *from, unsigned flags, const struct mount_attr *attr, int dst);
+
+/* mntns.c: into the mount namespace `to` (-1: a private copy of ours) and
+ * back with our namespace, root and cwd. leave: 0 or -errno, still home on
+ * failure; return: 0 or -errno. */
+struct rootfs_mntns_home {
+	int ns, root, cwd;
+};
+int rootfs_mntns_leave(struct rootfs_mntns_home *h, int to);
+int rootfs_mntns_return(struct rootfs_mntns_home *h);
 /* /dev's fd when the last entries were a tmpfs there and its children (the
  * cache handed over), else negative: resolve it */
 int rootfs_fresh_dev(struct rootfs_ctx *c);

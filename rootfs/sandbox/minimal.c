@@ -309,24 +309,18 @@ static int clone_shared(const char *path)
 /* Into the request's mount namespace and back, with its workspace and /tmp. */
 static int request_trees(int mnt_fd, const struct minimal_step *s, size_t n, int *trees, struct error *err)
 {
-	int own = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC), cwd = open(".", O_PATH | O_CLOEXEC), r = 0;
+	struct rootfs_mntns_home home;
+	int r = rootfs_mntns_leave(&home, mnt_fd), back;
 
-	if (own < 0 || cwd < 0 || setns(mnt_fd, CLONE_NEWNS) < 0) {
-		r = error_sys(err, errno, "run.tinyrun.sandbox.request: enter the request's mount namespace");
-		goto out;
-	}
+	if (r < 0)
+		return error_sys(err, -r, "run.tinyrun.sandbox.request: enter the request's mount namespace");
 	for (size_t i = 0; i < n; i++)
 		if (s[i].kind == MIN_SHARED && (trees[i] = clone_shared(s[i].path)) < 0) {
 			r = error_sys(err, -trees[i], "run.tinyrun.sandbox.request: the request's /%s", s[i].path);
 			break;
 		}
-	if (setns(own, CLONE_NEWNS) < 0 || fchdir(cwd) < 0)
-		r = error_sys(err, errno, "run.tinyrun.sandbox.request: back to our mount namespace");
-out:
-	if (own >= 0)
-		close(own);
-	if (cwd >= 0)
-		close(cwd);
+	if ((back = rootfs_mntns_return(&home)) < 0)
+		r = error_sys(err, -back, "run.tinyrun.sandbox.request: back to our mount namespace");
 	return r;
 }
 

@@ -21,8 +21,8 @@
 #define DUMP_LOG "dump.log"
 
 /* runc's keys for a namespace the container joined by path (restore passes it back) */
-static int add_external_ns(const struct oci_config *cfg, enum oci_ns_type t, const char *name, const char *key,
-			   char out[][128], size_t *n, struct error *err)
+static int add_external_ns(const struct oci_config *cfg, enum oci_ns_type t, const char *name, char out[][128],
+			   size_t *n, struct error *err)
 {
 	struct stat sb;
 
@@ -30,7 +30,7 @@ static int add_external_ns(const struct oci_config *cfg, enum oci_ns_type t, con
 		return 0;
 	if (stat(cfg->linux_.ns[t].path, &sb) < 0)
 		return error_sys(err, errno, "checkpoint: namespace %s", cfg->linux_.ns[t].path);
-	snprintf(out[(*n)++], 128, "%s[%llu]:%s", name, (unsigned long long)sb.st_ino, key);
+	snprintf(out[(*n)++], 128, "%s[%llu]:%s", name, (unsigned long long)sb.st_ino, cr_external_ns_key(t));
 	return 0;
 }
 
@@ -118,8 +118,8 @@ int container_checkpoint(struct container *c, const struct oci_config *cfg, cons
 
 	if ((r = cr_criu_path("checkpoint", criu, sizeof(criu), err)) < 0)
 		return r;
-	if ((r = add_external_ns(cfg, OCI_NS_NET, "net", "extRootNetNS", ext, &n_ext, err)) < 0 ||
-	    (r = add_external_ns(cfg, OCI_NS_PID, "pid", "extRootPidNS", ext, &n_ext, err)) < 0)
+	if ((r = add_external_ns(cfg, OCI_NS_NET, "net", ext, &n_ext, err)) < 0 ||
+	    (r = add_external_ns(cfg, OCI_NS_PID, "pid", ext, &n_ext, err)) < 0)
 		return r;
 	if ((r = cr_open_dirs(o, true, &img, &work, err)) < 0)
 		return r;

@@ -38,6 +38,9 @@ int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err);
 int cr_cg_mode(const char *name, enum criu_cg_mode *mode);
 /* "network" "pid" ... (runc's namespace names) -> CLONE_NEW*; 0 if unknown. */
 uint32_t cr_ns_flag(const char *name);
+/* runc's key for a network or pid namespace joined by path: the dump names it
+ * external under it, the restore hands it back under it; NULL for the others */
+const char *cr_external_ns_key(enum oci_ns_type t);
 /* The image dir (made when `create`) and the work dir, opened. */
 int cr_open_dirs(const struct cr_opts *o, bool create, int *img, int *work, struct error *err);
 /* The options checkpoint and restore both send: flags from o, the log,

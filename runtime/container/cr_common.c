@@ -60,6 +60,11 @@ uint32_t cr_ns_flag(const char *name)
 	return 0;
 }
 
+const char *cr_external_ns_key(enum oci_ns_type t)
+{
+	return t == OCI_NS_NET ? "extRootNetNS" : t == OCI_NS_PID ? "extRootPidNS" : NULL;
+}
+
 static int open_dir(const char *what, const char *path, bool create, struct error *err)
 {
 	int fd;

@@ -91,7 +91,7 @@ static int plan_namespaces(struct restore *rs, struct error *err)
 		if (t == OCI_NS_CGROUP)
 			return error_set(err, EINVAL, "restore: linux.namespaces: a cgroup namespace joined by path "
 					 "(%s) cannot be restored: CRIU cannot join one", ns[t].path);
-		if (t != OCI_NS_NET && t != OCI_NS_PID) {
+		if (!cr_external_ns_key(t)) {
 			rs->join[rs->n_join++] = (struct criu_kv){ .key = criu_name[t], .val = ns[t].path };
 			continue;
 		}
@@ -99,7 +99,7 @@ static int plan_namespaces(struct restore *rs, struct error *err)
 			return error_sys(err, errno, "restore: %s namespace %s", t == OCI_NS_NET ? "network" : "pid",
 					 ns[t].path);
 		rs->inherit[rs->n_inherit++] = (struct criu_inherit_fd){
-			.key = t == OCI_NS_NET ? "extRootNetNS" : "extRootPidNS", .fd = 4 + (int)rs->n_ext_fds };
+			.key = cr_external_ns_key(t), .fd = 4 + (int)rs->n_ext_fds };
 		rs->ext_fds[rs->n_ext_fds++] = fd;
 	}
 	return 0;

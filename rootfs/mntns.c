@@ -1,5 +1,5 @@
 /* Away to another mount namespace for a moment, and home again: the runtime
- * reaches a mount of a request's namespace there (sandbox/minimal.c), or
+ * reaches a mount of a request's namespace there (rootfs/sandbox/minimal.c), or
  * attaches one in a throwaway private copy of its own so that it can be
  * cloned (devnodes.c). setns resets root and cwd to the namespace's root:
  * both come back as they were, a chroot included. */

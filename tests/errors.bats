@@ -273,7 +273,8 @@ run_fails() {
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" update -r <(echo '{"pids": {"limit": 99}}') "$CID"
 	assert_success
 	run_nohang timeout -k 2 20 "$RUNTIME" --root "$ROOT" exec "$CID" \
-		sh -c 'cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max'
+		sh -c 'cat /sys/fs/cgroup/pids/pids.max 2>/dev/null ||
+			cat "/sys/fs/cgroup$(sed -n "s/^0:://p" /proc/self/cgroup)/pids.max"'
 	assert_output 99
 }
 

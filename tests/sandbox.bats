@@ -516,7 +516,11 @@ refused_task() {
 	BUNDLE="$task" create_container "$CID-task"
 	p1="$(state_field "$CID" pid)"
 	p2="$(state_field "$CID-task" pid)"
-	[ "$(grep ':pids:' "/proc/$p1/cgroup")" != "$(grep ':pids:' "/proc/$p2/cgroup")" ]
+	# its own cgroup: the pids hierarchy's on v1, the one line's on v2
+	local line=':pids:'
+	on_cgroup2 && line='^0::'
+	[ -n "$(grep "$line" "/proc/$p2/cgroup")" ]
+	[ "$(grep "$line" "/proc/$p1/cgroup")" != "$(grep "$line" "/proc/$p2/cgroup")" ]
 	[ "$(readlink "/proc/$p1/ns/pid")" != "$(readlink "/proc/$p2/ns/pid")" ]
 	[ "$(readlink "/proc/$p1/ns/net")" = "$(readlink "/proc/$p2/ns/net")" ]
 	[ "$(readlink "/proc/$p1/ns/user")" = "$(readlink "/proc/$p2/ns/user")" ]

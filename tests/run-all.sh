@@ -88,7 +88,7 @@ run_unit() {
 
 # run_bats FILE: one bats run; counts from the TAP stream.
 run_bats() {
-	local file="$1" name tap rc plan=-1 ok=0 notok=0 skip=0 line
+	local file="$1" name tap rc plan=-1 ok=0 notok=0 skip=0 line t0=$SECONDS
 	name="$(basename "$file" .bats)"
 	tap="$logdir/$name.tap"
 	# A hang guard per file: a hung runtime must not hang `make check`.
@@ -119,7 +119,7 @@ run_bats() {
 		# the failing tests with their diagnostics
 		awk '/^not ok /{p=1} /^ok /{p=0} p' "$tap"
 	fi
-	note "bats $name: $ok passed, $notok failed$( ((skip)) && echo ", $skip skipped")"
+	note "bats $name: $ok passed, $notok failed$( ((skip)) && echo ", $skip skipped") ($((SECONDS - t0)) s)"
 	passed=$((passed + ok))
 	failed=$((failed + notok))
 	skipped=$((skipped + skip))
@@ -202,6 +202,7 @@ fi
 # The whole conformance suite, its cgroup v2 statements in one vm-run guest
 # (15-25 minutes under emulation here); CONFORMANCE_NO_VM=1 skips those.
 if [[ -z "${SKIP_CONFORMANCE:-}" && -f tests/conformance/run.sh ]] && asked conformance; then
+	t0=$SECONDS
 	out="$(CONFORMANCE_NO_VM="${CONFORMANCE_NO_VM:-}" timeout -k 10 "${CONFORMANCE_TIMEOUT:-4800}" \
 		bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
 	rc=$?
@@ -215,12 +216,13 @@ if [[ -z "${SKIP_CONFORMANCE:-}" && -f tests/conformance/run.sh ]] && asked conf
 		if ((rc != 0)); then
 			grep -E '^not ok ' <<<"$out" | head -n 50
 		fi
-		note "conformance: $(grep -E '[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n1)"
+		note "conformance: $(grep -E '[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n1) ($((SECONDS - t0)) s)"
 	else
 		tail -n 20 <<<"$out"
 	fi
 fi
 
 ((skipped > 0)) && note "($skipped skipped)"
+note "(took $SECONDS s)"
 echo "$passed passed, $failed failed"
 ((failed == 0))

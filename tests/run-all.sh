@@ -11,8 +11,9 @@
 # The suites that need what this host lacks (cgroup v2 only, AppArmor: those
 # calling guest_setup_file, and the conformance suite's cgroup-v2.bats) run in
 # ONE vm-run guest (tests/lib/guest-batch.sh), booted before the bats suites
-# and running beside them: those suites run after the others and take their
-# TAP from it (guest_batch_tap, tests/lib/common.bash).
+# and running beside the host's own: those bats suites run after the
+# conformance suite, at the end, and take their TAP from the guest
+# (guest_batch_tap, tests/lib/common.bash), as cgroup-v2.bats does.
 #
 # A unit binary that is missing or crashes, a bats file that dies before
 # finishing its plan, a runner without a summary line: each counts as failed,
@@ -100,7 +101,7 @@ guest_batch_start() {
 	guest_timeout=$((guest_timeout + 300))   # and the boot
 	# "ended" once vm-run is gone, whatever became of the guest
 	(
-		"$vm_run" --mem 3G --timeout "$guest_timeout" -e "RUNTIME=$RUNTIME" -- \
+		"$vm_run" --mem 4G --timeout "$guest_timeout" -e "RUNTIME=$RUNTIME" -- \
 			bash tests/lib/guest-batch.sh "$guest_dir" >"$guest_dir/guest.log" 2>&1 &
 		echo $! >"$guest_dir/vm-run.pid"
 		wait $!
@@ -258,6 +259,7 @@ asked() {
 	[[ -z "${TESTS:-}" ]] || [[ " $TESTS " == *" $1 "* ]]
 }
 bats_tests=""
+files=()
 for t in ${TESTS:-}; do
 	case "$t" in unit | fuzz-replay | conformance) ;; *) bats_tests+="${bats_tests:+ }$t" ;; esac
 done
@@ -278,7 +280,6 @@ if [[ -z "${SKIP_BATS:-}" ]]; then
 		if [[ ! -x "$RUNTIME" ]]; then
 			note "WARN $RUNTIME is not built: every bats test will fail"
 		fi
-		files=()
 		if [[ -n "${TESTS:-}" ]]; then
 			for t in $bats_tests; do
 				if [[ -f "tests/$t.bats" ]]; then
@@ -294,18 +295,15 @@ if [[ -z "${SKIP_BATS:-}" ]]; then
 			done
 		fi
 		guest_batch_start "${files[@]}"
-		# the guest's suites last: the guest has had the longest to run them
 		for f in "${files[@]}"; do
 			[[ "$guest_files" == *" $f "* ]] || run_bats "$f"
-		done
-		for f in "${files[@]}"; do
-			[[ "$guest_files" != *" $f "* ]] || run_bats "$f" guest
 		done
 	fi
 fi
 
-# The whole conformance suite, its cgroup v2 statements in one vm-run guest
-# (15-25 minutes under emulation here); CONFORMANCE_NO_VM=1 skips those.
+# The whole conformance suite, its cgroup v2 statements in a vm-run guest
+# (15-25 minutes under emulation here; the guest above runs them beside the
+# host's suites from the start); CONFORMANCE_NO_VM=1 skips those.
 if [[ -z "${SKIP_CONFORMANCE:-}" && -f tests/conformance/run.sh ]] && asked conformance; then
 	t0=$SECONDS
 	limit="${CONFORMANCE_TIMEOUT:-4800}"
@@ -328,6 +326,11 @@ if [[ -z "${SKIP_CONFORMANCE:-}" && -f tests/conformance/run.sh ]] && asked conf
 		tail -n 20 <<<"$out"
 	fi
 fi
+
+# The suites the guest ran, last: it has had the longest to run them.
+for f in "${files[@]}"; do
+	[[ "$guest_files" != *" $f "* ]] || run_bats "$f" guest
+done
 
 guest_batch_end
 ((skipped > 0)) && note "($skipped skipped)"

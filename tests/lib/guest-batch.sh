@@ -2,13 +2,14 @@
 # guest-batch.sh DIR: run in ONE vm-run guest (cgroup v2 only, Debian's kernel,
 # AppArmor on) by run-all.sh, every suite that needs such a guest. DIR/list has
 # a line per suite: FILE TAB TIMEOUT TAB FILTER, FILE a path under tests/.
-# Two lanes side by side, so that both of the guest's CPUs work: tinyrun's own
-# suites one after the other in the list's order (the order in which run-all.sh
-# asks for them), and beside them the conformance suite's (which run-all.sh
-# asks for last; its cgroup-v2.bats keeps to its own cgroups and state roots).
-# Each suite's TAP is written as DIR/FILE.tap (/ as _) once the suite has
-# ended, for guest_batch_tap (tests/lib/common.bash) on the host. A suite past
-# its TIMEOUT is killed: its TAP then lacks the tests it had not reported.
+# Two workers side by side, so that both of the guest's CPUs work: each takes
+# the next suite no worker has claimed yet, the conformance suite's first (the
+# longest; run-all.sh asks for it before the others), then the list's order.
+# Suites keep to their own containers, cgroups and state roots, so two run at
+# once as on any host. Each suite's TAP is written as DIR/FILE.tap (/ as _)
+# once the suite has ended, for guest_batch_tap (tests/lib/common.bash) on the
+# host. A suite past its TIMEOUT is killed: its TAP then lacks the tests it had
+# not reported.
 set -u
 dir=$1
 cd "$(dirname "$0")/../.." || exit 1
@@ -34,14 +35,17 @@ run_suite() {
 	echo "tests/$file: exit status $rc after $((SECONDS - start)) s (at $SECONDS s)"
 }
 
-# lane [-v] PREFIX: the suites whose FILE starts with PREFIX (with -v: does not)
-lane() {
+# worker: run each suite of the queue that the other worker has not claimed
+worker() {
 	local file timeout filter
-	grep "$@" "$dir/list" | while IFS=$'\t' read -r file timeout filter; do
+	while IFS=$'\t' read -r file timeout filter; do
+		mkdir "$claims/${file//\//_}" 2>/dev/null || continue
 		run_suite "$file" "$timeout" "$filter"
-	done
+	done <"$queue"
 }
 
-lane -v '^conformance/' &
-lane '^conformance/' &
+queue=$(mktemp) claims=$(mktemp -d)   # the guest's own /tmp: mkdir is atomic there
+{ grep '^conformance/' "$dir/list"; grep -v '^conformance/' "$dir/list"; } >"$queue"
+worker &
+worker &
 wait

@@ -99,6 +99,9 @@ guest_batch_start() {
 	export TINYRUN_GUEST_BATCH="$guest_dir"
 	note "guest: $(cut -f1 "$guest_dir/list" | paste -sd' ') in one vm-run guest, beside the host's suites"
 	guest_timeout=$((guest_timeout + 300))   # and the boot
+	# qemu and the guest's kernel, installed (apt) the first time: here, before
+	# any suite runs, and not beside one that uses apt
+	"$vm_run" --prepare </dev/null >"$guest_dir/prepare.log" 2>&1 3>&- 4>&-
 	# "ended" once vm-run is gone, whatever became of the guest
 	(
 		"$vm_run" --mem 4G --timeout "$guest_timeout" -e "RUNTIME=$RUNTIME" -- \

@@ -102,9 +102,10 @@ guest_batch_start() {
 	# qemu and the guest's kernel, installed (apt) the first time: here, before
 	# any suite runs, and not beside one that uses apt
 	"$vm_run" --prepare </dev/null >"$guest_dir/prepare.log" 2>&1 3>&- 4>&-
-	# "ended" once vm-run is gone, whatever became of the guest
+	# "ended" once vm-run is gone, whatever became of the guest; niced, so that
+	# the host's suites, which wait on real programs, get the CPUs first
 	(
-		"$vm_run" --mem 4G --timeout "$guest_timeout" -e "RUNTIME=$RUNTIME" -- \
+		nice -n 10 "$vm_run" --mem 4G --timeout "$guest_timeout" -e "RUNTIME=$RUNTIME" -- \
 			bash tests/lib/guest-batch.sh "$guest_dir" >"$guest_dir/guest.log" 2>&1 &
 		echo $! >"$guest_dir/vm-run.pid"
 		wait $!

@@ -7,14 +7,14 @@
 # the label only through a /proc proven to be procfs (no image directory, no
 # mount over the attr file).
 #
-# On a host without AppArmor (our hybrid machines), setup_file boots ONE guest
-# with ../shared/tools/vm-run (its stock Debian kernel has AppArmor on) that
-# runs this same file, and every test here reports the guest's verdict for
-# itself. APPARMOR_NO_VM=1 skips instead of booting.
+# On a host without AppArmor (our hybrid machines), this same file runs in a
+# ../shared/tools/vm-run guest (its stock Debian kernel has AppArmor on): the
+# one run-all.sh boots for every suite that needs one, or one of its own
+# (guest_setup_file). Every test here reports the guest's verdict for itself.
+# APPARMOR_NO_VM=1 skips instead.
 
 load helpers
 
-VM_RUN="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}"
 AA_ENABLED=/sys/module/apparmor/parameters/enabled
 
 aa_enabled_here() {
@@ -67,22 +67,14 @@ setup_file() {
 		return 0
 	fi
 	local why="AppArmor is not enabled on this host ($AA_ENABLED: $(cat "$AA_ENABLED" 2>/dev/null || echo missing))"
-	if [[ -n "${TINYRUN_AA_GUEST:-}" ]]; then
+	if [[ -n "${TINYRUN_IN_GUEST:-}" ]]; then
 		export AA_SKIP="$why: not in the vm-run guest either"
 	elif [[ -n "${APPARMOR_NO_VM:-}" ]]; then
 		export AA_SKIP="$why and APPARMOR_NO_VM is set"
-	elif [[ ! -x "$VM_RUN" ]]; then
-		export AA_SKIP="$why and no vm-run at $VM_RUN"
+	else
+		export AA_MODE=guest
+		guest_setup_file apparmor.bats 900 "" apparmor
 	fi
-	[[ -z "$AA_SKIP" ]] || return 0
-	build_test_lib || return 1   # on the host: compiling in the guest is slow
-	export AA_MODE=guest
-	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
-	local env=(-e TINYRUN_AA_GUEST=1 -e BATS_TEST_TIMEOUT=360)   # emulated: slow
-	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
-	(cd "$REPO_DIR" && "$VM_RUN" --timeout 900 "${env[@]}" -- \
-		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap tests/apparmor.bats) \
-		>"$VM_TAP" 2>&1 </dev/null 3>&- 4>&- || true
 }
 
 teardown_file() {
@@ -95,7 +87,8 @@ teardown_file() {
 	return 0
 }
 
-# Not local: skip (AA_SKIP), or the guest's verdict (helpers.bash).
+# Not local: skip (AA_SKIP), or the guest's verdict (helpers.bash; it skips
+# when there is no vm-run).
 aa_guest_verdict() {
 	[[ "$AA_MODE" != skip ]] || skip "$AA_SKIP"
 	guest_verdict

@@ -4,9 +4,10 @@
 # the eBPF device filter), pause/resume, update, kill --all, events, and
 # nothing left after delete.
 #
-# On a host without cgroup2 at /sys/fs/cgroup (our hybrid machines), setup_file
-# boots ONE guest with ../shared/tools/vm-run that runs this same file, and
-# every test here reports the guest's verdict for itself.
+# On a host without cgroup2 at /sys/fs/cgroup (our hybrid machines), this same
+# file runs in a ../shared/tools/vm-run guest (guest_setup_file: run-all.sh's
+# one guest for every such suite, or one of its own when run alone), and every
+# test here reports the guest's verdict for itself.
 
 load helpers
 

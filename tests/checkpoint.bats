@@ -5,8 +5,8 @@
 # pipe, a tmpfs and its cgroup limits.
 #
 # CRIU 3.17 fails on this host's kernel (for runc too), so the cases that dump
-# run in ONE vm-run guest (cgroup2, Debian's 6.1 kernel), as cgroups-v2.bats:
-# setup_file boots it to run this same file and each such test reports the
+# run in a vm-run guest (cgroup2, Debian's 6.1 kernel), as cgroups-v2.bats:
+# this same file runs there (guest_setup_file) and each such test reports the
 # guest's verdict. The error cases run here (and again in the guest).
 
 load helpers

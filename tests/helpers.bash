@@ -185,6 +185,7 @@ map_userns() {
 # did for the test of the same name.
 guest_verdict() {
 	local verdict status
+	[[ -z "${GUEST_SKIP:-}" ]] || skip "$GUEST_SKIP"
 	verdict="$(awk -v name="$BATS_TEST_DESCRIPTION" '
 		/^(ok|not ok) [0-9]+ / {
 			found = 0
@@ -389,22 +390,25 @@ run_result() {
 	result="$(cat "$OUT/result.json" 2>/dev/null)"
 }
 
-on_cgroup2() {
-	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
-}
-
-# guest_setup_file FILE TIMEOUT [FILTER]: (setup_file of a cgroup v2 suite) on
-# a host without cgroup2 at /sys/fs/cgroup, run tests/FILE (only the tests
-# whose name matches FILTER, bats -f) in ONE vm-run guest (at most TIMEOUT s),
-# its TAP in $VM_TAP for guest_verdict
+# guest_setup_file FILE TIMEOUT [FILTER [NEED]]: (setup_file of a suite whose
+# tests need a vm-run guest) where guest_needed NEED, the TAP of tests/FILE run
+# in the guest (only the tests whose name matches FILTER, bats -f) into
+# $VM_TAP, for guest_verdict: from run-all.sh's one guest for every such suite
+# (guest_batch_tap), or else from ONE guest of its own (at most TIMEOUT s).
+# run-all.sh reads the call's words, so they stay literal: FILE and TIMEOUT
+# plain, FILTER in double quotes when it has a space.
 guest_setup_file() {
-	local vm_run="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}" env=(-e BATS_TEST_TIMEOUT=360) filter=()
+	local vm_run="${VM_RUN:-$REPO_DIR/../shared/tools/vm-run}" filter=()
+	local env=(-e BATS_TEST_TIMEOUT=360 -e TINYRUN_IN_GUEST=1)   # emulated: slow
+	guest_needed "${4:-cgroup2}" || return 0
+	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap" GUEST_SKIP=""
+	guest_batch_tap "$1" >"$VM_TAP" && return 0
+	if [[ ! -x "$vm_run" ]]; then
+		export GUEST_SKIP="this host lacks ${4:-cgroup2} and there is no vm-run at $vm_run"   # no skip in setup_file
+		return 0
+	fi
 	[[ -n "${3:-}" ]] && filter=(-f "$3")
-	on_cgroup2 && return 0
-	[[ -x "$vm_run" ]] || skip "no cgroup2 here and no vm-run at $vm_run"
 	build_test_lib   # on the host: compiling in the guest is slow
-	export VM_TAP="$BATS_FILE_TMPDIR/guest.tap"
-	# an emulated guest: a loaded host makes it slow
 	[[ -n "${RUNTIME:-}" ]] && env+=(-e "RUNTIME=$RUNTIME")
 	(cd "$REPO_DIR" && "$vm_run" --timeout "$2" "${env[@]}" -- \
 		env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bats --tap "${filter[@]}" "tests/$1") \

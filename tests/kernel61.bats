@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # On Debian 12's own kernel (6.1): what this host's newer kernel allows and
 # 6.1 does not, so that tinyrun takes its fallback there. On a host without
-# cgroup2 at /sys/fs/cgroup (our hybrid machines), setup_file boots ONE
-# vm-run guest (Debian's 6.1 kernel) that runs this same file, and every test
-# here reports the guest's verdict for itself (as tests/cgroups-v2.bats).
+# cgroup2 at /sys/fs/cgroup (our hybrid machines), this same file runs in a
+# vm-run guest (Debian's 6.1 kernel; guest_setup_file), and every test here
+# reports the guest's verdict for itself (as tests/cgroups-v2.bats).
 
 load helpers
 

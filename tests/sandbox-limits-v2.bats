@@ -3,9 +3,9 @@
 # The CPU-time limit on pure cgroup v2, where the usage is cpu.stat's
 # usage_usec (sandbox-limits.bats covers v1's cpuacct.usage on the hybrid
 # host): with tinyrun-init (the sandbox profile) and by a foreground run
-# without it. On a host without cgroup2 at /sys/fs/cgroup, setup_file boots
-# ONE guest with ../shared/tools/vm-run that runs this same file, and every
-# test reports the guest's verdict for itself (as cgroups-v2.bats).
+# without it. On a host without cgroup2 at /sys/fs/cgroup, this same file runs
+# in a ../shared/tools/vm-run guest (guest_setup_file), and every test reports
+# the guest's verdict for itself (as cgroups-v2.bats).
 
 load helpers
 

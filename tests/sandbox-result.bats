@@ -4,8 +4,8 @@
 # real task makes observable, the reasons not-started, infrastructure-failure
 # and ancestor-oom, and the file checked before the task starts and written
 # atomically (runtime/container/result_file.h). The cgroup v1 cases run on
-# this hybrid host; the v2 ones in ONE vm-run guest that runs this same file
-# (as tests/cgroups-v2.bats does). tinyrun only.
+# this hybrid host; the v2 ones in a vm-run guest that runs this same file
+# (guest_setup_file, as tests/cgroups-v2.bats does). tinyrun only.
 
 load helpers
 

@@ -3,9 +3,14 @@
 # (README "Running tinyaws jobs", SPEC-NOTES "tinyaws jobs"). Every test
 # asserts what the job sees from inside, and that the image and the app dir
 # never change. Limits are read on this v1/hybrid host through the job's own
-# /sys/fs/cgroup (its cgroup, bound there); the v2 case runs in a vm-run guest.
+# /sys/fs/cgroup (its cgroup, bound there); on a host without cgroup2 there,
+# the v2 case runs in a vm-run guest (guest_setup_file, as cgroups-v2.bats).
 
 load helpers
+
+setup_file() {
+	guest_setup_file tinyaws.bats 900 "limits in a cgroup v2 guest"
+}
 
 setup() {
 	tr_setup
@@ -141,19 +146,8 @@ limits_cmd='cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/c
 }
 
 @test "tinyaws: limits in a cgroup v2 guest" {
-	local vm="$REPO_DIR/../shared/tools/vm-run" dir="$REPO_DIR/build/tinyaws-v2-$TOKEN"
-	[[ -x "$vm" ]] || skip "no vm-run at $vm"
-	# the guest shares the working tree only: the image and bundle go there
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp -a "$IMAGE" "$dir/image"
-	run_nohang "$RUNTIME" bundle tinyaws "$dir/image" -o "$dir/job" --type micro -- \
-		'cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/cpu.max /sys/fs/cgroup/pids.max | tr "\n" " "'
-	assert_success
-	# vm-run's power-off watchdog leaves a `sleep 15` behind: without the
-	# test's token, so that it is not taken for a leftover of the job
-	run_nohang env -u TINYRUN_TEST_TOKEN bash -c "cd '$REPO_DIR' && '$vm' -- '$RUNTIME' --root /run/tinyrun-tinyaws run -b '$dir/job' v2job"
-	rm -rf "$dir"
+	if ! on_cgroup2; then guest_verdict; return; fi
+	job --type micro -- 'cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/cpu.max /sys/fs/cgroup/pids.max | tr "\n" " "'
 	assert_success
 	assert_output --partial "268435456 50000 100000 1024 "
 }

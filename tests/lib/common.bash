@@ -10,6 +10,9 @@
 #                     busybox-static with its applets and /bin/checker
 #   leftovers         proc_start_time, proc_alive, proc_wait_gone: the process
 #                     checks both teardowns build on
+#   vm-run guests     on_cgroup2, guest_needed NEED, guest_batch_tap FILE: when
+#                     a suite runs in a guest, and its TAP from the one guest
+#                     run-all.sh boots for all of them
 #
 # Needs $RUNTIME (set by the caller, or defaulted here to ./tinyrun of this
 # tree) and, for the runtime wrapper, $ROOT (the test's --root).
@@ -135,4 +138,48 @@ proc_wait_gone() {
 		sleep 0.05
 	done
 	return 1
+}
+
+# --- vm-run guests -----------------------------------------------------------
+
+# on_cgroup2: /sys/fs/cgroup is a pure cgroup v2 hierarchy
+on_cgroup2() {
+	[[ "$(stat -f -c %T /sys/fs/cgroup)" == cgroup2fs ]]
+}
+
+# guest_needed NEED: true when this host lacks what a suite needs a vm-run
+# guest for (NEED: cgroup2, the default, or apparmor) and the guest should
+# run it. run-all.sh asks the same to put the suite in its one guest
+# (guest_batch_tap).
+guest_needed() {
+	case "${1:-cgroup2}" in
+	cgroup2) ! on_cgroup2 ;;
+	apparmor) [[ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" != Y* &&
+		-z "${APPARMOR_NO_VM:-}" && -z "${TINYRUN_IN_GUEST:-}" ]] ;;
+	*) return 1 ;;
+	esac
+}
+
+# guest_batch_tap FILE: print the TAP of tests/FILE (a suite path under tests/,
+# e.g. cgroups-v2.bats or conformance/cgroup-v2.bats) from the one vm-run guest
+# that run-all.sh boots for every suite that needs one, waiting until that
+# suite is done in the guest. The guest's dir is $TINYRUN_GUEST_BATCH: "list"
+# names its suites, FILE.tap (/ as _) appears whole when a suite has ended, and
+# "ended" (vm-run's exit status) once the guest is gone. Returns 1, printing
+# nothing, when there is no such guest or it does not run FILE: the suite then
+# boots a guest of its own.
+guest_batch_tap() {
+	local d="${TINYRUN_GUEST_BATCH:-}" tap
+	[[ -n "$d" && -f "$d/list" ]] || return 1
+	cut -f1 "$d/list" | grep -qxF "$1" || return 1
+	tap="$d/${1//\//_}.tap"
+	while [[ ! -e "$tap" && ! -e "$d/ended" ]]; do
+		sleep 1
+	done
+	if [[ -e "$tap" ]]; then
+		cat "$tap"
+	else
+		echo "# the guest ended (vm-run exit status $(cat "$d/ended")) before tests/$1 had run; the end of its output:"
+		tail -n 40 "$d/guest.log" | sed 's/^/# /'
+	fi
 }

@@ -55,6 +55,7 @@ guest_dir="$repo/build/guest-batch"
 guest_files=" "   # the bats files whose TAP comes from the guest
 guest_vm_pid=""
 guest_timeout=0
+guest_conformance=""   # the guest runs the conformance suite's cgroup-v2.bats
 
 # guest_line FILE: "NAME<TAB>TIMEOUT<TAB>FILTER" when FILE's setup_file runs it
 # in a guest on this host (its guest_setup_file call, read literally)
@@ -91,6 +92,7 @@ guest_batch_start() {
 		(source tests/conformance/helpers.bash && conformance_build) || return 0
 		list+="conformance/cgroup-v2.bats"$'\t'"3000"$'\t\n'
 		guest_timeout=$((guest_timeout + 3000))
+		guest_conformance=1
 	fi
 	[[ -n "$list" ]] || return 0
 	rm -rf "$guest_dir"
@@ -311,7 +313,7 @@ fi
 if [[ -z "${SKIP_CONFORMANCE:-}" && -f tests/conformance/run.sh ]] && asked conformance; then
 	t0=$SECONDS
 	limit="${CONFORMANCE_TIMEOUT:-4800}"
-	[[ -n "${TINYRUN_GUEST_BATCH:-}" ]] && grep -q '^conformance/' "$guest_dir/list" && limit=$((limit + guest_timeout))
+	[[ -n "$guest_conformance" ]] && limit=$((limit + guest_timeout))
 	out="$(CONFORMANCE_NO_VM="${CONFORMANCE_NO_VM:-}" timeout -k 10 "$limit" \
 		bash tests/conformance/run.sh "$RUNTIME" </dev/null 2>&1)"
 	rc=$?

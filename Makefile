@@ -75,8 +75,8 @@ DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq u
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats and tests/docker.bats
 DEB_CLIENTS := podman conmon containerd docker.io
-# podman run --init (tini-static), podman's bridge network (clients.bats)
-DEB_CLIENTS += tini containernetworking-plugins
+# podman run --init (tini-static), podman's bridge network, rootless podman (uidmap) (clients.bats)
+DEB_CLIENTS += tini containernetworking-plugins uidmap
 DEB_BENCH := hyperfine time bubblewrap gnuplot-nox linux-perf
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 # tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from

@@ -143,7 +143,7 @@ static int make_node(struct rootfs_ctx *c, int devfd, const struct dev_node *d)
 		return error_sys(c->err, -dir, "device %s", d->path);
 	if (d->fd >= 0)
 		r = move_node(dir, name, d->fd);
-	else if (c->o->userns && !S_ISFIFO(d->mode))
+	else if ((c->o->userns || c->o->runtime_userns) && !S_ISFIFO(d->mode))
 		r = bind_host_node(dir, name, d->path);
 	else
 		r = mknod_node(dir, name, d);

@@ -18,6 +18,7 @@ const struct cli_opt cli_global_opts[] = {
 	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
 	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus; refused when systemd does not run)" },
 	{ "cgroup-manager", 0, 0, "cgroupfs|systemd|disabled", "crun's spelling of --systemd-cgroup; disabled: no cgroup, linux.resources ignored (crun)" },
+	{ "rootless", 0, 0, "true|false|auto", "true: a cgroup the caller may not make is skipped when linux.resources asks for nothing (runc); auto (default): true for a user other than root and for root in a user namespace (rootless podman)" },
 	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },
 	{ "help", 'h', 0, NULL, "this help; tinyrun help COMMAND or COMMAND --help for a command" },
 	{ 0 },

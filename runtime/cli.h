@@ -15,6 +15,7 @@ struct global_opts {
 	bool debug;
 	bool systemd_cgroup;
 	bool no_cgroup;             /* --cgroup-manager disabled (crun): the container gets no cgroup */
+	int rootless;               /* --rootless: 1 true, 0 false, -1 auto (the default) */
 };
 
 /* One option of a command. Each command's table drives its parser

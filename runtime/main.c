@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "log.h"
 #include "runtime/container/selfseal.h"
+#include "runtime/linux/procfs.h"
 
 static void usage(FILE *out)
 {
@@ -55,7 +57,7 @@ static void version(void)
  * separate or after '='. Returns the index of the command name or -1. */
 static int parse_globals(int argc, char **argv, struct global_opts *g, const char **log_format)
 {
-	const char *cgroup_manager = NULL;
+	const char *cgroup_manager = NULL, *rootless = NULL;
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -77,7 +79,7 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 		else if (!strncmp(a, "criu", len) && len == 4)
 			valp = &(const char *){ NULL };
 		else if (!strncmp(a, "rootless", len) && len == 8)
-			valp = &(const char *){ NULL };
+			valp = &rootless;
 		else if (!strncmp(a, "debug", len) && len == 5)
 			g->debug = true;
 		else if (!strncmp(a, "systemd-cgroup", len) && len == 14)
@@ -118,21 +120,40 @@ static int parse_globals(int argc, char **argv, struct global_opts *g, const cha
 			}
 			cgroup_manager = NULL;
 		}
+		if (rootless) {
+			g->rootless = !strcmp(rootless, "true") ? 1 : !strcmp(rootless, "false") ? 0 : -1;
+			if (g->rootless < 0 && strcmp(rootless, "auto")) {
+				fprintf(stderr, "tinyrun: --rootless: expected true, false or auto, got \"%s\"\n", rootless);
+				exit(1);
+			}
+			rootless = NULL;
+		}
 	}
 	return i < argc ? i : -1;
 }
 
-/* The default --root, as runc's and crun's: a caller other than root with
- * XDG_RUNTIME_DIR set keeps its state in $XDG_RUNTIME_DIR/tinyrun, made
- * 0700 with the sticky bit (XDG: not pruned) before any command runs; else
- * /run/tinyrun (without XDG_RUNTIME_DIR too, as runc). 0, or 1 printed. */
+/* Whether a caller with euid 0 is a user's rootless root, as runc decides
+ * it: root in a user namespace of its own (rootless podman calls the runtime
+ * so) whose USER is not root (a real root's `unshare -U` keeps USER=root). */
+static bool users_root(void)
+{
+	const char *user = callerenv_get("USER");
+
+	return !(user && !strcmp(user, "root")) && procfs_in_userns();
+}
+
+/* The default --root, as runc's and crun's: a caller other than root, or a
+ * user's root in a user namespace (users_root), with XDG_RUNTIME_DIR set
+ * keeps its state in $XDG_RUNTIME_DIR/tinyrun, made 0700 with the sticky bit
+ * (XDG: not pruned) before any command runs; else /run/tinyrun (without
+ * XDG_RUNTIME_DIR too, as runc). 0, or 1 printed. */
 static int default_root(struct global_opts *g)
 {
 	static char path[4096];
 	const char *xdg = callerenv_get("XDG_RUNTIME_DIR");
 	int fd;
 
-	if (g->root_given || geteuid() == 0 || !xdg || !*xdg)
+	if (g->root_given || !xdg || !*xdg || (geteuid() == 0 && !users_root()))
 		return 0;
 	if (snprintf(path, sizeof(path), "%s/tinyrun", xdg) >= (int)sizeof(path)) {
 		fprintf(stderr, "tinyrun: XDG_RUNTIME_DIR %s: path too long\n", xdg);
@@ -157,7 +178,7 @@ static int default_root(struct global_opts *g)
 
 int main(int argc, char **argv)
 {
-	struct global_opts g = { .root = "/run/tinyrun" };
+	struct global_opts g = { .root = "/run/tinyrun", .rootless = -1 };
 	const char *log_format = "text";
 	extern char **environ;
 	int ci;

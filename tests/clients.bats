@@ -615,6 +615,72 @@ pm_logs_wait() {
 # tinyrun joins it. A private network (its own bridge, no masquerade, no
 # firewall plugin, IPAM state under $CL) so the host's iptables are untouched;
 # the bridge device is removed at the end.
+# rootless_setup: $RL for a rootless podman of user 4244: copies of
+# /etc/passwd, group, subuid and subgid that add the user and 65536
+# subordinate ids (pm_rootless binds them in a mount namespace of its own;
+# the host's files are not touched), its HOME, its XDG_RUNTIME_DIR, the root
+# podman's containers.conf (the runtime under test) and the image's tar.
+rootless_setup() {
+	local f
+	# below $CL (711): podman wants every parent of its storage to be a+x
+	RL="$CL/rl-$TOKEN"
+	mkdir -p "$RL/etc" "$RL/home" "$RL/run"
+	for f in passwd group subuid subgid; do cp "/etc/$f" "$RL/etc/$f"; done
+	echo "trrootless:x:4244:4244::$RL/home:/bin/sh" >>"$RL/etc/passwd"
+	echo "trrootless:x:4244:" >>"$RL/etc/group"
+	echo "trrootless:2000000:65536" >>"$RL/etc/subuid"
+	echo "trrootless:2000000:65536" >>"$RL/etc/subgid"
+	# the root podman's, the runtime under test its default
+	sed 's/^\[engine\]$/[engine]\nruntime = "tinyrun"/' "$CONTAINERS_CONF" >"$RL/containers.conf"
+	cp "$CL/rootfs.tar" "$RL/rootfs.tar"
+	chown -R 4244:4244 "$RL"
+	chmod 700 "$RL/run"
+	open_path "$RL"
+}
+
+# pm_rootless SCRIPT: SCRIPT (sh -e) as that user, with its environment and
+# those files, output in $output; then podman's pause process (which holds
+# the user's namespace and its mounts) is ended, by its pid file.
+pm_rootless() {
+	run_nohang "$TEST_LIB_BIN/subreaper" unshare -m --propagation private sh -c '
+		for f in passwd group subuid subgid; do mount --bind "$1/etc/$f" "/etc/$f" || exit 1; done
+		exec setpriv --reuid 4244 --regid 4244 --clear-groups env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME="$1/home" XDG_RUNTIME_DIR="$1/run" USER=trrootless LOGNAME=trrootless \
+			CONTAINERS_CONF="$1/containers.conf" sh -ec "$2"' _ "$RL" "$1"
+	local st=$status out=$output pid
+	pid="$(cat "$RL/run/libpod/tmp/pause.pid" 2>/dev/null)"
+	[[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null
+	rm -rf "$RL"
+	status=$st output=$out
+}
+
+@test "podman rootless (a user's podman, tinyrun as root of the user's namespace): run, run -d, exec, stop, rm; state under the user's XDG_RUNTIME_DIR" {
+	command -v newuidmap >/dev/null || skip "newuidmap not installed (uidmap; make deps installs it)"
+	rootless_setup
+	pm_rootless '
+		podman import --change "CMD [\"/bin/sh\"]" --change "ENV PATH=/bin" "$HOME/../rootfs.tar" localhost/rl:latest >/dev/null
+		podman info --format "rootless {{.Host.Security.Rootless}} {{.Host.OCIRuntime.Name}}"
+		podman run --rm localhost/rl sh -c "cat /proc/self/uid_map | tr -s \" \"; stat -c \"%t,%T %F\" /dev/null; echo x >/dev/null && echo null-ok"
+		podman run -d --name rl1 localhost/rl sleep 1000 >/dev/null
+		podman exec rl1 sh -c "echo exec-ok; id -u"
+		echo "state: $(ls "$XDG_RUNTIME_DIR/tinyrun")"
+		podman stop -t 0 rl1 >/dev/null
+		podman rm rl1 >/dev/null
+		echo "left: $(ls "$XDG_RUNTIME_DIR/tinyrun")"'
+	assert_success
+	assert_line "rootless true tinyrun"
+	# the user's namespace: its uid as root, then its subordinate ids
+	assert_line " 0 4244 1"
+	assert_line " 1 2000000 65536"
+	assert_line "1,3 character special file"
+	assert_line null-ok
+	assert_line exec-ok
+	# exec: root of that namespace
+	[[ "$output" == *$'\nexec-ok\n0\n'* ]] || fail "exec: not uid 0"
+	assert_line -e "^state: [0-9a-f]{64}$"
+	assert_line "left: "
+}
+
 @test "podman run --network bridge (the default network): eth0 with an address, the gateway answers" {
 	[[ -x /usr/lib/cni/bridge && -x /usr/lib/cni/host-local ]] ||
 		skip "CNI plugins not installed (containernetworking-plugins)"

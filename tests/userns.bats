@@ -156,6 +156,74 @@ rootless_true_bundle() {
 	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
 }
 
+# as_users_root UID XDG CMD...: CMD as root of a user namespace that the
+# unprivileged UID made (`unshare --map-root-user`: one id, setgroups
+# denied), with that user's USER and XDG_RUNTIME_DIR. Rootless podman calls
+# the runtime so (its namespace maps more ids): euid 0, not the initial
+# user namespace, no cgroup of its own to write.
+as_users_root() {
+	local uid="$1" xdg="$2"
+	shift 2
+	setpriv --reuid "$uid" --regid "$uid" --clear-groups env USER=trtest XDG_RUNTIME_DIR="$xdg" \
+		unshare --user --map-root-user "$@"
+}
+
+# users_root_bundle UID XDG: $BUNDLE without a user namespace, owned by UID,
+# its devpts without gid=5 (unmapped); XDG made, the user's
+users_root_bundle() {
+	local uid="$1" xdg="$2"
+	update_config '.process.terminal = false
+		| .mounts |= map(if .options then .options -= ["gid=5"] else . end)'
+	chown -R "$uid:$uid" "$BUNDLE"
+	open_path "$BUNDLE"
+	mkdir -m 700 "$xdg"
+	chown "$uid:$uid" "$xdg"
+}
+
+@test "rootless: root of a user's own user namespace (rootless podman's way) runs, execs and deletes a bundle without one: state in \$XDG_RUNTIME_DIR/tinyrun, no cgroup, device nodes bound, no setgroups" {
+	local uid=4243 xdg="$BATS_TEST_TMPDIR/xdg" c
+	users_root_bundle "$uid" "$xdg"
+	update_config '.process.args = ["sh", "-c", "cat /proc/self/uid_map | tr -s \" \"; id -G; stat -c \"%t,%T %F\" /dev/null /dev/zero; echo x >/dev/null && head -c 4 /dev/zero | od -An -tx1; sleep 1000"]'
+	# one namespace for every command, as podman's: run -d, state, exec, kill, delete
+	run_nohang as_users_root "$uid" "$xdg" sh -c '
+		"$1" run --detach --bundle "$2" "$3" >"$4/out" 2>&1 || { echo "run failed"; cat "$4/out"; exit 1; }
+		"$1" state "$3" | jq -r .status
+		for i in $(seq 100); do grep -q " 00 00 00 00" "$4/out" && break; sleep 0.1; done
+		echo "dir: $(ls "$XDG_RUNTIME_DIR/tinyrun")"
+		for c in /sys/fs/cgroup/*/tinyrun/"$3" /sys/fs/cgroup/tinyrun/"$3"; do [ -e "$c" ] && echo "cgroup: $c"; done
+		"$1" exec "$3" sh -c "id -u; id -G"
+		"$1" delete --force "$3"
+		echo "left: $(ls "$XDG_RUNTIME_DIR/tinyrun")"
+		cat "$4/out"' _ "$RUNTIME" "$BUNDLE" "$CID" "$xdg"
+	assert_success
+	assert_line -n 0 running
+	assert_line -n 1 "dir: $CID"
+	refute_line -p "cgroup: "
+	# exec: root of that namespace, no supplementary group
+	assert_line -n 2 0
+	assert_line -n 3 0
+	assert_line -n 4 "left: "
+	# the init: the caller's namespace, nodes bound from the host, usable
+	assert_line " 0 4243 1"
+	assert_line "1,3 character special file"
+	assert_line "1,5 character special file"
+	assert_line " 00 00 00 00"
+}
+
+@test "rootless: --rootless false makes a cgroup the user's root may not make an error, nothing left" {
+	local uid=4243 xdg="$BATS_TEST_TMPDIR/xdg"
+	users_root_bundle "$uid" "$xdg"
+	update_config '.process.args = ["true"]'
+	run_nohang as_users_root "$uid" "$xdg" "$RUNTIME" --rootless false run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output -p "cgroup"
+	assert_output -p "Permission denied"
+	[ -z "$(ls "$xdg/tinyrun")" ]
+	run_nohang as_users_root "$uid" "$xdg" "$RUNTIME" --rootless maybe list
+	assert_failure 1
+	assert_output 'tinyrun: --rootless: expected true, false or auto, got "maybe"'
+}
+
 @test "idmapped bind mount: root-owned host files are the container root's, both ways" {
 	map_userns
 	local vol="$BATS_TEST_TMPDIR/vol"

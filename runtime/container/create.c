@@ -41,6 +41,7 @@
 #include "runtime/container/sync.h"
 #include "runtime/linux/sysctl.h"
 #include "runtime/linux/pidfd.h"
+#include "runtime/linux/procfs.h"
 
 /* The config checks of create (oci_config_check_create) and those that
  * take the options or the host into account. */
@@ -249,6 +250,8 @@ static int prepare_child_ctx(const struct create_opts *o,
 	if (ctx->hook_sync && (r = hooks_output_start(&cfg->hooks, err)) < 0)
 		return r;
 	ctx->rootless = geteuid() != 0;
+	ctx->runtime_userns = ctx->rootless || procfs_in_userns();
+	ctx->setgroups_denied = !procfs_may_setgroups();
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
 		ctx->selinux = attrs_selinux_enabled();
 		if (!ctx->selinux)
@@ -267,7 +270,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 	}
 	/* idmapped mounts, (user namespace) bind sources and device nodes: made
 	 * here, with the host's credentials */
-	if ((r = rootfs_dev_nodes_open(cfg, ctx->userns, &ctx->dev_fds, err)) < 0)
+	if ((r = rootfs_dev_nodes_open(cfg, ctx->userns && !ctx->runtime_userns, &ctx->dev_fds, err)) < 0)
 		return r;
 	return rootfs_mount_fds_open(cfg, o->bundle, ctx->rootfs, ctx->userns, &ctx->mount_fds, err);
 }
@@ -333,6 +336,14 @@ static int record_cgroup(const struct global_opts *g, const struct create_opts *
 	return r;
 }
 
+/* runc's rootless cgroup manager: --rootless true|false, else (auto) a
+ * caller other than root or root in a user namespace of its own (rootless
+ * podman): a cgroup it may not make is skipped when no resource needs one */
+static bool rootless_cgroups(const struct global_opts *g)
+{
+	return g->rootless >= 0 ? g->rootless : geteuid() != 0 || procfs_in_userns();
+}
+
 static int make_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
 		       struct container *c, struct created *out, struct child_ctx *ctx, struct error *err)
 {
@@ -351,7 +362,7 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 
 	if (r < 0) {
 		/* rootless, as runc: no cgroup is fine when no resource is asked for */
-		if (geteuid() == 0 || (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
+		if (!rootless_cgroups(g) || (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
 			return r;
 		log_debug("rootless: no cgroup (%s)", err->msg);
 		cgroup_close(&out->cg);

@@ -112,3 +112,32 @@ int procfs_root_of(pid_t pid)
 	close(proc);
 	return fd < 0 ? -errno : fd;
 }
+
+bool procfs_in_userns(void)
+{
+	static int cached = -1;
+	char buf[256], *nl;
+	unsigned long inner, outer, count;
+	ssize_t n;
+
+	if (cached < 0) {
+		/* the initial namespace's map: the one line "0 0 4294967295" */
+		n = procfs_read(-1, "self/uid_map", buf, sizeof(buf));
+		nl = n > 0 ? strchr(buf, '\n') : NULL;
+		cached = !(nl && !nl[1] && sscanf(buf, "%lu %lu %lu", &inner, &outer, &count) == 3 &&
+			   inner == 0 && outer == 0 && count == 4294967295UL);
+	}
+	return cached;
+}
+
+bool procfs_setgroups_denied(void)
+{
+	char buf[16];
+
+	return procfs_read(-1, "self/setgroups", buf, sizeof(buf)) > 0 && !strncmp(buf, "deny", 4);
+}
+
+bool procfs_may_setgroups(void)
+{
+	return geteuid() == 0 && !(procfs_in_userns() && procfs_setgroups_denied());
+}

@@ -7,6 +7,7 @@
 #ifndef TINYRUN_PROCFS_H
 #define TINYRUN_PROCFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -29,5 +30,20 @@ int procfs_root_of(pid_t pid);
 /* The pid of `pid` as its own (innermost) pid namespace sees it: the last
  * NSpid of /proc/<pid>/status; `pid` itself when that cannot be read. */
 pid_t procfs_ns_pid(pid_t pid);
+
+/* Whether this process runs in a user namespace other than the initial one
+ * (as root there: rootless podman calls the runtime so): /proc/self/uid_map
+ * is not the identity map of the whole range. Read once, then cached. */
+bool procfs_in_userns(void);
+
+/* Whether setgroups(2) is denied in this process's user namespace
+ * (/proc/self/setgroups "deny": `unshare --map-root-user`'s namespace, and
+ * any namespace made below one). Read at each call. */
+bool procfs_setgroups_denied(void);
+
+/* Whether the container's processes may get supplementary groups, as runc
+ * decides it: not for a caller other than root, nor for root in a user
+ * namespace whose setgroups is denied (SETGROUPS_DENIED). */
+bool procfs_may_setgroups(void);
 
 #endif

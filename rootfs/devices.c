@@ -143,10 +143,13 @@ static int make_node(struct rootfs_ctx *c, int devfd, const struct dev_node *d)
 		return error_sys(c->err, -dir, "device %s", d->path);
 	if (d->fd >= 0)
 		r = move_node(dir, name, d->fd);
-	else if ((c->o->userns || c->o->runtime_userns) && !S_ISFIFO(d->mode))
+	else if (c->o->userns && !S_ISFIFO(d->mode))
 		r = bind_host_node(dir, name, d->path);
-	else
-		r = mknod_node(dir, name, d);
+	else if ((r = mknod_node(dir, name, d)) == -EPERM && !S_ISFIFO(d->mode) &&
+		 c->o->runtime_userns && c->o->runtime_userns())
+		/* only the initial user namespace may mknod a device: root of
+		 * a user's own one (rootless podman) binds the host's, as runc */
+		r = bind_host_node(dir, name, d->path);
 	if (dir != devfd)
 		close(dir);
 	if (r == -EEXIST)

@@ -23,8 +23,10 @@ struct rootfs_opts {
 	const char *rootfs;       /* absolute, symlinks resolved */
 	bool no_pivot;            /* --no-pivot */
 	bool userns;              /* a user namespace is in use: bind device nodes, no mknod */
-	bool runtime_userns;      /* the runtime itself runs in a user namespace other than the
-	                           * initial one (rootless podman): bind device nodes too */
+	bool (*runtime_userns)(void); /* asked only when a device's mknod fails with EPERM:
+	                           * whether the runtime runs in a user namespace other
+	                           * than the initial one (rootless podman), where only
+	                           * binding the host's node can work (NULL: no) */
 	bool new_netns;           /* the container has its own network namespace */
 	bool joined_netns;        /* ... joined by path (maybe not owned by its user ns) */
 	bool new_cgroupns;        /* the container has its own cgroup namespace */

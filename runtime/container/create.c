@@ -250,8 +250,6 @@ static int prepare_child_ctx(const struct create_opts *o,
 	if (ctx->hook_sync && (r = hooks_output_start(&cfg->hooks, err)) < 0)
 		return r;
 	ctx->rootless = geteuid() != 0;
-	ctx->runtime_userns = ctx->rootless || procfs_in_userns();
-	ctx->setgroups_denied = !procfs_may_setgroups();
 	if (cfg->linux_.mount_label || cfg->process.selinux_label) {
 		ctx->selinux = attrs_selinux_enabled();
 		if (!ctx->selinux)
@@ -270,7 +268,9 @@ static int prepare_child_ctx(const struct create_opts *o,
 	}
 	/* idmapped mounts, (user namespace) bind sources and device nodes: made
 	 * here, with the host's credentials */
-	if ((r = rootfs_dev_nodes_open(cfg, ctx->userns && !ctx->runtime_userns, &ctx->dev_fds, err)) < 0)
+	/* (root of a user's own user namespace may not mknod: the child binds
+	 * the host's nodes, rootfs_opts.runtime_userns) */
+	if ((r = rootfs_dev_nodes_open(cfg, ctx->userns && !procfs_in_userns(), &ctx->dev_fds, err)) < 0)
 		return r;
 	return rootfs_mount_fds_open(cfg, o->bundle, ctx->rootfs, ctx->userns, &ctx->mount_fds, err);
 }

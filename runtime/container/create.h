@@ -55,9 +55,6 @@ struct child_ctx {
 	ino_t self_ino;
 	bool selinux;                /* SELinux enabled on the host (labels apply) */
 	bool rootless;               /* run by an unprivileged user */
-	bool setgroups_denied;       /* rootless, or root where setgroups is denied (unshare -r) */
-	bool runtime_userns;         /* root in a user namespace of its own (rootless podman):
-	                              * no mknod anywhere, device nodes are bound */
 	struct cgroup_join join;     /* how the child joins its cgroup by itself */
 	const char *cgroup_path;     /* the container's cgroup (every hierarchy), or NULL */
 	bool late_cgroupns;          /* unshare the cgroup namespace once joined (v1) */

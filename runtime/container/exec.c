@@ -127,8 +127,8 @@ __attribute__((noreturn)) static void exec_child(struct exec_ctx *x)
 		.sync_fd = x->sync_fd,
 		.first_fd = 3 + x->o->preserve_fds,
 		.keep = { x->sync_fd, -1 },
-		/* as create (child.c): rootless, or a user namespace that denies setgroups */
-		.groups = x->cfg->keep_groups ? SETGROUPS_KEEP : procfs_may_setgroups() ? SETGROUPS_SET : SETGROUPS_DENIED,
+		/* rootless, as create (child.c): its user namespace denies setgroups */
+		.groups = x->cfg->keep_groups ? SETGROUPS_KEEP : geteuid() != 0 ? SETGROUPS_DENIED : SETGROUPS_SET,
 		.seccomp = x->has_seccomp ? &x->seccomp : NULL,
 		.env = &x->env,
 		.self_dev = x->self_dev,

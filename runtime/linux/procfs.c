@@ -136,8 +136,3 @@ bool procfs_setgroups_denied(void)
 
 	return procfs_read(-1, "self/setgroups", buf, sizeof(buf)) > 0 && !strncmp(buf, "deny", 4);
 }
-
-bool procfs_may_setgroups(void)
-{
-	return geteuid() == 0 && !(procfs_in_userns() && procfs_setgroups_denied());
-}

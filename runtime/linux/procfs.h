@@ -41,9 +41,4 @@ bool procfs_in_userns(void);
  * any namespace made below one). Read at each call. */
 bool procfs_setgroups_denied(void);
 
-/* Whether the container's processes may get supplementary groups, as runc
- * decides it: not for a caller other than root, nor for root in a user
- * namespace whose setgroups is denied (SETGROUPS_DENIED). */
-bool procfs_may_setgroups(void);
-
 #endif

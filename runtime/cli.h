@@ -16,6 +16,9 @@ struct global_opts {
 	bool systemd_cgroup;
 	bool no_cgroup;             /* --cgroup-manager disabled (crun): the container gets no cgroup */
 	int rootless;               /* --rootless: 1 true, 0 false, -1 auto (the default) */
+	bool users_runtime;         /* a user's, not the host root's: euid != 0, or root of
+	                             * the user's own user namespace (main.c's users_root);
+	                             * its default --root and seccomp cache are in XDG_RUNTIME_DIR */
 };
 
 /* One option of a command. Each command's table drives its parser

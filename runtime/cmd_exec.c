@@ -399,7 +399,7 @@ int cmd_exec(struct global_opts *g, int argc, char **argv)
 	}
 	{
 		char cache[4200];
-		a.o.seccomp_cache = cfg.linux_.has_seccomp ? seccomp_cache_dir(cache, sizeof(cache), log_debug_msg) : NULL;
+		a.o.seccomp_cache = cfg.linux_.has_seccomp ? seccomp_cache_dir(cache, sizeof(cache), g->users_runtime, log_debug_msg) : NULL;
 		a.o.join_keyring = faccessat(c.dirfd, "no-new-keyring", F_OK, 0) < 0;
 		log_debug("exec: %s in container %s (cwd %s, uid %u)", proc.args[0], c.id, proc.cwd ? proc.cwd : "/",
 			  proc.uid);

@@ -153,7 +153,8 @@ static int default_root(struct global_opts *g)
 	const char *xdg = callerenv_get("XDG_RUNTIME_DIR");
 	int fd;
 
-	if (g->root_given || !xdg || !*xdg || (geteuid() == 0 && !users_root()))
+	g->users_runtime = geteuid() != 0 || (xdg && *xdg && users_root());
+	if (g->root_given || !xdg || !*xdg || !g->users_runtime)
 		return 0;
 	if (snprintf(path, sizeof(path), "%s/tinyrun", xdg) >= (int)sizeof(path)) {
 		fprintf(stderr, "tinyrun: XDG_RUNTIME_DIR %s: path too long\n", xdg);

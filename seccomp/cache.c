@@ -370,14 +370,14 @@ out:
 
 /* ---- where ---------------------------------------------------------------- */
 
-const char *seccomp_cache_dir(char *buf, size_t size, void (*debug)(const char *msg))
+const char *seccomp_cache_dir(char *buf, size_t size, bool user, void (*debug)(const char *msg))
 {
 	const char *xdg = callerenv_get("XDG_RUNTIME_DIR"), *why = NULL;
 	char msg[4200];
 	struct stat st;
 	int fd;
 
-	if (geteuid() == 0)
+	if (!user)
 		snprintf(buf, size, "/run/tinyrun-cache");
 	else if (xdg && xdg[0] == '/' && (size_t)snprintf(buf, size, "%s/tinyrun-cache", xdg) < size)
 		;

@@ -25,12 +25,14 @@ int seccomp_compile(const struct oci_seccomp *s, const char *cache_dir,
 		    void (*debug)(const char *msg), struct seccomp_prog *out, struct error *err);
 
 /* The compiled-filter cache directory, never under --root (a root holds
- * container state only; dockerd shares one between runtimes): root:
- * /run/tinyrun-cache; others: $XDG_RUNTIME_DIR/tinyrun-cache. Made 0700;
+ * container state only; dockerd shares one between runtimes): the host's
+ * root: /run/tinyrun-cache; a user's runtime (`user`: a user other than root,
+ * or root of the user's own user namespace, as rootless podman calls it):
+ * $XDG_RUNTIME_DIR/tinyrun-cache. Made 0700;
  * NULL (compile every time, a debug note) when it cannot be made or is not
  * the caller's own directory, writable by nobody else: what it holds
  * becomes the container's filter. */
-const char *seccomp_cache_dir(char *buf, size_t size, void (*debug)(const char *msg));
+const char *seccomp_cache_dir(char *buf, size_t size, bool user, void (*debug)(const char *msg));
 
 /* In the child: seccomp(SECCOMP_SET_MODE_FILTER). Returns the notify fd
  * (>= 0) when prog->notify, 0 otherwise, or a negative errno. No allocation.

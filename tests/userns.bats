@@ -210,6 +210,27 @@ users_root_bundle() {
 	assert_line " 00 00 00 00"
 }
 
+@test "rootless: root of a user's own user namespace keeps its compiled seccomp filters in \$XDG_RUNTIME_DIR/tinyrun-cache" {
+	local uid=4243 xdg="$BATS_TEST_TMPDIR/xdg" marker="$BATS_TEST_TMPDIR/marker"
+	users_root_bundle "$uid" "$xdg"
+	update_config '.process.args = ["sh", "-c", "mkdir /tmp/d 2>/dev/null; echo rc=$?"]
+		| .linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO"}]}'
+	run_nohang as_users_root "$uid" "$xdg" "$RUNTIME" --debug run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line rc=1
+	refute_output --partial "not used"
+	# the user's (root there), 0700; the host root's /run/tinyrun-cache is not its to write
+	[ "$(stat -c '%a %u' "$xdg/tinyrun-cache")" = "700 $uid" ]
+	[ -n "$(find "$xdg/tinyrun-cache" -name '*.bpf')" ]
+	# the second run reads it: nothing compiled again
+	touch "$marker"
+	sleep 0.01
+	run_nohang as_users_root "$uid" "$xdg" "$RUNTIME" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_line rc=1
+	[ -z "$(find "$xdg/tinyrun-cache" -name '*.bpf' -newer "$marker")" ] || fail "compiled again"
+}
+
 @test "rootless: --rootless false makes a cgroup the user's root may not make an error, nothing left" {
 	local uid=4243 xdg="$BATS_TEST_TMPDIR/xdg"
 	users_root_bundle "$uid" "$xdg"

@@ -235,7 +235,7 @@ static bool any_create_hooks(const struct oci_hooks *h)
 }
 
 /* Everything the child needs that can be computed before the state exists. */
-static int prepare_child_ctx(const struct create_opts *o,
+static int prepare_child_ctx(const struct global_opts *g, const struct create_opts *o,
 			     const struct oci_config *cfg, struct child_ctx *ctx, struct error *err)
 {
 	int r;
@@ -261,7 +261,7 @@ static int prepare_child_ctx(const struct create_opts *o,
 	if (cfg->linux_.has_seccomp) {
 		char cache[4200];
 
-		if ((r = seccomp_compile(&cfg->linux_.seccomp, seccomp_cache_dir(cache, sizeof(cache), log_debug_msg),
+		if ((r = seccomp_compile(&cfg->linux_.seccomp, seccomp_cache_dir(cache, sizeof(cache), g->users_runtime, log_debug_msg),
 					 log_debug_msg, &ctx->seccomp, err)) < 0)
 			return r;
 		ctx->has_seccomp = true;
@@ -564,7 +564,7 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 	}
 	create_log_plan(cfg, o, rootfs);
 	create_log_ignored(cfg);
-	if ((r = prepare_child_ctx(o, cfg, &ctx, err)) < 0)
+	if ((r = prepare_child_ctx(g, o, cfg, &ctx, err)) < 0)
 		goto out;
 	r = container_dir_create(g->root, o->id, c, err);
 	/* a dead half-made container by that id (a crashed create): gc it, once */

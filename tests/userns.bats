@@ -231,6 +231,16 @@ users_root_bundle() {
 	[ -z "$(find "$xdg/tinyrun-cache" -name '*.bpf' -newer "$marker")" ] || fail "compiled again"
 }
 
+@test "rootless: process.user.additionalGids where the user namespace denies setgroups is an error naming them, nothing left" {
+	local uid=4243 xdg="$BATS_TEST_TMPDIR/xdg"
+	users_root_bundle "$uid" "$xdg"
+	update_config '.process.args = ["true"] | .process.user.additionalGids = [0]'
+	run_nohang as_users_root "$uid" "$xdg" "$RUNTIME" run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: process.user.additionalGids: setgroups denied in the user namespace: Operation not permitted"
+	[ -z "$(ls "$xdg/tinyrun")" ]
+}
+
 @test "rootless: --rootless false makes a cgroup the user's root may not make an error, nothing left" {
 	local uid=4243 xdg="$BATS_TEST_TMPDIR/xdg"
 	users_root_bundle "$uid" "$xdg"

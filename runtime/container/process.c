@@ -131,16 +131,18 @@ static int set_groups(const struct oci_process *p, enum setgroups_mode mode, str
 		return error_set(err, E2BIG, "process.user.additionalGids: too many groups");
 	for (size_t i = 0; i < n; i++)
 		groups[i] = p->additional_gids[i];
-	if (setgroups(n, groups) < 0) {
-		/* root of a user namespace that denies setgroups (unshare
-		 * --map-root-user): the caller's groups stay, as runc does
-		 * there, unless the config asks for some */
-		if (errno == EPERM && !n && procfs_setgroups_denied())
-			return 0;
-		return error_sys(err, errno, n && errno == EPERM && procfs_setgroups_denied() ?
-				 "process.user.additionalGids: setgroups denied in the user namespace" : "setgroups");
-	}
-	return 0;
+	if (setgroups(n, groups) == 0)
+		return 0;
+	/* root of a user namespace that denies setgroups (unshare
+	 * --map-root-user): the caller's groups stay, as runc does there,
+	 * unless the config asks for some. errno first: the read below may
+	 * change it. */
+	int e = errno;
+	bool denied = e == EPERM && procfs_setgroups_denied();
+
+	if (denied && !n)
+		return 0;
+	return error_sys(err, e, denied ? "process.user.additionalGids: setgroups denied in the user namespace" : "setgroups");
 }
 
 /* HELD: the caller's (a local: the child writes no page of the runtime's

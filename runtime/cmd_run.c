@@ -203,6 +203,7 @@ static void start_failed(struct container *c, const struct oci_config *cfg, stru
 	struct error e2;
 	int ws;
 
+	kill(cr->pid, SIGKILL);   /* before the EOF it would report as our death (child.c) */
 	close(cr->sync_fd);
 	lifecycle_destroy(c, cfg, &e2);
 	waitpid(cr->pid, &ws, __WALL);

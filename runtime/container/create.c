@@ -589,6 +589,10 @@ int container_create(const struct global_opts *g, const struct create_opts *o,
 		close(sv[0]);
 	goto out;
 fail:
+	/* our own abort, not a crash: the child dies before its socket's EOF,
+	 * which it would report as the creator's death (child.c: expected) */
+	if (out->pid > 0)
+		kill(out->pid, SIGKILL);
 	if (sv[0] >= 0)
 		close(sv[0]);
 	if (sv[1] >= 0)

@@ -18,13 +18,16 @@
 	{ "manage-cgroups-mode", 0, 'm', "soft|full|strict|ignore", "how CRIU dumps and restores cgroups (default: CRIU's)" }, \
 	{ "empty-ns", 0, 'e', "NS", "a namespace (network, pid, mount, ipc, uts, user, cgroup) created empty at restore, not restored" }, \
 	{ "auto-dedup", 0, 'a', NULL, "deduplicate memory pages against the parent images" }, \
-	{ "lazy-pages", 0, 'L', NULL, "refused: CRIU's lazy migration needs a page server tinyrun does not run" }
+	{ "lazy-pages", 0, 'L', NULL, "lazy migration: memory pages move on demand (CRIU's page server and lazy-pages daemon)" }
 
 const struct cli_opt cmd_checkpoint_opts[] = {
 	CR_COMMON_OPTS,
 	{ "leave-running", 0, 'R', NULL, "leave the container running after the dump (default: it is deleted)" },
 	{ "pre-dump", 0, 'P', NULL, "only dump the memory (for a later dump with --parent-path); the container keeps running" },
 	{ "parent-path", 0, 'p', "DIR", "the images of a previous pre-dump, relative to the image directory" },
+	{ "page-server", 0, 'g', "ADDRESS:PORT", "send the memory pages to (with --lazy-pages: serve them at) a CRIU page server" },
+	{ "status-fd", 0, 'F', "FD", "with --lazy-pages: write a \\0 to FD (then closed) once the page server is ready" },
+	{ "link-remap", 0, 'k', NULL, "allow open files that were unlinked while other links to them remain (CRIU's link remap)" },
 	{ 0 },
 };
 
@@ -58,9 +61,7 @@ int cmd_cr_opt(const char *cmd, const struct cli_opt *table, int ch, char **argv
 			return cli_option_error(cmd, table, ch, argv);
 		o->empty_ns |= ns;
 		return 0;
-	case 'L':
-		return cli_usage_error(cmd, "--lazy-pages: not supported (CRIU's lazy migration needs a page server "
-				       "and a lazy-pages daemon, which tinyrun does not run)");
+	case 'L': o->lazy_pages = true; return 0;
 	}
 	return cli_option_error(cmd, table, ch, argv);
 }
@@ -70,6 +71,7 @@ void cmd_cr_defaults(struct cr_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->image_path = "checkpoint";
 	o->cg_mode = CRIU_CG_DEFAULT;
+	o->status_fd = -1;
 }
 
 static int parse(int argc, char **argv, struct cr_opts *o)
@@ -85,7 +87,21 @@ static int parse(int argc, char **argv, struct cr_opts *o)
 			o->pre_dump = true;
 		else if (ch == 'p')
 			o->parent_path = optarg;
-		else if (cmd_cr_opt("checkpoint", cmd_checkpoint_opts, ch, argv, o) != 0)
+		else if (ch == 'g') {
+			o->page_server = optarg;
+			if (cr_parse_page_server(optarg, o->ps_address, sizeof(o->ps_address), &o->ps_port) < 0)
+				return cli_option_error("checkpoint", cmd_checkpoint_opts, ch, argv);
+		} else if (ch == 'k')
+			o->link_remap = true;
+		else if (ch == 'F') {
+			int r = cr_parse_fd(optarg, &o->status_fd);
+
+			if (r == -EBADF)
+				return cli_usage_error("checkpoint", "--status-fd %s: not an fd of the caller's open for writing",
+						       optarg);
+			if (r < 0)
+				return cli_option_error("checkpoint", cmd_checkpoint_opts, ch, argv);
+		} else if (cmd_cr_opt("checkpoint", cmd_checkpoint_opts, ch, argv, o) != 0)
 			return -1;
 	}
 	if (argc - optind != 1) {

@@ -29,8 +29,12 @@ setup() {
 
 teardown() {
 	# the namespaces' holder of the joined-by-path case (and its unshare)
-	# (the init of a pid namespace takes no SIGTERM from outside it)
-	[[ -s "$BATS_TEST_TMPDIR/holder" ]] && kill -KILL "$(cat "$BATS_TEST_TMPDIR/holder")" 2>/dev/null
+	# (the init of a pid namespace takes no SIGTERM from outside it); the
+	# lazy case's checkpoint and criu lazy-pages, if the test failed before they ended
+	local p
+	for p in $(cat "$BATS_TEST_TMPDIR/holder" "$BATS_TEST_TMPDIR/bg" 2>/dev/null); do
+		kill -KILL "$p" 2>/dev/null
+	done
 	tr_teardown
 }
 
@@ -137,12 +141,22 @@ cgroup_of() {
 	run "$RUNTIME" --root "$ROOT" checkpoint --empty-ns bogus "$CID"
 	assert_failure 1
 	assert_output --partial 'checkpoint: --empty-ns: invalid value "bogus"'
-	run "$RUNTIME" --root "$ROOT" checkpoint --lazy-pages "$CID"
+	run "$RUNTIME" --root "$ROOT" checkpoint --page-server 27277 "$CID"
 	assert_failure 1
-	assert_output --partial 'checkpoint: --lazy-pages: not supported'
-	run "$RUNTIME" --root "$ROOT" restore --lazy-pages "$CID"
+	assert_output --partial 'checkpoint: --page-server: invalid value "27277" (expected ADDRESS:PORT)'
+	run "$RUNTIME" --root "$ROOT" checkpoint --page-server 127.0.0.1:70000 "$CID"
 	assert_failure 1
-	assert_output --partial 'restore: --lazy-pages: not supported'
+	assert_output --partial 'checkpoint: --page-server: invalid value "127.0.0.1:70000"'
+	run "$RUNTIME" --root "$ROOT" checkpoint --lazy-pages --status-fd x "$CID"
+	assert_failure 1
+	assert_output --partial 'checkpoint: --status-fd: invalid value "x" (expected FD)'
+	# an fd the caller has not open (bats' run closes none above 9), or only for reading
+	run "$RUNTIME" --root "$ROOT" checkpoint --lazy-pages --status-fd 77 "$CID"
+	assert_failure 1
+	assert_output --partial 'checkpoint: --status-fd 77: not an fd of the caller'"'"'s open for writing'
+	run "$RUNTIME" --root "$ROOT" checkpoint --lazy-pages --status-fd 0 "$CID" </dev/null
+	assert_failure 1
+	assert_output --partial 'checkpoint: --status-fd 0: not an fd'
 	run "$RUNTIME" --root "$ROOT" checkpoint
 	assert_failure 1
 	assert_output --partial 'checkpoint: expected exactly one container id'
@@ -451,6 +465,67 @@ mountpoint_bundle() {
 	n="$(counter "$CID")"
 	[[ "$n" -ge 13 ]]
 	wait_count "$CID" $((n + 3))
+	runtime delete --force "$CID"
+}
+
+# runc's (and youki's) "checkpoint --lazy-pages and restore": the dump serves
+# the pages at --page-server and says so on --status-fd; criu's lazy-pages
+# daemon fetches them for a restore --lazy-pages into a new id; the
+# checkpoint ends (and deletes the first container) once all are moved.
+@test "checkpoint --lazy-pages --page-server --status-fd, restore --lazy-pages through criu lazy-pages: it counts on" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local port=27277 ready="$BATS_TEST_TMPDIR/ready" lazy cpt lp out n
+	start_ctr "$CID"
+	wait_count "$CID" 10
+	# the status fd: a FIFO the test holds open read-write (no open blocks)
+	mkfifo "$ready"
+	exec {lazy}<>"$ready"
+	cr checkpoint --lazy-pages --page-server "0.0.0.0:$port" --status-fd "$lazy" \
+		--manage-cgroups-mode ignore --image-path "$IMG" "$CID" >"$BATS_TEST_TMPDIR/cpt.out" 2>&1 &
+	cpt=$!
+	echo "$cpt" >>"$BATS_TEST_TMPDIR/bg"
+	# the one byte, a \0, once the page server is up (od prints 000000)
+	out="$(timeout 120 dd if="$ready" bs=1 count=1 2>/dev/null | od -An -b | tr -d ' ')"
+	exec {lazy}>&-
+	[ "$out" = 000 ] || { cat "$BATS_TEST_TMPDIR/cpt.out"; false; }
+	[[ -s "$IMG/inventory.img" ]]
+	criu lazy-pages --page-server --address 127.0.0.1 --port "$port" -D "$IMG" </dev/null >/dev/null 2>&1 3>&- 4>&- &
+	lp=$!
+	echo "$lp" >>"$BATS_TEST_TMPDIR/bg"
+	# a new id, so a cgroup of its own: the first one is there until the last page moved
+	restore_ctr --lazy-pages --manage-cgroups-mode ignore "$CID-2"
+	wait "$cpt" || { cat "$BATS_TEST_TMPDIR/cpt.out"; false; }
+	wait "$lp"
+	# the dumped container is gone, the restored one counts on from where it was
+	[[ ! -e "$ROOT/$CID" ]]
+	n="$(counter "$CID-2")"
+	[[ "$n" -ge 10 ]]
+	wait_count "$CID-2" $((n + 3))
+	runtime delete --force "$CID-2"
+}
+
+# youki's checkpoint_and_restore_with_link_remap (runc 1.3's --link-remap): an
+# open file unlinked under its name while another link to it remains is
+# dumped only with CRIU's link remap; after the restore the fd reads it.
+@test "checkpoint --link-remap: an open file unlinked under one of its two names comes back (without it the dump fails)" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local lr="$BATS_TEST_TMPDIR/lr"
+	mkdir -p "$lr"
+	update_config '.mounts += [{destination: "/lr", type: "bind", source: $src, options: ["rbind", "rw"]}]' --arg src "$lr"
+	set_cmd 'echo -n lr-'"$TOKEN"' >/lr/data; ln /lr/data /lr/keep; exec 5</lr/data; rm /lr/data
+		i=0; while :; do i=$((i + 1)); echo $i >/tmp/cnt; sleep 0.1; done'
+	start_ctr "$CID"
+	wait_count "$CID" 5
+	run cr checkpoint --image-path "$IMG" "$CID"
+	assert_failure 1
+	[ "$(state_field "$CID" status)" = running ]
+	rm -rf "$IMG"
+	run cr checkpoint --link-remap --image-path "$IMG" "$CID"
+	assert_success
+	[[ ! -e "$ROOT/$CID" ]]
+	restore_ctr "$CID"
+	[ "$(runtime_timeout 60 exec "$CID" cat /proc/1/fd/5)" = "lr-$TOKEN" ]
+	counts_on "$CID"
 	runtime delete --force "$CID"
 }
 

@@ -88,9 +88,28 @@ static int check_parent(const struct cr_opts *o, int img, struct error *err)
 	return 0;
 }
 
+/* lazy migration: CRIU's page server is up (criu 3.15+ says so with a
+ * notification); as runc, a \0 on --status-fd, then it is closed */
+static int dump_notify(void *arg, const struct criu_resp *r, int fd, struct error *err)
+{
+	int *status_fd = arg;
+
+	(void)err;
+	if (fd >= 0)
+		close(fd);
+	if (*status_fd >= 0 && strcmp(r->notify_script, "status-ready") == 0) {
+		if (write(*status_fd, "", 1) != 1)
+			log_warn("checkpoint: --status-fd %d: %s", *status_fd, strerror(errno));
+		close(*status_fd);
+		*status_fd = -1;
+	}
+	return 0;
+}
+
 static int dump(const char *criu, struct container *c, const struct cr_opts *o, struct criu_opts *co,
 		struct error *err)
 {
+	int status_fd = o->lazy_pages ? o->status_fd : -1;
 	struct criu_swrk s;
 	struct criu_resp resp;
 	int r;
@@ -99,7 +118,8 @@ static int dump(const char *criu, struct container *c, const struct cr_opts *o, 
 		return r;
 	log_debug("criu %s: pid %d, root %s, images %s", o->pre_dump ? "pre-dump" : "dump", (int)c->st.pid,
 		  c->st.rootfs, o->image_path);
-	r = criu_swrk_call(&s, o->pre_dump ? CRIU_REQ_PRE_DUMP : CRIU_REQ_DUMP, co, NULL, NULL, &resp, err);
+	r = criu_swrk_call(&s, o->pre_dump ? CRIU_REQ_PRE_DUMP : CRIU_REQ_DUMP, co, dump_notify, &status_fd, &resp,
+			   err);
 	criu_swrk_end(&s);
 	if (r < 0)
 		cr_log_hint(o, DUMP_LOG, err);
@@ -128,6 +148,10 @@ int container_checkpoint(struct container *c, const struct oci_config *cfg, cons
 	cr_base_opts(o, c->st.annotations, c->st.n_annotations, img, work, DUMP_LOG, &co);
 	co.pid = c->st.pid;
 	co.root = c->st.rootfs;
+	if (o->page_server) {
+		co.ps_address = o->ps_address;
+		co.ps_port = o->ps_port;
+	}
 	co.leave_running = o->leave_running || o->pre_dump;
 	if (o->parent_path) {
 		co.parent_img = o->parent_path;

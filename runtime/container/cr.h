@@ -23,7 +23,11 @@ struct cr_opts {
 	const char *work_path;       /* NULL: CRIU's logs go to the image dir */
 	const char *parent_path;
 	bool leave_running, tcp_established, ext_unix_sk, shell_job, file_locks;
-	bool pre_dump, auto_dedup;
+	bool pre_dump, auto_dedup, lazy_pages, link_remap;
+	const char *page_server;     /* ADDRESS:PORT (checkpoint), parsed into: */
+	char ps_address[256];
+	int ps_port;
+	int status_fd;               /* -1: none; with lazy_pages, "\0" when the page server serves */
 	enum criu_cg_mode cg_mode;
 	uint32_t empty_ns;
 	/* restore */
@@ -36,6 +40,11 @@ struct cr_opts {
 int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err);
 /* "soft" "full" "strict" "ignore" -> the mode; -EINVAL otherwise. */
 int cr_cg_mode(const char *name, enum criu_cg_mode *mode);
+/* --status-fd: a number naming an fd of ours open for writing (made
+ * close-on-exec: criu never holds it); -EINVAL not a number, -EBADF not such an fd. */
+int cr_parse_fd(const char *s, int *fd);
+/* --page-server ADDRESS:PORT ([IPv6]:PORT): -EINVAL unless both are there, PORT 1-65535. */
+int cr_parse_page_server(const char *s, char *addr, size_t size, int *port);
 /* "network" "pid" ... (runc's namespace names) -> CLONE_NEW*; 0 if unknown. */
 uint32_t cr_ns_flag(const char *name);
 /* runc's key for a network or pid namespace joined by path: the dump names it

@@ -46,6 +46,48 @@ int cr_cg_mode(const char *name, enum criu_cg_mode *mode)
 	return -EINVAL;
 }
 
+int cr_parse_fd(const char *s, int *fd)
+{
+	char *end;
+	long v;
+	int fl;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > INT_MAX)
+		return -EINVAL;
+	/* the caller's own fd, open for writing; not handed on to criu */
+	if ((fl = fcntl((int)v, F_GETFL)) < 0 || (fl & O_ACCMODE) == O_RDONLY ||
+	    fcntl((int)v, F_SETFD, FD_CLOEXEC) < 0)
+		return -EBADF;
+	*fd = (int)v;
+	return 0;
+}
+
+int cr_parse_page_server(const char *s, char *addr, size_t size, int *port)
+{
+	const char *colon = strrchr(s, ':'), *host = s;
+	size_t n;
+	char *end;
+	long p;
+
+	if (!colon)
+		return -EINVAL;
+	n = (size_t)(colon - s);
+	if (*s == '[' && n >= 2 && s[n - 1] == ']') {   /* [IPv6]:PORT, as Go's SplitHostPort */
+		host++;
+		n -= 2;
+	}
+	errno = 0;
+	p = strtol(colon + 1, &end, 10);
+	if (n == 0 || n >= size || errno || end == colon + 1 || *end || p < 1 || p > 65535)
+		return -EINVAL;
+	memcpy(addr, host, n);
+	addr[n] = '\0';
+	*port = (int)p;
+	return 0;
+}
+
 uint32_t cr_ns_flag(const char *name)
 {
 	static const struct { const char *name; uint32_t flag; } ns[] = {
@@ -107,7 +149,7 @@ void cr_base_opts(const struct cr_opts *o, const struct oci_kv *annotations, siz
 		.manage_cgroups = true, .manage_cgroups_mode = o->cg_mode, .notify_scripts = true,
 		.shell_job = o->shell_job, .tcp_established = o->tcp_established, .ext_unix_sk = o->ext_unix_sk,
 		.file_locks = o->file_locks, .empty_ns = o->empty_ns, .orphan_pts_master = true,
-		.auto_dedup = o->auto_dedup,
+		.auto_dedup = o->auto_dedup, .lazy_pages = o->lazy_pages, .link_remap = o->link_remap,
 	};
 	/* runc: the annotation's file; "" none at all; absent: runc's default */
 	if (!conf)

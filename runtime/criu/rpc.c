@@ -11,8 +11,8 @@
 enum {
 	O_IMAGES_DIR_FD = 1, O_PID = 2, O_LEAVE_RUNNING = 3, O_EXT_UNIX_SK = 4, O_TCP_ESTABLISHED = 5,
 	O_EVASIVE_DEVICES = 6, O_SHELL_JOB = 7, O_FILE_LOCKS = 8, O_LOG_LEVEL = 9, O_LOG_FILE = 10,
-	O_NOTIFY_SCRIPTS = 12, O_ROOT = 13, O_PARENT_IMG = 14, O_TRACK_MEM = 15, O_AUTO_DEDUP = 16,
-	O_WORK_DIR_FD = 17, O_EXT_MNT = 23, O_MANAGE_CGROUPS = 24, O_CG_ROOT = 25, O_RST_SIBLING = 26,
+	O_PS = 11, O_NOTIFY_SCRIPTS = 12, O_ROOT = 13, O_PARENT_IMG = 14, O_TRACK_MEM = 15, O_AUTO_DEDUP = 16,
+	O_WORK_DIR_FD = 17, O_LINK_REMAP = 18, O_EXT_MNT = 23, O_MANAGE_CGROUPS = 24, O_CG_ROOT = 25, O_RST_SIBLING = 26,
 	O_INHERIT_FD = 27, O_MANAGE_CGROUPS_MODE = 34, O_EXTERNAL = 37, O_EMPTY_NS = 38, O_JOIN_NS = 39,
 	O_FREEZE_CGROUP = 44, O_LAZY_PAGES = 48, O_ORPHAN_PTS_MASTER = 50, O_CONFIG_FILE = 51,
 };
@@ -48,7 +48,7 @@ static void put_flags(struct util_buf *b, const struct criu_opts *o)
 		{ O_NOTIFY_SCRIPTS, o->notify_scripts }, { O_TRACK_MEM, o->track_mem },
 		{ O_AUTO_DEDUP, o->auto_dedup }, { O_MANAGE_CGROUPS, o->manage_cgroups },
 		{ O_RST_SIBLING, o->rst_sibling }, { O_LAZY_PAGES, o->lazy_pages },
-		{ O_ORPHAN_PTS_MASTER, o->orphan_pts_master },
+		{ O_ORPHAN_PTS_MASTER, o->orphan_pts_master }, { O_LINK_REMAP, o->link_remap },
 	};
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
@@ -66,6 +66,8 @@ static void put_opts(struct util_buf *b, const struct criu_opts *o)
 	put_opt_string(b, O_LOG_FILE, o->log_file);
 	put_opt_string(b, O_ROOT, o->root);
 	put_opt_string(b, O_PARENT_IMG, o->parent_img);
+	if (o->ps_address)   /* criu_page_server_info: 1 address, 2 port */
+		put_pair(b, O_PS, o->ps_address, NULL, o->ps_port);
 	if (o->work_dir_fd >= 0)
 		pb_put_int32(b, O_WORK_DIR_FD, o->work_dir_fd);
 	for (size_t i = 0; i < o->n_ext_mnt; i++)

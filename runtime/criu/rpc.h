@@ -41,7 +41,9 @@ struct criu_opts {
 	pid_t pid;
 	bool leave_running, ext_unix_sk, tcp_established, shell_job, file_locks;
 	bool notify_scripts, track_mem, auto_dedup, evasive_devices, rst_sibling;
-	bool orphan_pts_master, lazy_pages, manage_cgroups;
+	bool orphan_pts_master, lazy_pages, manage_cgroups, link_remap;
+	const char *ps_address;          /* page server (ps): address and port, NULL none */
+	int ps_port;
 	enum criu_cg_mode manage_cgroups_mode;
 	int log_level;
 	const char *log_file, *root, *parent_img, *freeze_cgroup, *config_file;

@@ -84,6 +84,26 @@ static void test_join_ns(void)
 	free(b.p);
 }
 
+/* a lazy dump (runc's --lazy-pages --page-server ADDR:PORT) with --link-remap:
+ * 11: criu_page_server_info {1: address, 2: port}, 18 and 48 true */
+static void test_lazy_dump(void)
+{
+	struct criu_opts o = { .images_dir_fd = 5, .work_dir_fd = -1, .log_level = 4,
+			       .manage_cgroups_mode = CRIU_CG_SOFT, .lazy_pages = true, .link_remap = true,
+			       .ps_address = "0.0.0.0", .ps_port = 27277 };
+	struct util_buf b = { 0 };
+	/* {1: 5, 48: true, 18: true, 9: 4, 11: {1: "0.0.0.0", 2: 27277}, 34: SOFT} */
+	static const uint8_t opts[] = {
+		0x08, 0x05, 0x80, 0x03, 0x01, 0x90, 0x01, 0x01, 0x48, 0x04, 0x5a, 0x0d, 0x0a, 0x07, '0', '.', '0',
+		'.', '0', '.', '0', 0x10, 0x8d, 0xd5, 0x01, 0x90, 0x02, 0x03,
+	};
+
+	CHECK(criu_req_encode(CRIU_REQ_DUMP, &o, false, &b) == 0);
+	CHECK(b.len == 4 + sizeof(opts) && (uint8_t)b.p[3] == sizeof(opts));
+	CHECK(b.len == 4 + sizeof(opts) && memcmp(b.p + 4, opts, sizeof(opts)) == 0);
+	free(b.p);
+}
+
 static void test_response(void)
 {
 	struct criu_resp r;
@@ -127,6 +147,7 @@ int main(void)
 	test_varints();
 	test_request();
 	test_join_ns();
+	test_lazy_dump();
 	test_response();
 	test_malformed();
 	return unit_report("test_criu_rpc");

@@ -338,6 +338,17 @@ cgroup_of() {
 	! grep -q criu-root /proc/self/mountinfo
 }
 
+@test "restore --lazy-pages with no criu lazy-pages daemon to ask: fails, leaves no state dir, cgroup, mount or process" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	start_and_dump
+	run timeout -k 5 300 "$RUNTIME" --root "$ROOT" restore --lazy-pages -b "$BUNDLE" --image-path "$IMG" "$CID" </dev/null 3>&- 4>&-
+	assert_failure 1
+	assert_output --partial "tinyrun: criu failed"
+	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
+	! grep -q criu-root /proc/self/mountinfo
+	[[ -z "$(test_pids)" ]]
+}
+
 @test "restore in the foreground: the container's exit status, then it is deleted" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	set_cmd 'i=0; while [ ! -e /tmp/stop ]; do i=$((i + 1)); echo $i >/tmp/cnt; sleep 0.1; done; exit 7'

@@ -41,7 +41,7 @@ int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err);
 /* "soft" "full" "strict" "ignore" -> the mode; -EINVAL otherwise. */
 int cr_cg_mode(const char *name, enum criu_cg_mode *mode);
 /* --status-fd: a number naming an fd of ours open for writing (made
- * close-on-exec: criu never holds it); -EINVAL not a number, -EBADF not such an fd. */
+ * close-on-exec unless it is stdio: criu never holds it); -EINVAL not a number, -EBADF not such an fd. */
 int cr_parse_fd(const char *s, int *fd);
 /* --page-server ADDRESS:PORT ([IPv6]:PORT): -EINVAL unless both are there, PORT 1-65535. */
 int cr_parse_page_server(const char *s, char *addr, size_t size, int *port);

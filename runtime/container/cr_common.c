@@ -56,9 +56,10 @@ int cr_parse_fd(const char *s, int *fd)
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < 0 || v > INT_MAX)
 		return -EINVAL;
-	/* the caller's own fd, open for writing; not handed on to criu */
+	/* the caller's own fd, open for writing; not handed on to criu (but
+	 * stdio, which criu gets anyway, stays as it is) */
 	if ((fl = fcntl((int)v, F_GETFL)) < 0 || (fl & O_ACCMODE) == O_RDONLY ||
-	    fcntl((int)v, F_SETFD, FD_CLOEXEC) < 0)
+	    (v > 2 && fcntl((int)v, F_SETFD, FD_CLOEXEC) < 0))
 		return -EBADF;
 	*fd = (int)v;
 	return 0;

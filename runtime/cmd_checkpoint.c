@@ -39,6 +39,8 @@ const struct cli_opt cmd_restore_opts[] = {
 	{ "pid-file", 0, 'f', "FILE", "write the restored process's pid to FILE" },
 	{ "no-pivot", 0, 'N', NULL, "accepted for runc compatibility (CRIU restores the root itself)" },
 	{ "no-subreaper", 0, 'S', NULL, "accepted for runc compatibility; tinyrun never becomes a subreaper" },
+	{ "lsm-profile", 0, 'P', "TYPE:NAME", "the LSM profile CRIU restores the processes with (apparmor:NAME, selinux:LABEL)" },
+	{ "lsm-mount-context", 0, 'M', "CONTEXT", "the SELinux context CRIU mounts the restored mounts with" },
 	{ 0 },
 };
 

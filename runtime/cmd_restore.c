@@ -22,6 +22,8 @@ static int parse(int argc, char **argv, struct cr_opts *o)
 		case 'f': o->pid_file = optarg; break;
 		case 'N': o->no_pivot = true; break;
 		case 'S': break;
+		case 'P': o->lsm_profile = optarg; break;
+		case 'M': o->lsm_mount_context = optarg; break;
 		default:
 			if (cmd_cr_opt("restore", cmd_restore_opts, ch, argv, o) != 0)
 				return -1;

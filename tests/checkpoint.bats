@@ -349,6 +349,19 @@ cgroup_of() {
 	[[ -z "$(test_pids)" ]]
 }
 
+@test "restore --lsm-profile reaches CRIU: an unknown LSM fails leaving nothing, none: restores" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	start_and_dump
+	run timeout -k 5 300 "$RUNTIME" --root "$ROOT" restore --lsm-profile bogus:x -d -b "$BUNDLE" --image-path "$IMG" "$CID" </dev/null 3>&- 4>&-
+	assert_failure 1
+	assert_output --partial "tinyrun: criu failed"
+	grep -q "unknown lsm bogus" "$IMG/restore.log"
+	[[ ! -e "$ROOT/$CID" && ! -e "$(cgroup_of "$CID")" ]]
+	restore_ctr --lsm-profile none:x "$CID"
+	counts_on "$CID"
+	runtime delete --force "$CID"
+}
+
 @test "restore in the foreground: the container's exit status, then it is deleted" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	set_cmd 'i=0; while [ ! -e /tmp/stop ]; do i=$((i + 1)); echo $i >/tmp/cnt; sleep 0.1; done; exit 7'

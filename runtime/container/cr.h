@@ -31,7 +31,7 @@ struct cr_opts {
 	enum criu_cg_mode cg_mode;
 	uint32_t empty_ns;
 	/* restore */
-	const char *bundle, *pid_file, *console_socket;
+	const char *bundle, *pid_file, *console_socket, *lsm_profile, *lsm_mount_context;
 	bool detach, no_pivot;
 };
 

@@ -27,6 +27,7 @@
 #include "runtime/container/create.h"
 #include "runtime/container/hooks.h"
 #include "runtime/criu/swrk.h"
+#include "runtime/linux/hostcaps_criu.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/log.h"
 #include "rootfs/rootfs.h"
@@ -266,6 +267,21 @@ static void undo(struct restore *rs)
 
 /* The restored pty's master goes to --console-socket only (runc's rule for
  * a detached terminal; tinyrun relays no pty in the foreground either). */
+/* runc: CRIU before 3.16 cannot restore with another LSM profile */
+static int check_lsm(const char *criu, const struct cr_opts *o, struct error *err)
+{
+	char version[64];
+	int major = 0, minor = 0;
+
+	if (!o->lsm_profile && !o->lsm_mount_context)
+		return 0;
+	if (hostcaps_criu_version(criu, version, sizeof(version)) < 0 || sscanf(version, "%d.%d", &major, &minor) != 2 ||
+	    major < 3 || (major == 3 && minor < 16))
+		return error_set(err, ENOTSUP, "restore: %s requires at least CRIU 3.16 (%s is %s)",
+				 o->lsm_profile ? "--lsm-profile" : "--lsm-mount-context", criu, version);
+	return 0;
+}
+
 static int check_terminal(const struct oci_config *cfg, const struct cr_opts *o, struct error *err)
 {
 	if (cfg->process.terminal && !o->console_socket)
@@ -286,6 +302,7 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	int img = -1, work = -1, r;
 
 	if ((r = check_terminal(&b->cfg, o, err)) < 0 || (r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
+	    (r = check_lsm(criu, o, err)) < 0 ||
 	    (r = container_resolve_rootfs(&b->cfg, b->path, rootfs, err)) < 0)
 		return r;
 	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)
@@ -301,6 +318,8 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 		goto fail;
 	cr_base_opts(o, b->cfg.annotations, b->cfg.n_annotations, img, work, RESTORE_LOG, &co);
 	co.root = rs.root;
+	co.lsm_profile = o->lsm_profile;
+	co.lsm_mount_context = o->lsm_mount_context;
 	co.rst_sibling = true;       /* the restored init is our child, as a created one */
 	co.evasive_devices = true;
 	co.ext_mnt = m.kv;

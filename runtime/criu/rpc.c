@@ -15,6 +15,7 @@ enum {
 	O_WORK_DIR_FD = 17, O_LINK_REMAP = 18, O_EXT_MNT = 23, O_MANAGE_CGROUPS = 24, O_CG_ROOT = 25,
 	O_RST_SIBLING = 26, O_INHERIT_FD = 27, O_MANAGE_CGROUPS_MODE = 34, O_EXTERNAL = 37, O_EMPTY_NS = 38, O_JOIN_NS = 39,
 	O_FREEZE_CGROUP = 44, O_LAZY_PAGES = 48, O_ORPHAN_PTS_MASTER = 50, O_CONFIG_FILE = 51,
+	O_LSM_PROFILE = 53, O_LSM_MOUNT_CONTEXT = 63,
 };
 
 /* A nested message of two fields, (1: string, 2: string) or (1: string, 2: int32). */
@@ -85,6 +86,8 @@ static void put_opts(struct util_buf *b, const struct criu_opts *o)
 		pb_put_uint(b, O_EMPTY_NS, o->empty_ns);
 	put_opt_string(b, O_FREEZE_CGROUP, o->freeze_cgroup);
 	put_opt_string(b, O_CONFIG_FILE, o->config_file);
+	put_opt_string(b, O_LSM_PROFILE, o->lsm_profile);
+	put_opt_string(b, O_LSM_MOUNT_CONTEXT, o->lsm_mount_context);
 }
 
 int criu_req_encode(enum criu_req_type type, const struct criu_opts *o, bool notify_success,

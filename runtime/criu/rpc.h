@@ -47,6 +47,7 @@ struct criu_opts {
 	enum criu_cg_mode manage_cgroups_mode;
 	int log_level;
 	const char *log_file, *root, *parent_img, *freeze_cgroup, *config_file;
+	const char *lsm_profile, *lsm_mount_context;   /* restore: "TYPE:NAME", an SELinux context */
 	uint32_t empty_ns;               /* CLONE_NEW* flags */
 	const struct criu_kv *ext_mnt;   /* ext_mount_map: mount point -> what it is */
 	size_t n_ext_mnt;

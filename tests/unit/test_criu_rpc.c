@@ -104,6 +104,23 @@ static void test_lazy_dump(void)
 	free(b.p);
 }
 
+/* restore --lsm-profile, --lsm-mount-context: 53 and 63, strings */
+static void test_lsm(void)
+{
+	struct criu_opts o = { .images_dir_fd = 5, .work_dir_fd = -1, .log_level = 4,
+			       .manage_cgroups_mode = CRIU_CG_SOFT, .lsm_profile = "none:x", .lsm_mount_context = "c" };
+	struct util_buf b = { 0 };
+	/* {1: 5, 9: 4, 34: SOFT, 53: "none:x", 63: "c"} */
+	static const uint8_t opts[] = {
+		0x08, 0x05, 0x48, 0x04, 0x90, 0x02, 0x03, 0xaa, 0x03, 0x06, 'n', 'o', 'n', 'e', ':', 'x', 0xfa, 0x03,
+		0x01, 'c',
+	};
+
+	CHECK(criu_req_encode(CRIU_REQ_RESTORE, &o, false, &b) == 0);
+	CHECK(b.len == 4 + sizeof(opts) && memcmp(b.p + 4, opts, sizeof(opts)) == 0);
+	free(b.p);
+}
+
 static void test_response(void)
 {
 	struct criu_resp r;
@@ -148,6 +165,7 @@ int main(void)
 	test_request();
 	test_join_ns();
 	test_lazy_dump();
+	test_lsm();
 	test_response();
 	test_malformed();
 	return unit_report("test_criu_rpc");

@@ -111,6 +111,8 @@ static int make_and_clone(int dir, const struct oci_linux *l, int *fds, struct e
 	for (size_t i = 0; i < l->n_devices && r == 0; i++)
 		if (l->devices[i].type != 'p' && (r = make_one(dir, i, &l->devices[i], l)) < 0)
 			bad = i;
+	if (r == -EPERM)
+		return 1;     /* no mknod here: the caller's fallback */
 	if (r == 0 && (r = clone_all(dir, l, fds, &bad)) == -EINVAL) {
 		close_clones(fds, l->n_devices);
 		r = clone_all_attached(dir, l, fds, &bad);
@@ -131,7 +133,12 @@ int rootfs_dev_nodes_open(const struct oci_config *cfg, bool userns, int **out, 
 		any |= l->devices[i].type != 'p';
 	if (!userns || !any || geteuid() != 0)
 		return 0;   /* no user namespace: mknod in the child; rootless: the host's nodes */
-	if ((dir = detached_tmpfs()) < 0)
+	/* EPERM, for the tmpfs or a mknod: root of a user's own user namespace
+	 * (rootless podman), where only the initial one may make devices; the
+	 * child binds the host's nodes, as for a user (devices.c) */
+	if ((dir = detached_tmpfs()) == -EPERM)
+		return 0;
+	if (dir < 0)
 		return error_sys(err, -dir, "linux.devices: a tmpfs for the device nodes");
 	if (!(fds = malloc(l->n_devices * sizeof(int)))) {
 		close(dir);
@@ -141,9 +148,9 @@ int rootfs_dev_nodes_open(const struct oci_config *cfg, bool userns, int **out, 
 		fds[i] = -1;
 	r = make_and_clone(dir, l, fds, err);
 	close(dir);    /* the clones keep the tmpfs */
-	if (r < 0) {
+	if (r != 0) {
 		rootfs_dev_nodes_close(fds, l->n_devices);
-		return r;
+		return r < 0 ? r : 0;
 	}
 	*out = fds;
 	return 0;

@@ -79,7 +79,9 @@ void rootfs_mount_fds_close(int *fds, size_t n_mounts);
 void rootfs_bind_sources_reopen(int *fds, size_t n_mounts, int root);
 /* With a user namespace, as root: linux.devices' nodes made by the runtime
  * BEFORE cloning the child, one clone (fd) per entry, -1 for FIFOs (the
- * child's mknod needs no privilege); *fds NULL when not needed. Pass as
+ * child's mknod needs no privilege); *fds NULL when not needed, or when
+ * this root may not make devices (EPERM: root of a user's own user
+ * namespace; the child binds the host's nodes then). Pass as
  * rootfs_opts.dev_fds; close with rootfs_dev_nodes_close. */
 int rootfs_dev_nodes_open(const struct oci_config *cfg, bool userns, int **fds, struct error *err);
 void rootfs_dev_nodes_close(int *fds, size_t n_devices);

@@ -90,7 +90,6 @@ static int parse(int argc, char **argv, struct cr_opts *o)
 		else if (ch == 'p')
 			o->parent_path = optarg;
 		else if (ch == 'g') {
-			o->page_server = optarg;
 			if (cr_parse_page_server(optarg, o->ps_address, sizeof(o->ps_address), &o->ps_port) < 0)
 				return cli_option_error("checkpoint", cmd_checkpoint_opts, ch, argv);
 		} else if (ch == 'k')

@@ -126,6 +126,22 @@ cgroup_of() {
 	assert_output "tinyrun: checkpoint: criu 3.13 at $BATS_TEST_TMPDIR/bin/criu is too old (3.14 or later needed)"
 }
 
+@test "restore --lsm-profile or --lsm-mount-context with a criu older than 3.16: refused naming it (runc's rule), nothing made" {
+	mkdir "$BATS_TEST_TMPDIR/bin" "$IMG"
+	printf '#!/bin/sh\necho Version: 3.15\n' >"$BATS_TEST_TMPDIR/bin/criu"
+	chmod +x "$BATS_TEST_TMPDIR/bin/criu"
+	run env PATH="$BATS_TEST_TMPDIR/bin:/usr/bin:/bin" "$RUNTIME" --root "$ROOT" restore --lsm-profile apparmor:x \
+		-b "$BUNDLE" --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: restore: --lsm-profile requires at least CRIU 3.16 ($BATS_TEST_TMPDIR/bin/criu is 3.15)"
+	run env PATH="$BATS_TEST_TMPDIR/bin:/usr/bin:/bin" "$RUNTIME" --root "$ROOT" restore --lsm-mount-context c \
+		-b "$BUNDLE" --image-path "$IMG" "$CID"
+	assert_failure 1
+	assert_output --partial "restore: --lsm-mount-context requires at least CRIU 3.16"
+	[[ ! -e "$ROOT/$CID" ]]
+	assert_no_leftovers
+}
+
 @test "checkpoint: an unknown id, a created container, bad options: errors naming them" {
 	run "$RUNTIME" --root "$ROOT" checkpoint nosuch-"$TOKEN"
 	assert_failure 1

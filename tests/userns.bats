@@ -180,6 +180,23 @@ users_root_bundle() {
 	chown "$uid:$uid" "$xdg"
 }
 
+@test "rootless: root of a user's own user namespace runs a bundle with a user namespace of its own and linux.devices: the host's nodes, bound (mknod is the initial namespace's)" {
+	local uid=4245 xdg="$BATS_TEST_TMPDIR/xdg"
+	users_root_bundle "$uid" "$xdg"
+	update_config '.linux.namespaces += [{type: "user"}]
+		| .linux.uidMappings = [{containerID: 0, hostID: 0, size: 1}]
+		| .linux.gidMappings = [{containerID: 0, hostID: 0, size: 1}]
+		| .linux.devices = [{path: "/dev/full", type: "c", major: 1, minor: 7}]
+		| .process.args = ["sh", "-c", "stat -c \"%t,%T %F\" /dev/full; echo x >/dev/full || echo full; head -c 2 /dev/full | od -An -tx1"]'
+	run_nohang as_users_root "$uid" "$xdg" "$RUNTIME" run --bundle "$BUNDLE" "$CID"
+	assert_success
+	# the real device (ENOSPC on a write, zeros on a read), not a file or an error
+	assert_line "1,7 character special file"
+	assert_line --partial "No space left on device"
+	assert_line " 00 00"
+	assert_no_leftovers
+}
+
 @test "rootless: root of a user's own user namespace (rootless podman's way) runs, execs and deletes a bundle without one: state in \$XDG_RUNTIME_DIR/tinyrun, no cgroup, device nodes bound, no setgroups" {
 	local uid=4243 xdg="$BATS_TEST_TMPDIR/xdg" c
 	users_root_bundle "$uid" "$xdg"

@@ -136,7 +136,7 @@ int container_checkpoint(struct container *c, const struct oci_config *cfg, cons
 	size_t n_ext = 0;
 	int img = -1, work = -1, r;
 
-	if ((r = cr_criu_path("checkpoint", criu, sizeof(criu), err)) < 0)
+	if ((r = cr_criu_path("checkpoint", criu, sizeof(criu), NULL, err)) < 0)
 		return r;
 	if ((r = add_external_ns(cfg, OCI_NS_NET, "net", ext, &n_ext, err)) < 0 ||
 	    (r = add_external_ns(cfg, OCI_NS_PID, "pid", ext, &n_ext, err)) < 0)
@@ -148,7 +148,7 @@ int container_checkpoint(struct container *c, const struct oci_config *cfg, cons
 	cr_base_opts(o, c->st.annotations, c->st.n_annotations, img, work, DUMP_LOG, &co);
 	co.pid = c->st.pid;
 	co.root = c->st.rootfs;
-	if (o->page_server) {
+	if (o->ps_address[0]) {
 		co.ps_address = o->ps_address;
 		co.ps_port = o->ps_port;
 	}

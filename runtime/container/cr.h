@@ -24,8 +24,7 @@ struct cr_opts {
 	const char *parent_path;
 	bool leave_running, tcp_established, ext_unix_sk, shell_job, file_locks;
 	bool pre_dump, auto_dedup, lazy_pages, link_remap;
-	const char *page_server;     /* ADDRESS:PORT (checkpoint), parsed into: */
-	char ps_address[256];
+	char ps_address[256];        /* --page-server ADDRESS:PORT (checkpoint); "" none */
 	int ps_port;
 	int status_fd;               /* -1: none; with lazy_pages, "\0" when the page server serves */
 	enum criu_cg_mode cg_mode;
@@ -36,8 +35,9 @@ struct cr_opts {
 };
 
 /* criu on the caller's PATH, CR_CRIU_MIN or later: "CMD: criu not found in
- * PATH (install criu)", "CMD: criu X.Y is too old ..." otherwise. */
-int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err);
+ * PATH (install criu)", "CMD: criu X.Y is too old ..." otherwise. Its
+ * version as MAJOR * 100 + MINOR in *version (NULL: not wanted). */
+int cr_criu_path(const char *cmd, char *path, size_t size, int *version, struct error *err);
 /* "soft" "full" "strict" "ignore" -> the mode; -EINVAL otherwise. */
 int cr_cg_mode(const char *name, enum criu_cg_mode *mode);
 /* --status-fd: a number naming an fd of ours open for writing (made

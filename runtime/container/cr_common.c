@@ -14,7 +14,7 @@
 #include "rootfs/rootfs.h"
 #include "runtime/linux/procfs.h"
 
-int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err)
+int cr_criu_path(const char *cmd, char *path, size_t size, int *ver, struct error *err)
 {
 	char version[64];
 	int major = 0, minor = 0;
@@ -28,6 +28,8 @@ int cr_criu_path(const char *cmd, char *path, size_t size, struct error *err)
 	if (major < CR_CRIU_MIN_MAJOR || (major == CR_CRIU_MIN_MAJOR && minor < CR_CRIU_MIN_MINOR))
 		return error_set(err, ENOEXEC, "%s: criu %s at %s is too old (%d.%d or later needed)", cmd, version,
 				 path, CR_CRIU_MIN_MAJOR, CR_CRIU_MIN_MINOR);
+	if (ver)
+		*ver = major * 100 + minor;
 	return 0;
 }
 

@@ -268,9 +268,7 @@ static int prepare_child_ctx(const struct global_opts *g, const struct create_op
 	}
 	/* idmapped mounts, (user namespace) bind sources and device nodes: made
 	 * here, with the host's credentials */
-	/* (root of a user's own user namespace may not mknod: the child binds
-	 * the host's nodes, rootfs_opts.runtime_userns) */
-	if ((r = rootfs_dev_nodes_open(cfg, ctx->userns && !procfs_in_userns(), &ctx->dev_fds, err)) < 0)
+	if ((r = rootfs_dev_nodes_open(cfg, ctx->userns, &ctx->dev_fds, err)) < 0)
 		return r;
 	return rootfs_mount_fds_open(cfg, o->bundle, ctx->rootfs, ctx->userns, &ctx->mount_fds, err);
 }

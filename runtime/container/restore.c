@@ -27,7 +27,6 @@
 #include "runtime/container/create.h"
 #include "runtime/container/hooks.h"
 #include "runtime/criu/swrk.h"
-#include "runtime/linux/hostcaps_criu.h"
 #include "runtime/linux/terminal.h"
 #include "runtime/log.h"
 #include "rootfs/rootfs.h"
@@ -268,18 +267,12 @@ static void undo(struct restore *rs)
 /* The restored pty's master goes to --console-socket only (runc's rule for
  * a detached terminal; tinyrun relays no pty in the foreground either). */
 /* runc: CRIU before 3.16 cannot restore with another LSM profile */
-static int check_lsm(const char *criu, const struct cr_opts *o, struct error *err)
+static int check_lsm(const char *criu, int version, const struct cr_opts *o, struct error *err)
 {
-	char version[64];
-	int major = 0, minor = 0;
-
-	if (!o->lsm_profile && !o->lsm_mount_context)
+	if ((!o->lsm_profile && !o->lsm_mount_context) || version >= 316)
 		return 0;
-	if (hostcaps_criu_version(criu, version, sizeof(version)) < 0 || sscanf(version, "%d.%d", &major, &minor) != 2 ||
-	    major < 3 || (major == 3 && minor < 16))
-		return error_set(err, ENOTSUP, "restore: %s requires at least CRIU 3.16 (%s is %s)",
-				 o->lsm_profile ? "--lsm-profile" : "--lsm-mount-context", criu, version);
-	return 0;
+	return error_set(err, ENOTSUP, "restore: %s requires at least CRIU 3.16 (%s is %d.%d)",
+			 o->lsm_profile ? "--lsm-profile" : "--lsm-mount-context", criu, version / 100, version % 100);
 }
 
 static int check_terminal(const struct oci_config *cfg, const struct cr_opts *o, struct error *err)
@@ -299,10 +292,11 @@ int container_restore(const struct global_opts *g, const struct cr_opts *o, cons
 	char criu[PATH_MAX];
 	struct cr_ext_mounts m = { 0 };
 	struct criu_opts co;
-	int img = -1, work = -1, r;
+	int img = -1, work = -1, version, r;
 
-	if ((r = check_terminal(&b->cfg, o, err)) < 0 || (r = cr_criu_path("restore", criu, sizeof(criu), err)) < 0 ||
-	    (r = check_lsm(criu, o, err)) < 0 ||
+	if ((r = check_terminal(&b->cfg, o, err)) < 0 ||
+	    (r = cr_criu_path("restore", criu, sizeof(criu), &version, err)) < 0 ||
+	    (r = check_lsm(criu, version, o, err)) < 0 ||
 	    (r = container_resolve_rootfs(&b->cfg, b->path, rootfs, err)) < 0)
 		return r;
 	if ((r = cr_open_dirs(o, false, &img, &work, err)) < 0)

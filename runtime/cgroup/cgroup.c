@@ -142,7 +142,7 @@ int cgroup_resolve_path(const char *id, const char *cgroups_path, enum cgroup_ma
 
 /* ---- public entry points ------------------------------------------------ */
 
-/* The host's cgroupfs backend; cgroup_create/open may switch to systemd's. */
+/* The host's cgroupfs backend; cgroup_plan/open may switch to systemd's. */
 static void cg_init(struct cgroup *cg)
 {
 	memset(cg, 0, sizeof(*cg));

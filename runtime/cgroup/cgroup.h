@@ -1,5 +1,5 @@
 /* One small interface over cgroup v2 (unified) and v1 (hybrid hosts), and
- * systemd units. cgroup_create / cgroup_open choose the backend once
+ * systemd units. cgroup_plan / cgroup_open choose the backend once
  * (runtime/cgroup/backend.h: v1, v2, systemd, none) and keep it in cg->ops;
  * the other calls go through it. No JSON here: resources come as struct
  * oci_resources.
@@ -14,10 +14,11 @@
  *    "system.slice:tinyrun:<id>") mapped to the cgroupfs path systemd uses,
  *    "/system.slice/prefix-name.scope" (a name ending in ".slice" is that
  *    slice itself). With systemd as PID 1 (sd_booted) the cgroup is a
- *    transient unit made over D-Bus (systemd.h): cgroup_create only
+ *    transient unit made over D-Bus (systemd.h): cgroup_plan only
  *    resolves the path, and cgroup_enter_systemd_unit (join.h) makes
- *    the unit once the init pid exists. Without systemd, the path is used as
- *    a plain cgroupfs path (with a debug note).
+ *    the unit once the init pid exists. Without systemd, refused. For a
+ *    rootless caller (CGROUP_SYSTEMD_USER) the unit is its own systemd's:
+ *    "user.slice:tinyrun:<id>" by default, under that manager's cgroup.
  * Paths are cleaned lexically ("..", "//") so they never leave the hierarchy.
  *
  * Hierarchies: v2: /sys/fs/cgroup, every available controller enabled in the
@@ -66,7 +67,7 @@ struct cgroup_ops;
 /* A zeroed struct cgroup with v2_dirfd = -1 is "no cgroup" (rootless without
  * a delegated one): every call on it does nothing, or fails with ENODEV. */
 struct cgroup {
-	const struct cgroup_ops *ops;    /* the backend, chosen by cgroup_create/open; NULL: none */
+	const struct cgroup_ops *ops;    /* the backend, chosen by cgroup_plan/open; NULL: none */
 	const struct cgroup_ops *fs;     /* the cgroupfs backend (v1 or v2) of the host; systemd
 	                                  * delegates to it, else == ops */
 	char *path;          /* relative to each hierarchy's root, e.g. "/tinyrun/abc" */

@@ -74,7 +74,11 @@ int oci_state_to_json(const struct container_state *st, const char *status,
 		if (st->cgroup_path)
 			write_str(w, "cgroup_path", st->cgroup_path);
 		json_w_key(w, "systemd_cgroup");
-		json_w_bool(w, st->systemd_cgroup);
+		json_w_bool(w, st->systemd_cgroup != 0);
+		if (st->systemd_cgroup == 2) {
+			json_w_key(w, "systemd_user");
+			json_w_bool(w, true);
+		}
 	}
 	json_w_object_end(w);
 	if ((r = json_writer_finish(w, out, len)) < 0)
@@ -95,6 +99,7 @@ static int state_str(struct pctx *c, const struct json_val *root, const char *ke
 
 static int state_fields(struct pctx *c, const struct json_val *root, struct container_state *st)
 {
+	bool systemd = false, user = false;
 	int64_t pid = 0;
 	int r;
 
@@ -108,10 +113,12 @@ static int state_fields(struct pctx *c, const struct json_val *root, struct cont
 	    (r = state_str(c, root, "created", OPT, &st->created)) < 0 ||
 	    (r = state_str(c, root, "owner", OPT, &st->owner)) < 0 ||
 	    (r = state_str(c, root, "cgroup_path", OPT, &st->cgroup_path)) < 0 ||
-	    (r = parse_get_bool(c, NULL, root, "systemd_cgroup", &st->systemd_cgroup)) < 0 ||
+	    (r = parse_get_bool(c, NULL, root, "systemd_cgroup", &systemd)) < 0 ||
+	    (r = parse_get_bool(c, NULL, root, "systemd_user", &user)) < 0 ||
 	    (r = parse_get_kv(c, NULL, root, "annotations", &st->annotations, &st->n_annotations)) < 0)
 		return r;
 	st->pid = (pid_t)pid;
+	st->systemd_cgroup = systemd ? 1 + user : 0;
 	return 0;
 }
 

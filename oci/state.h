@@ -21,7 +21,8 @@ struct container_state {
 	char *created;            /* RFC 3339 with nanoseconds, UTC */
 	char *owner;              /* "" for root, as runc */
 	char *cgroup_path;        /* the container's cgroup (relative to the hierarchy root), or NULL */
-	bool systemd_cgroup;
+	int systemd_cgroup;       /* the cgroup's manager (runtime's enum cgroup_manager): 0 cgroupfs,
+	                           * 1 systemd, 2 the user's systemd ("systemd_user" in state.json) */
 	struct oci_kv *annotations;
 	size_t n_annotations;
 	void *arena;              /* owns the strings when parsed */

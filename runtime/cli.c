@@ -16,7 +16,7 @@ const struct cli_opt cli_global_opts[] = {
 	{ "log", 0, 0, "FILE", "write messages to FILE (text: time, level, message); errors also to stderr" },
 	{ "log-format", 0, 0, "text|json", "format of messages on stderr and in --log (json: {\"level\",\"msg\",\"time\"})" },
 	{ "debug", 0, 0, NULL, "a debug line per step (config, namespaces, cgroup, mounts, hooks, seccomp, exec)" },
-	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus; refused when systemd does not run)" },
+	{ "systemd-cgroup", 0, 0, NULL, "linux.cgroupsPath is slice:prefix:name (a systemd scope, made over D-Bus: the system bus, or a rootless caller's own systemd over its session bus, cgroup v2 only; refused when systemd does not run)" },
 	{ "cgroup-manager", 0, 0, "cgroupfs|systemd|disabled", "crun's spelling of --systemd-cgroup; disabled: no cgroup, linux.resources ignored (crun)" },
 	{ "rootless", 0, 0, "true|false|auto", "true: a cgroup the caller may not make is skipped when linux.resources asks for nothing (runc); auto (default): true for a user other than root and for root in a user namespace (rootless podman)" },
 	{ "version", 'v', 0, NULL, "the version, commit, library versions and built-in features" },

@@ -53,6 +53,18 @@ int cli_help(int argc, char **argv);
 void cli_print_globals(FILE *out);
 
 /* Print `tinyrun: <msg>` (and to --log), return the exit status 1. */
+/* The cgroup manager of create, run and restore (runtime's enum
+ * cgroup_manager): 0 cgroupfs; with --systemd-cgroup 1, the system's systemd,
+ * or 2, a rootless caller's own systemd, as runc decides it: --rootless
+ * true, or (auto) users_runtime (a user other than root, or a user's root in
+ * a user namespace of its own with XDG_RUNTIME_DIR set). */
+static inline int cli_cgroup_manager(const struct global_opts *g)
+{
+	if (!g->systemd_cgroup)
+		return 0;
+	return (g->rootless >= 0 ? g->rootless : g->users_runtime) ? 2 : 1;
+}
+
 int cli_fail(const struct error *err);
 int cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Usage error for a command: message + hint, exit status 1. */

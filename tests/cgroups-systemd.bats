@@ -293,3 +293,22 @@ scope_dirs() {
 	runtime delete --force "$CID"
 	assert_equal "$(scope_dirs)" ""
 }
+
+# A rootless caller's --systemd-cgroup asks the user's own systemd
+# (cgroups-systemd-user.bats, in a cgroup v2 guest); such a systemd manages
+# no v1 hierarchy, so on a hybrid or v1 host it is refused, as runc does,
+# before any bus is asked.
+@test "systemd cgroup: a rootless caller on a host that is not cgroup v2 is refused naming it; no bus is asked, nothing left" {
+	v2 && skip "this host is cgroup v2 (cgroups-systemd-user.bats covers it)"
+	local uid=65534 xdg="$BATS_TEST_TMPDIR/xdg"
+	users_root_bundle "$uid" "$xdg"
+	run_nohang strace -f -o "$BATS_TEST_TMPDIR/strace" -e trace=connect nsenter -t "$NS_PID" -m --wd="$PWD" -- \
+		setpriv --reuid "$uid" --regid "$uid" --clear-groups env USER=trtest XDG_RUNTIME_DIR="$xdg" \
+		unshare --user --map-root-user "$REAL_RUNTIME" --systemd-cgroup run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: --systemd-cgroup: a rootless caller's systemd manages cgroup v2 only, and this host is hybrid (use cgroupfs: no --systemd-cgroup)"
+	run grep -cE 'connect\(.*bus' "$BATS_TEST_TMPDIR/strace"
+	assert_output 0
+	assert_equal "$(ls "$xdg/tinyrun")" ""
+	assert_equal "$(calls StartTransientUnit)" ""
+}

@@ -140,6 +140,30 @@ open_path() {
 	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
 }
 
+# as_users_root UID XDG CMD...: CMD as root of a user namespace that the
+# unprivileged UID made (`unshare --map-root-user`: one id, setgroups
+# denied), with that user's USER and XDG_RUNTIME_DIR. Rootless podman calls
+# the runtime so (its namespace maps more ids): euid 0, not the initial
+# user namespace, no cgroup of its own to write.
+as_users_root() {
+	local uid="$1" xdg="$2"
+	shift 2
+	setpriv --reuid "$uid" --regid "$uid" --clear-groups env USER=trtest XDG_RUNTIME_DIR="$xdg" \
+		unshare --user --map-root-user "$@"
+}
+
+# users_root_bundle UID XDG: $BUNDLE without a user namespace, owned by UID,
+# its devpts without gid=5 (unmapped); XDG made, the user's
+users_root_bundle() {
+	local uid="$1" xdg="$2"
+	update_config '.process.terminal = false
+		| .mounts |= map(if .options then .options -= ["gid=5"] else . end)'
+	chown -R "$uid:$uid" "$BUNDLE"
+	open_path "$BUNDLE"
+	mkdir -m 700 "$xdg"
+	chown "$uid:$uid" "$xdg"
+}
+
 # userns_devices: the linux.devices of the user-namespace cases (devices.bats,
 # kernel61.bats): a node the host lacks, one in a subdirectory, a FIFO, and a
 # command that shows them; assert_userns_devices: what the container saw.

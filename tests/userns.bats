@@ -156,30 +156,6 @@ rootless_true_bundle() {
 	[ -z "$(find "$state" -mindepth 1 -maxdepth 1 -not -name '.*')" ]
 }
 
-# as_users_root UID XDG CMD...: CMD as root of a user namespace that the
-# unprivileged UID made (`unshare --map-root-user`: one id, setgroups
-# denied), with that user's USER and XDG_RUNTIME_DIR. Rootless podman calls
-# the runtime so (its namespace maps more ids): euid 0, not the initial
-# user namespace, no cgroup of its own to write.
-as_users_root() {
-	local uid="$1" xdg="$2"
-	shift 2
-	setpriv --reuid "$uid" --regid "$uid" --clear-groups env USER=trtest XDG_RUNTIME_DIR="$xdg" \
-		unshare --user --map-root-user "$@"
-}
-
-# users_root_bundle UID XDG: $BUNDLE without a user namespace, owned by UID,
-# its devpts without gid=5 (unmapped); XDG made, the user's
-users_root_bundle() {
-	local uid="$1" xdg="$2"
-	update_config '.process.terminal = false
-		| .mounts |= map(if .options then .options -= ["gid=5"] else . end)'
-	chown -R "$uid:$uid" "$BUNDLE"
-	open_path "$BUNDLE"
-	mkdir -m 700 "$xdg"
-	chown "$uid:$uid" "$xdg"
-}
-
 @test "rootless: root of a user's own user namespace runs a bundle with a user namespace of its own and linux.devices: the host's nodes, bound (mknod is the initial namespace's)" {
 	local uid=4245 xdg="$BATS_TEST_TMPDIR/xdg"
 	users_root_bundle "$uid" "$xdg"

@@ -1,5 +1,5 @@
 /* The cgroup backends behind runtime/cgroup/cgroup.h: one table of
- * operations per way of managing the container's cgroup. cgroup_create and
+ * operations per way of managing the container's cgroup. cgroup_plan and
  * cgroup_open choose the backend once and store it in cg->ops; every other
  * entry point of cgroup.c / join.c is a call through that table.
  *

@@ -91,14 +91,15 @@ static int clean_append(char *out, size_t size, const char *p)
 	return 0;
 }
 
-static int resolve_path(const char *id, const char *cgroups_path, bool systemd, char **out,
+static int resolve_path(const char *id, const char *cgroups_path, enum cgroup_manager mgr, char **out,
 			struct systemd_unit *u, struct error *err)
 {
+	bool systemd = mgr != CGROUP_FS;
 	char buf[4096] = "";
 	int r;
 
 	if (systemd) {
-		if ((r = cgsd_path(id, cgroups_path, buf, sizeof(buf), u, err)) < 0)
+		if ((r = cgsd_path(id, cgroups_path, mgr == CGROUP_SYSTEMD_USER, buf, sizeof(buf), u, err)) < 0)
 			return r;
 	} else if (!cgroups_path || !*cgroups_path) {
 		char name[256];
@@ -131,17 +132,17 @@ static int resolve_path(const char *id, const char *cgroups_path, bool systemd, 
 	return 0;
 }
 
-int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
+int cgroup_resolve_path(const char *id, const char *cgroups_path, enum cgroup_manager mgr,
 			char **out, struct error *err)
 {
 	struct systemd_unit u;
 
-	return resolve_path(id, cgroups_path, systemd, out, &u, err);
+	return resolve_path(id, cgroups_path, mgr, out, &u, err);
 }
 
 /* ---- public entry points ------------------------------------------------ */
 
-/* The host's cgroupfs backend; cgroup_create/open may switch to systemd's. */
+/* The host's cgroupfs backend; cgroup_plan/open may switch to systemd's. */
 static void cg_init(struct cgroup *cg)
 {
 	memset(cg, 0, sizeof(*cg));
@@ -150,28 +151,35 @@ static void cg_init(struct cgroup *cg)
 	cg->hybrid = cg->fs == &cg1_ops && hybrid;
 }
 
-int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
-		  struct cgroup *cg, struct error *err)
+int cgroup_plan(const char *id, const struct oci_config *cfg, enum cgroup_manager mgr, struct cgroup *cg,
+		struct error *err)
 {
 	struct systemd_unit u;
 	char *path;
 	int r;
 
 	cg_init(cg);
-	if ((r = resolve_path(id, cfg->has_linux ? cfg->linux_.cgroups_path : NULL, systemd, &path, &u, err)) < 0)
+	if ((r = resolve_path(id, cfg->has_linux ? cfg->linux_.cgroups_path : NULL, mgr, &path, &u, err)) < 0)
 		return r;
-	cg_debug("cgroup: %s, container cgroup %s", cgroup_mode_name(), path);
 	cg->path = path;
-	if (systemd && (r = cgsd_plan(id, &u, cg, err)) < 0) {
+	if (mgr != CGROUP_FS && (r = cgsd_plan(id, &u, cg, err)) < 0) {
 		cgroup_close(cg);
 		return r;
 	}
+	cg_debug("cgroup: %s, container cgroup %s", cgroup_mode_name(), cg->path);
+	return 0;
+}
+
+int cgroup_make(struct cgroup *cg, const struct oci_config *cfg, struct error *err)
+{
+	int r;
+
 	if ((r = cg_at(cg, cg->ops->create(cg, cfg, err), err)) < 0)
 		cgroup_close(cg);
 	return r;
 }
 
-static int cg_open(const char *path, bool systemd, bool unchecked, struct cgroup *cg, struct error *err)
+static int cg_open(const char *path, enum cgroup_manager mgr, bool unchecked, struct cgroup *cg, struct error *err)
 {
 	int r;
 
@@ -180,7 +188,7 @@ static int cg_open(const char *path, bool systemd, bool unchecked, struct cgroup
 		return error_set(err, ENOMEM, "out of memory");
 	cg->created = true;
 	cg->unchecked = unchecked;
-	if (systemd && (r = cgsd_open_unit(cg, err)) < 0) {
+	if (mgr != CGROUP_FS && (r = cgsd_open_unit(cg, mgr, err)) < 0) {
 		cgroup_close(cg);
 		return r;
 	}
@@ -189,14 +197,14 @@ static int cg_open(const char *path, bool systemd, bool unchecked, struct cgroup
 	return r;
 }
 
-int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err)
+int cgroup_open(const char *path, enum cgroup_manager mgr, struct cgroup *cg, struct error *err)
 {
-	return cg_open(path, systemd, false, cg, err);
+	return cg_open(path, mgr, false, cg, err);
 }
 
-int cgroup_open_unchecked(const char *path, bool systemd, struct cgroup *cg, struct error *err)
+int cgroup_open_unchecked(const char *path, enum cgroup_manager mgr, struct cgroup *cg, struct error *err)
 {
-	return cg_open(path, systemd, true, cg, err);
+	return cg_open(path, mgr, true, cg, err);
 }
 
 int cgroup_attach(const struct cgroup *cg, pid_t pid, struct error *err)

@@ -1,5 +1,5 @@
 /* One small interface over cgroup v2 (unified) and v1 (hybrid hosts), and
- * systemd units. cgroup_create / cgroup_open choose the backend once
+ * systemd units. cgroup_plan / cgroup_open choose the backend once
  * (runtime/cgroup/backend.h: v1, v2, systemd, none) and keep it in cg->ops;
  * the other calls go through it. No JSON here: resources come as struct
  * oci_resources.
@@ -14,10 +14,11 @@
  *    "system.slice:tinyrun:<id>") mapped to the cgroupfs path systemd uses,
  *    "/system.slice/prefix-name.scope" (a name ending in ".slice" is that
  *    slice itself). With systemd as PID 1 (sd_booted) the cgroup is a
- *    transient unit made over D-Bus (systemd.h): cgroup_create only
+ *    transient unit made over D-Bus (systemd.h): cgroup_plan only
  *    resolves the path, and cgroup_enter_systemd_unit (join.h) makes
- *    the unit once the init pid exists. Without systemd, the path is used as
- *    a plain cgroupfs path (with a debug note).
+ *    the unit once the init pid exists. Without systemd, refused. For a
+ *    rootless caller (CGROUP_SYSTEMD_USER) the unit is its own systemd's:
+ *    "user.slice:tinyrun:<id>" by default, under that manager's cgroup.
  * Paths are cleaned lexically ("..", "//") so they never leave the hierarchy.
  *
  * Hierarchies: v2: /sys/fs/cgroup, every available controller enabled in the
@@ -54,13 +55,19 @@
 
 enum cgroup_mode { CGROUP_MODE_V2 = 2, CGROUP_MODE_V1 = 1 /* v1 or hybrid */ };
 
+/* Who makes the container's cgroup: the runtime on cgroupfs, or systemd
+ * (--systemd-cgroup): the system's manager over the system bus, or, for a
+ * rootless caller, the user's own manager over the session bus (cgroup v2
+ * only; the unit's cgroup is under the manager's own, as runc's). */
+enum cgroup_manager { CGROUP_FS = 0, CGROUP_SYSTEMD = 1, CGROUP_SYSTEMD_USER = 2 };
+
 struct systemd_unit;
 struct cgroup_ops;
 
 /* A zeroed struct cgroup with v2_dirfd = -1 is "no cgroup" (rootless without
  * a delegated one): every call on it does nothing, or fails with ENODEV. */
 struct cgroup {
-	const struct cgroup_ops *ops;    /* the backend, chosen by cgroup_create/open; NULL: none */
+	const struct cgroup_ops *ops;    /* the backend, chosen by cgroup_plan/open; NULL: none */
 	const struct cgroup_ops *fs;     /* the cgroupfs backend (v1 or v2) of the host; systemd
 	                                  * delegates to it, else == ops */
 	char *path;          /* relative to each hierarchy's root, e.g. "/tinyrun/abc" */
@@ -69,6 +76,8 @@ struct cgroup {
 	bool created;        /* we made it (so delete removes it) */
 	bool hybrid;         /* v1 with a cgroup2 at /sys/fs/cgroup/unified */
 	bool unchecked;      /* opened for a status only: v1 does not stat it first */
+	bool rootless;       /* a rootless caller's (its own systemd's unit): device rules it may
+	                      * not attach (no CAP_BPF on the host) are skipped, as runc does */
 	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (v1.c) */
 	uint32_t v1_made;    /* v1: those whose dir is the container's to remove: made by
 	                      * create (one there before had to be empty: it is left when
@@ -85,25 +94,30 @@ const char *cgroup_mode_name(void);
  * path mapping). NULL: dropped. */
 void cgroup_set_debug(void (*fn)(const char *msg));
 
-/* The container's cgroup path, see above. *out is malloc'd. */
-int cgroup_resolve_path(const char *id, const char *cgroups_path, bool systemd,
+/* The container's cgroup path, see above (for CGROUP_SYSTEMD_USER, the part
+ * under the user manager's own cgroup). *out is malloc'd. */
+int cgroup_resolve_path(const char *id, const char *cgroups_path, enum cgroup_manager mgr,
 			char **out, struct error *err);
 
-/* Resolve the path (linux.cgroupsPath, systemd form when `systemd`, or the
- * default "/tinyrun/<id>"), create it in every hierarchy and apply resources.
- * On failure nothing is left behind and cgroup_close(cg) is still safe.
- * A systemd unit (cg->unit) is only resolved here: see cgroup_enter_systemd_unit. */
-int cgroup_create(const char *id, const struct oci_config *cfg, bool systemd,
-		  struct cgroup *cg, struct error *err);
+/* Where the cgroup will be, with nothing made yet: cg->path (linux.cgroupsPath,
+ * systemd form with a systemd manager, or the default "/tinyrun/<id>") and
+ * the backend. The user's systemd is asked for its own cgroup here (one
+ * D-Bus call); a systemd unit (cg->unit) is only resolved: see
+ * cgroup_enter_systemd_unit. On failure cgroup_close(cg) is still safe. */
+int cgroup_plan(const char *id, const struct oci_config *cfg, enum cgroup_manager mgr,
+		struct cgroup *cg, struct error *err);
+/* Create the planned cgroup in every hierarchy and apply resources. On
+ * failure nothing is left behind and cgroup_close(cg) is still safe. */
+int cgroup_make(struct cgroup *cg, const struct oci_config *cfg, struct error *err);
 /* Put `pid` in the cgroup (v1: every hierarchy; v2: cgroup.procs). Not needed
  * after clone3(CLONE_INTO_CGROUP, v2_dirfd). */
 int cgroup_attach(const struct cgroup *cg, pid_t pid, struct error *err);
 /* Re-open a cgroup recorded in the state (path, mode) for later commands.
  * -ENOENT when the cgroup is gone. Cheap: one open on v2, a few stats on v1. */
-int cgroup_open(const char *path, bool systemd, struct cgroup *cg, struct error *err);
+int cgroup_open(const char *path, enum cgroup_manager mgr, struct cgroup *cg, struct error *err);
 /* The same, for cgroup_is_frozen only (a status: `state`, `list`): a v1
  * cgroup is not checked to exist first (a missing one reads as not frozen). */
-int cgroup_open_unchecked(const char *path, bool systemd, struct cgroup *cg, struct error *err);
+int cgroup_open_unchecked(const char *path, enum cgroup_manager mgr, struct cgroup *cg, struct error *err);
 /* Apply the fields present in `res` to a live cgroup (`update`). Devices are
  * not changed. memory.checkBeforeUpdate is honoured on v2. */
 int cgroup_update(const struct cgroup *cg, const struct oci_resources *res, struct error *err);

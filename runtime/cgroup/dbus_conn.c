@@ -273,22 +273,28 @@ static int sasl_line(struct dbus_conn *c, char *line, size_t n, uint64_t deadlin
 	return 0;
 }
 
+/* SASL EXTERNAL without an authorization identity, as sd-bus: the bus takes
+ * the uid from the socket (SO_PEERCRED), which in a user namespace is not our
+ * euid (rootless podman's root is the user's uid there). Pipelined: the
+ * server's DATA challenge is answered before it comes. */
 static int authenticate(struct dbus_conn *c, uint64_t deadline)
 {
-	char uid[16], msg[64] = "", line[SASL_LINE_MAX];
-	size_t n;
+	static const char hello[] = "\0AUTH EXTERNAL\r\nDATA\r\n";
+	char line[SASL_LINE_MAX];
 	int r;
 
-	snprintf(uid, sizeof(uid), "%u", (unsigned)geteuid());
-	n = 1 + (size_t)snprintf(msg + 1, sizeof(msg) - 1, "AUTH EXTERNAL ");
-	for (const char *p = uid; *p; p++)
-		n += (size_t)snprintf(msg + n, sizeof(msg) - n, "%02x", (unsigned char)*p);
-	n += (size_t)snprintf(msg + n, sizeof(msg) - n, "\r\n");
-	if ((r = send_all(c, msg, n, deadline)) < 0 || (r = sasl_line(c, line, sizeof(line), deadline)) < 0)
+	if ((r = send_all(c, hello, sizeof(hello) - 1, deadline)) < 0)
 		return r;
-	if (strncmp(line, "OK ", 3))
-		return strncmp(line, "REJECTED", 8) ? -EBADMSG : -EACCES;
-	return send_all(c, "BEGIN\r\n", 7, deadline);
+	for (;;) {
+		if ((r = sasl_line(c, line, sizeof(line), deadline)) < 0)
+			return r;
+		if (!strncmp(line, "OK ", 3))
+			return send_all(c, "BEGIN\r\n", 7, deadline);
+		if (!strncmp(line, "REJECTED", 8))
+			return -EACCES;
+		if (strcmp(line, "DATA") && strncmp(line, "DATA ", 5))
+			return -EBADMSG;
+	}
 }
 
 /* org.freedesktop.DBus.MEMBER() or MEMBER(arg): 0, or -errno (a bus error mapped). */

@@ -1,6 +1,7 @@
 /* A D-Bus client connection, just enough for --systemd-cgroup: a unix
  * socket to the bus (an address "unix:path=..." or "unix:abstract=...",
- * ';'-separated alternatives tried in turn), SASL EXTERNAL with our euid,
+ * ';'-separated alternatives tried in turn), SASL EXTERNAL with the uid the
+ * bus reads off the socket (no identity sent, as sd-bus),
  * Hello, then calls answered by their METHOD_RETURN or ERROR, every wait
  * bounded by a deadline (CLOCK_MONOTONIC microseconds, dbus_now_usec). */
 #ifndef TINYRUN_CGROUP_DBUS_CONN_H

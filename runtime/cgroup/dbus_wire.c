@@ -460,6 +460,7 @@ int dbus_msg_parse(const uint8_t *p, size_t len, struct dbus_msg *m)
 int dbus_msg_read(const struct dbus_msg *m, const char *sig, ...)
 {
 	struct reader r = { .p = m->data, .pos = m->body, .end = m->len, .big = m->big_endian };
+	const char *vsig;
 	va_list ap;
 	int ret = 0;
 	uint32_t u;
@@ -481,6 +482,10 @@ int dbus_msg_read(const struct dbus_msg *m, const char *sig, ...)
 			break;
 		case 'g':
 			ret = r_signature(&r, va_arg(ap, const char **));
+			break;
+		case 'v':       /* a variant holding a string */
+			if ((ret = r_signature(&r, &vsig)) == 0)
+				ret = strcmp(vsig, "s") ? -ENXIO : r_string(&r, va_arg(ap, const char **));
 			break;
 		default:
 			ret = -EINVAL;

@@ -71,8 +71,9 @@ int dbus_msg_size(const uint8_t *hdr, size_t *size);
 /* Check and parse a whole message of len bytes (dbus_msg_size's). 0 or -EBADMSG. */
 int dbus_msg_parse(const uint8_t *p, size_t len, struct dbus_msg *m);
 /* The body's first arguments: sig is a prefix of the message's signature of
- * the types u (uint32_t *), b (bool *), s o g (const char **). 0, -ENXIO when the
- * signature differs, or -EBADMSG. */
+ * the types u (uint32_t *), b (bool *), s o g (const char **), and v, a
+ * variant that must hold a string (const char **). 0, -ENXIO when the
+ * signature (or the variant's) differs, or -EBADMSG. */
 int dbus_msg_read(const struct dbus_msg *m, const char *sig, ...);
 
 /* A bus error's errno, as sd-bus maps the common names (EIO otherwise). */

@@ -109,15 +109,50 @@ static int wait_job(struct dbus_conn *c, const struct dbus_msg *reply, struct jo
 	return 0;
 }
 
-/* The caller's DBUS_SYSTEM_BUS_ADDRESS (oci/callerenv.h: never the image's),
- * else the system bus's usual socket, as sd-bus chose. */
-static int open_bus(struct dbus_conn *c, struct error *err)
+/* "unix:path=" + $XDG_RUNTIME_DIR/bus, its bytes escaped as D-Bus addresses want. */
+static int xdg_bus_address(char *out, size_t size)
 {
-	const char *address = callerenv_get("DBUS_SYSTEM_BUS_ADDRESS");
+	static const char plain[] = "-_/.\\*";
+	const char *xdg = callerenv_get("XDG_RUNTIME_DIR");
+	size_t n;
+
+	if (!xdg || xdg[0] != '/')
+		return -ENOENT;
+	n = (size_t)snprintf(out, size, "unix:path=");
+	for (const char *p = xdg; *p && n + 4 < size; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || strchr(plain, ch))
+			out[n++] = (char)ch;
+		else
+			n += (size_t)snprintf(out + n, size - n, "%%%02x", ch);
+	}
+	if ((size_t)snprintf(out + n, size - n, "/bus") >= size - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* The system bus: the caller's DBUS_SYSTEM_BUS_ADDRESS (oci/callerenv.h:
+ * never the image's), else its usual socket, as sd-bus chooses. The user's
+ * (a rootless caller's systemd): the caller's DBUS_SESSION_BUS_ADDRESS, else
+ * $XDG_RUNTIME_DIR/bus, as sd-bus's sd_bus_open_user. */
+static int open_bus(struct dbus_conn *c, bool user, struct error *err)
+{
+	const char *address = callerenv_get(user ? "DBUS_SESSION_BUS_ADDRESS" : "DBUS_SYSTEM_BUS_ADDRESS");
+	char xdg_address[4200];
 	int r;
 
-	if ((r = dbc_open(c, address ? address : DBUS_SYSTEM_BUS_DEFAULT, dbus_now_usec() + CALL_TIMEOUT_USEC)) < 0)
-		return error_sys(err, -r, "--systemd-cgroup: connecting to the system bus");
+	if (!user && !address)
+		address = DBUS_SYSTEM_BUS_DEFAULT;
+	if (user && !address) {
+		if ((r = xdg_bus_address(xdg_address, sizeof(xdg_address))) < 0)
+			return error_set(err, -r, "--systemd-cgroup: a rootless caller's systemd is asked over its session bus, "
+					 "and neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set");
+		address = xdg_address;
+	}
+	if ((r = dbc_open(c, address, dbus_now_usec() + CALL_TIMEOUT_USEC)) < 0)
+		return error_sys(err, -r, "--systemd-cgroup: connecting to the %s bus (%s)", user ? "session" : "system",
+				 address);
 	return 0;
 }
 
@@ -129,7 +164,7 @@ static int call(struct dbus_conn *c, struct dbus_writer *w, struct job_watch *jw
 	const char *message;
 	int r;
 
-	if ((r = dbc_call(c, w, dbus_now_usec() + CALL_TIMEOUT_USEC, on_message, jw, reply)) < 0)
+	if ((r = dbc_call(c, w, dbus_now_usec() + CALL_TIMEOUT_USEC, jw ? on_message : NULL, jw, reply)) < 0)
 		return bus_fail(err, r, NULL, method, unit);
 	if (reply->type == DBUS_ERROR) {
 		if (ok_error && !strcmp(reply->error_name, ok_error))
@@ -214,7 +249,7 @@ int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
 	struct dbus_conn c;
 	int r;
 
-	if ((r = open_bus(&c, err)) < 0)
+	if ((r = open_bus(&c, u->user, err)) < 0)
 		return r;
 	if ((r = watch_jobs(&c, method, u->name, err)) < 0)
 		goto out;
@@ -233,7 +268,7 @@ out:
 
 /* ---- StopUnit ------------------------------------------------------------- */
 
-int cgsd_stop_unit(const char *unit, struct error *err)
+int cgsd_stop_unit(const char *unit, bool user, struct error *err)
 {
 	static const char method[] = "StopUnit";
 	uint8_t buf[1024];
@@ -243,7 +278,7 @@ int cgsd_stop_unit(const char *unit, struct error *err)
 	struct dbus_conn c;
 	int r;
 
-	if ((r = open_bus(&c, err)) < 0)
+	if ((r = open_bus(&c, user, err)) < 0)
 		return r;
 	if ((r = watch_jobs(&c, method, unit, err)) < 0)
 		goto out;
@@ -256,6 +291,77 @@ int cgsd_stop_unit(const char *unit, struct error *err)
 		r = wait_job(&c, &reply, &jw, method, unit, err);
 	else if (r == 1)
 		r = 0;          /* not loaded: stopped already */
+out:
+	dbc_close(&c);
+	return r;
+}
+
+/* ---- AttachProcessesToUnit -------------------------------------------------- */
+
+int cgsd_attach_pid(const struct systemd_unit *u, const char *sub, pid_t pid, struct error *err)
+{
+	static const char method[] = "AttachProcessesToUnit";
+	uint8_t buf[1024 + 4200];
+	char subcgroup[4200];
+	struct dbus_writer w;
+	struct dbus_msg reply;
+	struct dbus_array a;
+	struct dbus_conn c;
+	int r;
+
+	if ((size_t)snprintf(subcgroup, sizeof(subcgroup), "%s%s", *sub ? "/" : "", sub) >= sizeof(subcgroup))
+		return error_set(err, ENAMETOOLONG, "--systemd-cgroup: %s %s: sub-cgroup too long", method, u->name);
+	if ((r = open_bus(&c, u->user, err)) < 0)
+		return r;
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 0, SD_SERVICE, SD_OBJECT, SD_MANAGER, method, "ssau");
+	dbw_string(&w, u->name);
+	dbw_string(&w, subcgroup);
+	a = dbw_array_begin(&w, 4);
+	dbw_u32(&w, (uint32_t)pid);
+	dbw_array_end(&w, a);
+	r = call(&c, &w, NULL, &reply, NULL, method, u->name, err);
+	dbc_close(&c);
+	return r;
+}
+
+/* ---- the user manager's own cgroup ------------------------------------------ */
+
+/* A cgroup path systemd gave: absolute, no "." or ".." component, no "//". */
+static bool clean_cgroup_path(const char *p)
+{
+	if (p[0] != '/' || strstr(p, "//") || strstr(p, "/./") || strstr(p, "/../"))
+		return false;
+	size_t n = strlen(p);
+
+	return !(n >= 2 && !strcmp(p + n - 2, "/.")) && !(n >= 3 && !strcmp(p + n - 3, "/.."));
+}
+
+int cgsd_user_manager_cgroup(char *out, size_t size, struct error *err)
+{
+	static const char method[] = "Get", what[] = "ControlGroup";
+	uint8_t buf[1024];
+	struct dbus_writer w;
+	struct dbus_msg reply;
+	struct dbus_conn c;
+	const char *cgroup;
+	int r;
+
+	if ((r = open_bus(&c, true, err)) < 0)
+		return r;
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 0, SD_SERVICE, SD_OBJECT, "org.freedesktop.DBus.Properties", method, "ss");
+	dbw_string(&w, SD_MANAGER);
+	dbw_string(&w, what);
+	if ((r = call(&c, &w, NULL, &reply, NULL, method, what, err)) < 0)
+		goto out;
+	if ((r = dbus_msg_read(&reply, "v", &cgroup)) < 0)
+		r = bus_fail(err, r, NULL, method, what);
+	else if (!clean_cgroup_path(cgroup) || strlen(cgroup) >= size)
+		r = error_set(err, EINVAL, "--systemd-cgroup: the user's systemd runs in cgroup \"%.200s\": "
+			      "expected an absolute, clean path", cgroup);
+	else
+		snprintf(out, size, "%s", cgroup);
 out:
 	dbc_close(&c);
 	return r;

@@ -21,6 +21,7 @@ struct systemd_unit {
 	char name[256];         /* "tinyrun-abc.scope", or "a-b.slice" */
 	char slice[256];        /* a scope's Slice=, a slice's Wants= */
 	char description[320];
+	bool user;              /* the user's manager (session bus), not the system's */
 	bool pending;           /* resolved, not asked for yet (the init pid does not exist yet) */
 	bool started;           /* StartTransientUnit returned a job: ours to stop */
 };
@@ -28,7 +29,11 @@ struct systemd_unit {
 /* sd_booted(): /run/systemd/system is a directory. */
 bool cgsd_booted(void);
 
-/* StartTransientUnit(u->name, "fail") and wait for its job. A scope gets
+/* The bus: the system's (the caller's DBUS_SYSTEM_BUS_ADDRESS, else
+ * /run/dbus/system_bus_socket), or, for u->user, the caller's session bus
+ * (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus, as runc and sd-bus).
+ *
+ * StartTransientUnit(u->name, "fail") and wait for its job. A scope gets
  * Slice=u->slice, Delegate=yes, PIDs=[pid]; a slice gets Wants=u->slice and
  * no pid. Both DefaultDependencies=no and Memory/CPU/TasksAccounting=yes.
  * u->started is set once systemd has the unit (even if its job then fails). */
@@ -36,7 +41,15 @@ int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
 
 /* StopUnit(name, "replace") and wait a few seconds for its job. A unit
  * systemd does not know (NoSuchUnit) is already stopped: 0. */
-int cgsd_stop_unit(const char *name, struct error *err);
+int cgsd_stop_unit(const char *name, bool user, struct error *err);
+
+/* AttachProcessesToUnit(u->name, "/" + sub or "", [pid]): systemd moves pid
+ * into the unit's cgroup (or its sub-cgroup sub, "" for none). */
+int cgsd_attach_pid(const struct systemd_unit *u, const char *sub, pid_t pid, struct error *err);
+
+/* The user's manager's own cgroup (its ControlGroup property, e.g.
+ * "/user.slice/user-1000.slice/user@1000.service"), absolute and clean. */
+int cgsd_user_manager_cgroup(char *out, size_t size, struct error *err);
 
 /* The StartTransientUnit call cgsd_start_unit sends, into w (for the unit test). */
 void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid);

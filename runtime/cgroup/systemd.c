@@ -38,15 +38,17 @@ static int expand_slice(const char *slice, char *out, size_t size, struct error 
 	return 0;
 }
 
-int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
+int cgsd_path(const char *id, const char *spec, bool user, char *out, size_t size, struct systemd_unit *u,
 	      struct error *err)
 {
+	const char *default_slice = user ? "user.slice" : "system.slice";
 	char slice[256], prefix[256], name[256];
 	const char *c1, *c2;
 	int r;
 
+	u->user = user;
 	if (!spec || !*spec) {
-		snprintf(slice, sizeof(slice), "system.slice");
+		snprintf(slice, sizeof(slice), "%s", default_slice);
 		snprintf(prefix, sizeof(prefix), "tinyrun");
 		snprintf(name, sizeof(name), "%s", id);
 	} else {
@@ -60,7 +62,7 @@ int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct s
 		snprintf(prefix, sizeof(prefix), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
 		snprintf(name, sizeof(name), "%s", c2 + 1);
 		if (!slice[0])
-			snprintf(slice, sizeof(slice), "system.slice");
+			snprintf(slice, sizeof(slice), "%s", default_slice);
 	}
 	if (strchr(prefix, '/') || strchr(name, '/'))
 		return error_set(err, EINVAL, "linux.cgroupsPath \"%s\": '/' in a unit name", spec);
@@ -91,13 +93,38 @@ int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct s
 
 /* ---- choosing the backend ---------------------------------------------- */
 
+/* A rootless caller's unit lives under its systemd's own cgroup
+ * ("/user.slice/user-1000.slice/user@1000.service"), asked for over the
+ * session bus, as runc does: cg->path gets it in front. */
+static int user_prefix(struct cgroup *cg, struct error *err)
+{
+	char manager[1024], *path;
+	int r;
+
+	if (cg->fs != &cg2_ops)
+		return error_set(err, ENOTSUP, "--systemd-cgroup: a rootless caller's systemd manages cgroup v2 only, and this "
+				 "host is %s (use cgroupfs: no --systemd-cgroup)", cgroup_mode_name());
+	if ((r = cgsd_user_manager_cgroup(manager, sizeof(manager), err)) < 0)
+		return r;
+	cg->rootless = true;
+	if (asprintf(&path, "%s%s", strcmp(manager, "/") ? manager : "", cg->path) < 0)
+		return error_set(err, ENOMEM, "out of memory");
+	free(cg->path);
+	cg->path = path;
+	return 0;
+}
+
 int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err)
 {
+	int r;
+
 	/* runc refuses it too (IsRunningSystemd): the path alone on cgroupfs would
 	 * be a slice no systemd knows of, left empty in every hierarchy */
 	if (!cgsd_booted())
 		return error_set(err, ENOTSUP, "--systemd-cgroup: systemd is not running on this host (no /run/systemd/system): "
 				 "cannot use the systemd cgroup manager (use cgroupfs: no --systemd-cgroup)");
+	if (u->user && (r = user_prefix(cg, err)) < 0)
+		return r;
 	if (!(cg->unit = malloc(sizeof(*u))))
 		return error_set(err, ENOMEM, "out of memory");
 	*cg->unit = *u;
@@ -105,11 +132,12 @@ int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, s
 	cg->unit->pending = true;
 	cg->unit->started = false;
 	cg->ops = &cg_systemd_ops;
-	cg_debug("cgroup: systemd is running: %s will be the transient unit %s", cg->path, u->name);
+	cg_debug("cgroup: systemd is running: %s will be the %s's transient unit %s", cg->path,
+		 u->user ? "user manager" : "system manager", u->name);
 	return 0;
 }
 
-int cgsd_open_unit(struct cgroup *cg, struct error *err)
+int cgsd_open_unit(struct cgroup *cg, enum cgroup_manager mgr, struct error *err)
 {
 	const char *base = strrchr(cg->path, '/') + 1;
 	size_t n = strlen(base);
@@ -120,6 +148,7 @@ int cgsd_open_unit(struct cgroup *cg, struct error *err)
 	if (!(cg->unit = calloc(1, sizeof(*cg->unit))))
 		return error_set(err, ENOMEM, "out of memory");
 	memcpy(cg->unit->name, base, n + 1);
+	cg->unit->user = mgr == CGROUP_SYSTEMD_USER;
 	cg->unit->started = true;
 	cg->ops = &cg_systemd_ops;
 	return 0;
@@ -151,16 +180,34 @@ static int sd_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struc
 	return 0;
 }
 
+/* A process (exec's) that may not go in by itself: a rootless caller runs
+ * outside its systemd's subtree (a login session's scope, say), where the
+ * kernel lets it move nothing into the user's unit. The child then waits
+ * until the parent has asked that systemd to move it (sd_enter). */
 static int sd_join_without_clone(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
 {
-	return cg->fs->join_without_clone(cg, j, err);
+	if (!cg->unit || !cg->unit->user)
+		return cg->fs->join_without_clone(cg, j, err);
+	if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
+		return error_sys(err, errno, "pipe");
+	j->wait_parent = true;
+	return 0;
 }
 
 static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, struct cgroup_join *j,
 		    struct error *err)
 {
+	const char *sub = cgroup_sub_clean(j->n_subs ? j->subs[0].path : "");
 	int r;
 
+	if (cg->unit && !cg->unit->pending && j->wait_parent) {
+		/* exec into a rootless caller's unit (sd_join_without_clone) */
+		if (!sub)
+			return error_set(err, EINVAL, "exec --cgroup: \"..\" in a sub-cgroup");
+		if ((r = cgsd_attach_pid(cg->unit, sub, pid, err)) < 0)
+			return r;
+		return cgroup_join_release(j, err);
+	}
 	if (!cg->unit || !cg->unit->pending)
 		return 0;
 	cg->unit->pending = false;
@@ -230,7 +277,7 @@ static int sd_destroy(struct cgroup *cg, struct error *err)
 	if (cg->unit && !cg->unit->started)
 		return 0;                     /* a unit not (yet) ours: nothing made */
 	if (cg->unit) {
-		stop_r = cgsd_stop_unit(cg->unit->name, &stop_err);
+		stop_r = cgsd_stop_unit(cg->unit->name, cg->unit->user, &stop_err);
 		free(cg->unit);
 		cg->unit = NULL;
 	}

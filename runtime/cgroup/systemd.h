@@ -13,16 +13,19 @@
 #include "runtime/cgroup/cgroup.h"
 #include "runtime/cgroup/systemd-dbus.h"
 
-/* "slice:prefix:name" (NULL or "": "system.slice:tinyrun:<id>") -> the
- * cgroupfs path systemd uses in out, and the unit's name and slice in u. */
-int cgsd_path(const char *id, const char *spec, char *out, size_t size, struct systemd_unit *u,
+/* "slice:prefix:name" (NULL or "": "system.slice:tinyrun:<id>", for the
+ * user's manager "user.slice:tinyrun:<id>") -> the cgroupfs path systemd
+ * uses in out (the user's: under its manager's cgroup, which cgsd_plan puts
+ * in front), and the unit's name, slice and manager in u. */
+int cgsd_path(const char *id, const char *spec, bool user, char *out, size_t size, struct systemd_unit *u,
 	      struct error *err);
-/* cgroup_create: with systemd running, cg becomes a systemd cgroup whose
+/* cgroup_plan: with systemd running, cg becomes a systemd cgroup whose
  * unit u (from cgsd_path) is made once the pid exists (cgroup_enter_systemd_unit);
- * without it, an error (runc's refusal: no cgroupfs fallback). */
+ * without it, an error (runc's refusal: no cgroupfs fallback). The user's
+ * manager: cgroup v2 only, and cg->path gets its cgroup in front. */
 int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, struct error *err);
 /* cgroup_open: the unit a --systemd-cgroup path was made as (its last
  * component), when systemd is running. */
-int cgsd_open_unit(struct cgroup *cg, struct error *err);
+int cgsd_open_unit(struct cgroup *cg, enum cgroup_manager mgr, struct error *err);
 
 #endif

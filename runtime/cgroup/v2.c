@@ -116,8 +116,13 @@ int cg2_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 	if (cfg->has_linux && cfg->linux_.has_resources &&
 	    (r = cg2_apply(cg->v2_dirfd, &cfg->linux_.resources, false, err)) < 0)
 		goto fail;
-	if ((r = cg2_apply_devices(cg->v2_dirfd, cfg, err)) < 0)
-		goto fail;
+	if ((r = cg2_apply_devices(cg->v2_dirfd, cfg, err)) < 0) {
+		if (!cg->rootless || (r != -EPERM && r != -EACCES))
+			goto fail;
+		/* runc's rootless manager too: the device nodes are the host's, bound */
+		cg_debug("cgroup: rootless: %s (skipped)", err->msg);
+		r = 0;
+	}
 	if (cg->created && (r = cg2_delegate_to_user(cg->v2_dirfd, cfg, err)) < 0)
 		goto fail;
 	goto out;

@@ -313,24 +313,18 @@ static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cf
 		seccomp_prog_free(&ctx->seccomp);
 }
 
-/* Where the cgroup will be, on disk before it is made: gc and delete find
- * it in every hierarchy even when this create dies half-way. */
-static int record_cgroup(const struct global_opts *g, const struct create_opts *o, const struct oci_config *cfg,
-			 struct container *c, struct error *err)
+/* Where the cgroup will be (planned), on disk before it is made: gc and
+ * delete find it in every hierarchy even when this create dies half-way. */
+static int record_cgroup(const struct container *c, const struct cgroup *cg, enum cgroup_manager mgr,
+			 struct error *err)
 {
-	char *path, *text;
+	char *text;
 	int r;
 
-	if (cgroup_resolve_path(o->id, cfg->has_linux ? cfg->linux_.cgroups_path : NULL, g->systemd_cgroup, &path,
-				err) < 0)
-		return 0;   /* cgroup_create says why */
-	if (asprintf(&text, "%d %s\n", g->systemd_cgroup ? 1 : 0, path) < 0) {
-		free(path);
+	if (asprintf(&text, "%d %s\n", (int)mgr, cg->path) < 0)
 		return error_set(err, ENOMEM, "out of memory");
-	}
 	r = container_record_write(c->dirfd, "cgroup", text, err);
 	free(text);
-	free(path);
 	return r;
 }
 
@@ -354,9 +348,11 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 		out->cg.v2_dirfd = -1;
 		return cgroup_join_prepare(&out->cg, &ctx->join, err);
 	}
-	if ((r = record_cgroup(g, o, cfg, c, err)) < 0)
-		return r;
-	r = cgroup_create(o->id, cfg, g->systemd_cgroup, &out->cg, err);
+	if ((r = cgroup_plan(o->id, cfg, c->st.systemd_cgroup, &out->cg, err)) == 0 &&
+	    (r = record_cgroup(c, &out->cg, c->st.systemd_cgroup, err)) == 0)
+		r = cgroup_make(&out->cg, cfg, err);
+	else if (r < 0 && out->cg.path)
+		cgroup_close(&out->cg);
 
 	if (r < 0) {
 		/* rootless, as runc: no cgroup is fine when no resource is asked for */
@@ -410,7 +406,7 @@ static int make_state(const struct global_opts *g, const struct create_opts *o, 
 		.oci_version = cfg->oci_version, .id = (char *)o->id, .bundle = (char *)o->bundle,
 		.rootfs = (char *)ctx->rootfs, .created = created_at, .owner = "",
 		.annotations = cfg->annotations, .n_annotations = cfg->n_annotations,
-		.systemd_cgroup = g->systemd_cgroup,
+		.systemd_cgroup = cli_cgroup_manager(g),
 	};
 	/* kept for exec (process defaults, seccomp) and the poststart/poststop hooks */
 	/* tinyrun-init writes the task's wait status here (init.c) */

@@ -374,6 +374,11 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		exec_child(&x);
 	close(sv[1]);
 	sv[1] = -1;
+	/* a rootless caller's systemd unit: systemd moves the waiting child in */
+	if (x.join.wait_parent && (r = cgroup_enter_systemd_unit(&cg, cfg, pid, &x.join, err)) < 0) {
+		error_prefix(err, "container \"%s\": adding pid to its cgroup", c->id);
+		goto kill;
+	}
 	if ((r = exec_answer(&x, c, &pid, &pidfd, sv[0], &pty, err)) < 0)
 		goto reap;
 	if (o->pid_file && (r = container_write_pid_file(o->pid_file, pid, err)) < 0)

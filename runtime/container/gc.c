@@ -24,7 +24,7 @@
 struct gc_target {
 	struct container *c;
 	char cgroup_path[4096];     /* "" when no cgroup was to be made yet */
-	bool systemd;
+	int systemd;                 /* enum cgroup_manager */
 };
 
 /* "<pid> <start time>" of record `name`: is that process still the one? */
@@ -67,8 +67,9 @@ static void read_cgroup_record(struct gc_target *t)
 	text[n] = 0;
 	if (text[n - 1] == '\n')
 		text[n - 1] = 0;
-	sd = text[0] == '1';
-	if (text[1] == ' ' && text[2] == '/' && strlen(text + 2) < sizeof(t->cgroup_path)) {
+	sd = text[0] - '0';    /* enum cgroup_manager */
+	if (sd >= 0 && sd <= CGROUP_SYSTEMD_USER && text[1] == ' ' && text[2] == '/' &&
+	    strlen(text + 2) < sizeof(t->cgroup_path)) {
 		strcpy(t->cgroup_path, text + 2);
 		t->systemd = sd;
 	}

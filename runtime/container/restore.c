@@ -205,7 +205,7 @@ static int make_state(const struct global_opts *g, struct restore *rs, const cha
 {
 	static char created_at[64];
 	struct timespec now;
-	char text[PATH_MAX + 8], *path;
+	char text[PATH_MAX + 8];
 	int r, fd;
 
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -214,7 +214,7 @@ static int make_state(const struct global_opts *g, struct restore *rs, const cha
 		.oci_version = rs->cfg->oci_version, .id = (char *)id, .bundle = (char *)bundle,
 		.rootfs = (char *)rootfs, .created = created_at, .owner = "",
 		.annotations = rs->cfg->annotations, .n_annotations = rs->cfg->n_annotations,
-		.systemd_cgroup = g->systemd_cgroup,
+		.systemd_cgroup = cli_cgroup_manager(g),
 	};
 	fd = openat(rs->c->dirfd, "config.json", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	r = fd >= 0 && write(fd, json, len) == (ssize_t)len ? 0 : error_sys(err, errno, "%s/config.json", rs->c->dir);
@@ -222,14 +222,11 @@ static int make_state(const struct global_opts *g, struct restore *rs, const cha
 		close(fd);
 	if (r < 0)
 		return r;
-	if (cgroup_resolve_path(id, rs->cfg->has_linux ? rs->cfg->linux_.cgroups_path : NULL, g->systemd_cgroup,
-				&path, err) == 0) {
-		snprintf(text, sizeof(text), "%d %s\n", g->systemd_cgroup ? 1 : 0, path);
-		free(path);
-		if ((r = container_record_write(rs->c->dirfd, "cgroup", text, err)) < 0)
-			return r;
-	}
-	if ((r = cgroup_create(id, rs->cfg, g->systemd_cgroup, &rs->cg, err)) < 0)
+	if ((r = cgroup_plan(id, rs->cfg, rs->c->st.systemd_cgroup, &rs->cg, err)) < 0)
+		return r;
+	snprintf(text, sizeof(text), "%d %s\n", rs->c->st.systemd_cgroup, rs->cg.path);
+	if ((r = container_record_write(rs->c->dirfd, "cgroup", text, err)) < 0 ||
+	    (r = cgroup_make(&rs->cg, rs->cfg, err)) < 0)
 		return r;
 	/* the state outlives rs->cg (closed once restored) */
 	if (rs->cg.path && !(rs->c->st.cgroup_path = strdup(rs->cg.path)))

@@ -2,6 +2,10 @@
 """A stand-in for systemd's D-Bus Manager, for tests/cgroups-systemd.bats.
 
 usage: mock-systemd.py DIR   (on the system bus of the current mount namespace)
+       mock-systemd.py DIR --user UID CGROUP
+                             (a user's manager, on the session bus of
+                             DBUS_SESSION_BUS_ADDRESS: cgroup v2 only; its
+                             own cgroup is CGROUP, made and given to UID)
 
 Owns org.freedesktop.systemd1 and serves /org/freedesktop/systemd1
 (org.freedesktop.systemd1.Manager):
@@ -11,6 +15,8 @@ Owns org.freedesktop.systemd1 and serves /org/freedesktop/systemd1
                       emits JobRemoved(..., "done")
   StopUnit            forgets the unit, removes its dirs when empty, JobRemoved
   GetUnit             the unit's object path, or NoSuchUnit
+  AttachProcessesToUnit  moves PIDs into the unit's cgroup (or its sub-cgroup)
+  Properties.Get      (--user) Manager's ControlGroup: CGROUP
 Files in DIR:
   calls       written: one JSON object per call {"method", "name", "mode", "properties"}
   ready       written once the bus name is ours
@@ -67,12 +73,35 @@ class Failure(dbus.DBusException):
         self._dbus_error_name = name
 
 
+def give(path, uid):
+    """A user manager makes its units' cgroups as that user: dir and files."""
+    os.chown(path, uid, uid)
+    for f in os.listdir(path):
+        if os.path.isfile(os.path.join(path, f)):
+            os.chown(os.path.join(path, f), uid, uid)
+
+
+def enable_controllers(path):
+    """systemd delegates pids, memory, cpu to a user's manager, down to the unit's parent."""
+    parts = path.strip("/").split("/")
+    for i in range(len(parts)):
+        try:
+            with open(CG + "/" + "/".join(parts[:i]) + "/cgroup.subtree_control", "w") as f:
+                f.write("+pids +memory +cpu")
+        except OSError:
+            pass
+
+
 class Manager(dbus.service.Object):
-    def __init__(self, bus, state_dir):
+    def __init__(self, bus, state_dir, user=None):
         super().__init__(bus, OBJECT)
         self.dir = state_dir
         self.units = {}
         self.jobs = 0
+        self.user = user            # (uid, its manager's cgroup) or None
+        if user:
+            os.makedirs(CG + user[1], exist_ok=True)
+            give(CG + user[1], user[0])
 
     def record(self, method, name, mode=None, properties=None):
         call = {"method": method, "name": str(name)}
@@ -109,8 +138,16 @@ class Manager(dbus.service.Object):
             path = slice_path(name)
         else:
             path = slice_path(str(props.get("Slice", "system.slice"))) + "/" + name
+        if self.user:
+            path = self.user[1] + path
+            enable_controllers(path)
         for h in hierarchies():
             os.makedirs(h + path, exist_ok=True)
+            if self.user:
+                d = h + path
+                while d != h + self.user[1]:
+                    give(d, self.user[0])
+                    d = os.path.dirname(d)
             for pid in props.get("PIDs", []):
                 with open(h + path + "/cgroup.procs", "w") as f:
                     f.write(str(int(pid)))
@@ -137,6 +174,23 @@ class Manager(dbus.service.Object):
             raise Failure("org.freedesktop.systemd1.NoSuchUnit", "Unit %s not loaded." % name)
         return dbus.ObjectPath(OBJECT + "/unit/" + "".join(c if c.isalnum() else "_%02x" % ord(c) for c in name))
 
+    @dbus.service.method(MANAGER, in_signature="ssau", out_signature="")
+    def AttachProcessesToUnit(self, name, subcgroup, pids):
+        self.record("AttachProcessesToUnit", name, subcgroup, [("PIDs", pids)])
+        if name not in self.units:
+            raise Failure("org.freedesktop.systemd1.NoSuchUnit", "Unit %s not loaded." % name)
+        for h in hierarchies():
+            for pid in pids:
+                with open(h + self.units[str(name)] + str(subcgroup) + "/cgroup.procs", "w") as f:
+                    f.write(str(int(pid)))
+
+    @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="ss", out_signature="v")
+    def Get(self, interface, prop):
+        self.record("Get", prop)
+        if interface != MANAGER or prop != "ControlGroup" or not self.user:
+            raise Failure("org.freedesktop.DBus.Error.UnknownProperty", "Unknown property %s" % prop)
+        return dbus.String(self.user[1], variant_level=1)
+
     @dbus.service.signal(MANAGER, signature="uoss")
     def JobRemoved(self, job_id, job, unit, result):
         pass
@@ -144,10 +198,13 @@ class Manager(dbus.service.Object):
 
 def main():
     state_dir = sys.argv[1]
+    user = None
+    if len(sys.argv) == 5 and sys.argv[2] == "--user":
+        user = (int(sys.argv[3]), sys.argv[4])
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.SystemBus()
+    bus = dbus.SessionBus() if user else dbus.SystemBus()
     name = dbus.service.BusName(BUS_NAME, bus, do_not_queue=True)
-    Manager(bus, state_dir)
+    Manager(bus, state_dir, user)
     open(os.path.join(state_dir, "ready"), "w").close()
     GLib.MainLoop().run()
     del name

@@ -245,11 +245,11 @@ static void test_io_max(void)
 	CHECK(cg_io_max_lines(&b, &l, &n) == 0 && n == 0);
 }
 
-static void path_is(const char *id, const char *in, bool systemd, const char *want)
+static void path_is(const char *id, const char *in, enum cgroup_manager mgr, const char *want)
 {
 	struct error err = { 0 };
 	char *out = NULL;
-	int r = cgroup_resolve_path(id, in, systemd, &out, &err);
+	int r = cgroup_resolve_path(id, in, mgr, &out, &err);
 
 	if (!want) {
 		CHECK(r < 0);
@@ -282,6 +282,11 @@ static void test_paths(void)
 	path_is("abc", "/not/systemd", true, NULL);
 	path_is("abc", "a--b.slice:p:n", true, NULL);
 	path_is("abc", "bad:p:n", true, NULL);
+	/* the user's systemd: user.slice by default, under its manager's cgroup (cgsd_plan) */
+	path_is("abc", NULL, CGROUP_SYSTEMD_USER, "/user.slice/tinyrun-abc.scope");
+	path_is("abc", ":libpod:abc", CGROUP_SYSTEMD_USER, "/user.slice/libpod-abc.scope");
+	path_is("abc", "user-libpod_pod_1.slice:libpod:abc", CGROUP_SYSTEMD_USER,
+		"/user.slice/user-libpod_pod_1.slice/libpod-abc.scope");
 }
 
 int main(void)

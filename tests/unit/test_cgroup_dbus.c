@@ -170,6 +170,34 @@ static void test_replies(void)
 	check_truncations(buf, len);
 }
 
+/* Properties.Get's answer: a variant; 'v' reads one holding a string. */
+static void test_variant(void)
+{
+	uint8_t buf[512];
+	struct dbus_writer w;
+	struct dbus_msg m;
+	const char *s = NULL;
+	int len;
+
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 5, "a.b", "/a", "a.b", "Get", "v");
+	dbw_signature(&w, "s");
+	dbw_string(&w, "/user.slice/user-1000.slice/user@1000.service");
+	CHECK((len = dbw_finish(&w)) > 0);
+	CHECK(dbus_msg_parse(buf, (size_t)len, &m) == 0);
+	CHECK(dbus_msg_read(&m, "v", &s) == 0);
+	CHECK_STR(s, "/user.slice/user-1000.slice/user@1000.service");
+	check_truncations(buf, (size_t)len);
+
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 6, "a.b", "/a", "a.b", "Get", "v");
+	dbw_signature(&w, "u");
+	dbw_u32(&w, 7);
+	CHECK((len = dbw_finish(&w)) > 0);
+	CHECK(dbus_msg_parse(buf, (size_t)len, &m) == 0);
+	CHECK(dbus_msg_read(&m, "v", &s) == -ENXIO);
+}
+
 /* The reply broken at one place: refused. */
 static int broken(void (*edit)(uint8_t *p, size_t len))
 {
@@ -342,6 +370,7 @@ int main(void)
 {
 	test_calls();
 	test_replies();
+	test_variant();
 	test_malformed();
 	test_big_endian();
 	test_deep();

@@ -88,6 +88,15 @@ static void test_round_trip(void)
 	CHECK(back.arena == NULL && back.id == NULL);
 	free(out);
 
+	/* the user's systemd (a rootless caller's --systemd-cgroup) */
+	st.systemd_cgroup = 2;
+	CHECK(oci_state_to_json(&st, NULL, false, &out, &len, &err) == 0);
+	CHECK(out && strstr(out, "\"systemd_cgroup\":true,\"systemd_user\":true") != NULL);
+	CHECK(oci_state_parse("state.json", out, len, &back, &err) == 0);
+	CHECK(back.systemd_cgroup == 2);
+	oci_state_free(&back);
+	free(out);
+
 	/* a state without cgroup, pid 0 */
 	st.cgroup_path = NULL;
 	st.pid = 0;

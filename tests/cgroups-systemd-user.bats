@@ -1,0 +1,222 @@
+#!/usr/bin/env bats
+# --systemd-cgroup for a rootless caller (rootless podman's default where
+# systemd runs): the container's cgroup is a transient scope of the user's
+# own systemd, asked for over the caller's session bus (DBUS_SESSION_BUS_ADDRESS,
+# else $XDG_RUNTIME_DIR/bus), under that manager's own cgroup, in user.slice
+# by default, as runc does. cgroup v2 only.
+#
+# No real systemd: each test makes a private mount namespace whose /run has
+# /run/systemd/system (sd_booted) and no system bus at all, a session
+# dbus-daemon on $XDG_RUNTIME_DIR/bus, and tests/lib/mock-systemd.py --user
+# playing the user's manager there (its cgroup /<token>.slice/user@UID.service,
+# given to the user; it makes each unit's cgroup as the user's manager would,
+# the user's own). The runtime runs as root of a user namespace made by the
+# unprivileged UID, as rootless podman runs it (as_users_root).
+#
+# On a host without cgroup2 at /sys/fs/cgroup (our hybrid machines), this
+# same file runs in a vm-run guest (guest_setup_file), and every test here
+# reports the guest's verdict for itself; the refusal on such a host is
+# tested in cgroups-systemd.bats.
+
+load helpers
+
+PYTHON=/usr/bin/python3
+# a uid with a passwd entry: dbus-daemon's policy looks its groups up, and
+# drops a peer whose uid has none after authenticating it
+USER_ID=65534
+
+setup_file() {
+	guest_setup_file cgroups-systemd-user.bats 900
+}
+
+setup() {
+	on_cgroup2 || return 0
+	local t
+	for t in dbus-daemon unshare nsenter setpriv; do
+		command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
+	done
+	"$PYTHON" -c 'import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib' 2>/dev/null ||
+		skip "$PYTHON with python3-dbus and python3-gi is needed (make deps)"
+	[[ -d /run/systemd/system ]] && skip "systemd runs this host: the test would talk to the real one"
+	tr_setup
+	XDG="$BATS_TEST_TMPDIR/xdg"
+	users_root_bundle "$USER_ID" "$XDG"
+	update_config 'del(.linux.cgroupsPath)'
+	MANAGER_CG="/$TOKEN.slice/user@$USER_ID.service"
+	UNIT="tinyrun-$CID.scope"
+	CGPATH="$MANAGER_CG/user.slice/$UNIT"
+	SD="$BATS_TEST_TMPDIR/sd"
+	mkdir -p "$SD"
+	start_fake_user_systemd
+}
+
+teardown() {
+	on_cgroup2 || return 0
+	local pid d
+	# containers first, while the mock still answers StopUnit
+	for d in "$XDG"/tinyrun/*/; do
+		[[ -d "$d" ]] || continue
+		timeout -k 2 20 as_user "$REAL_RUNTIME" --systemd-cgroup delete --force "$(basename "$d")" \
+			</dev/null >/dev/null 2>&1 3>&- 4>&- || true
+	done
+	for pid in "${MOCK_PID:-}" "${DBUS_PID:-}" "${NS_PID:-}"; do
+		[[ -n "$pid" ]] || continue
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	# the user's manager's cgroup and its slice (a scope left fails the test itself)
+	for d in "/sys/fs/cgroup$MANAGER_CG/user.slice" "/sys/fs/cgroup$MANAGER_CG" "/sys/fs/cgroup/$TOKEN.slice"; do
+		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
+	done
+	tr_teardown
+}
+
+# as_user CMD...: CMD as rootless podman runs the runtime, in the private
+# mount namespace, with the session bus of $XDG_RUNTIME_DIR (no DBUS_* set)
+as_user() {
+	nsenter -t "$NS_PID" -m --wd="$PWD" -- env -u DBUS_SESSION_BUS_ADDRESS -u DBUS_SYSTEM_BUS_ADDRESS \
+		setpriv --reuid "$USER_ID" --regid "$USER_ID" --clear-groups env USER=trtest XDG_RUNTIME_DIR="$XDG" \
+		unshare --user --map-root-user "$@"
+}
+
+# A mount namespace with its own /run (systemd "running", no system bus),
+# a session bus on $XDG/bus and the mock user manager on it.
+start_fake_user_systemd() {
+	local i
+	REAL_RUNTIME="$RUNTIME"
+	cat >"$SD/bus.conf" <<-EOF
+		<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+		 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+		<busconfig>
+		  <type>session</type>
+		  <listen>unix:path=$XDG/bus</listen>
+		  <auth>EXTERNAL</auth>
+		  <policy context="default">
+		    <allow user="*"/>
+		    <allow own="*"/>
+		    <allow send_destination="*"/>
+		    <allow receive_sender="*"/>
+		  </policy>
+		</busconfig>
+	EOF
+	unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=0755 tinyrun-test-run /run && mkdir -p /run/systemd/system && exec sleep 3600' \
+		</dev/null >"$SD/ns.log" 2>&1 3>&- 4>&- &
+	NS_PID=$!
+	for ((i = 0; i < 200; i++)); do
+		[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] && break
+		sleep 0.05
+	done
+	[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] || fail "no private /run: $(cat "$SD/ns.log")"
+	nsenter -t "$NS_PID" -m -- dbus-daemon --config-file="$SD/bus.conf" --nofork --nopidfile \
+		</dev/null >"$SD/dbus.log" 2>&1 3>&- 4>&- &
+	DBUS_PID=$!
+	for ((i = 0; i < 200; i++)); do
+		[[ -S "$XDG/bus" ]] && break
+		sleep 0.05
+	done
+	[[ -S "$XDG/bus" ]] || fail "no session bus: $(cat "$SD/dbus.log")"
+	chown "$USER_ID:$USER_ID" "$XDG/bus"
+	DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG/bus" nsenter -t "$NS_PID" -m -- \
+		"$PYTHON" "$TESTS_DIR/lib/mock-systemd.py" "$SD" --user "$USER_ID" "$MANAGER_CG" \
+		</dev/null >"$SD/mock.log" 2>&1 3>&- 4>&- &
+	MOCK_PID=$!
+	wait_for_file "$SD/ready" || fail "the mock did not start: $(cat "$SD/dbus.log" "$SD/mock.log")"
+}
+
+# calls METHOD: the mock's recorded calls of METHOD, one JSON object a line.
+calls() {
+	[[ -f "$SD/calls" ]] || return 0
+	jq -c --arg m "$1" 'select(.method == $m)' "$SD/calls"
+}
+
+@test "systemd cgroup, rootless: the scope is the user's systemd's, under its own cgroup, over the session bus; limits in it; exec joins it through that systemd; delete stops it" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.resources = {"pids": {"limit": 42}, "memory": {"limit": 67108864}}
+		| .process.args = ["sleep", "1000"]'
+	# one user namespace for every command, as podman's (exec must join the
+	# container's pid namespace, which is that namespace's); the cgroup as
+	# seen between exec and delete
+	run_nohang as_user "$TEST_LIB_BIN/subreaper" sh -c '
+		"$1" --systemd-cgroup run --detach --bundle "$2" "$3" || exit 1
+		pid=$("$1" state "$3" | jq -r .pid)
+		echo "pid $pid"
+		echo "init $(cat /proc/$pid/cgroup)"
+		echo "pids.max $(cat /sys/fs/cgroup$4/pids.max)"
+		echo "memory.max $(cat /sys/fs/cgroup$4/memory.max)"
+		echo "exec $("$1" exec "$3" cat /proc/self/cgroup 2>&1)"
+		"$1" delete --force "$3"
+		echo "left: $(ls "$XDG_RUNTIME_DIR/tinyrun")"' _ "$REAL_RUNTIME" "$BUNDLE" "$CID" "$CGPATH"
+	assert_success
+	local pid
+	pid="$(awk '$1 == "pid" { print $2 }' <<<"$output")"
+	[[ "$pid" =~ ^[0-9]+$ ]] || fail "no pid: $output"
+	# the init was there, and the limits were tinyrun's writes into the user's own scope
+	assert_line "init 0::$CGPATH"
+	assert_line "pids.max 42"
+	assert_line "memory.max 67108864"
+	# exec from outside the user's systemd's subtree (here the root cgroup), where the
+	# kernel lets the user move nothing into the unit: that systemd moved it
+	assert_line "exec 0::$CGPATH"
+	assert_equal "$(calls AttachProcessesToUnit | jq -r '.name + " [" + .mode + "] " + (.properties.PIDs | length | tostring)')" \
+		"$UNIT [] 1"
+	assert_line "left: "
+	# asked: the manager's cgroup, then the scope in user.slice with the init in it
+	assert_equal "$(calls Get | jq -r .name)" ControlGroup
+	run calls StartTransientUnit
+	assert_equal "${#lines[@]}" 1
+	assert_equal "$(jq -r .name <<<"$output")" "$UNIT"
+	assert_equal "$(jq -r .properties.Slice <<<"$output")" user.slice
+	assert_equal "$(jq -r .properties.Delegate <<<"$output")" true
+	assert_equal "$(jq -c .properties.PIDs <<<"$output")" "[$pid]"
+	# delete stopped it
+	assert_equal "$(calls StopUnit | jq -r '.name + " " + .mode')" "$UNIT replace"
+	[[ ! -e "/sys/fs/cgroup$CGPATH" ]] || fail "the scope is left"
+	proc_wait_gone "$pid"
+}
+
+@test "systemd cgroup, rootless: a slice of the config's (podman's pod slices) is under the manager's cgroup too" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.cgroupsPath = $p | .process.args = ["true"]' --arg p "user-pod_$TOKEN.slice:libpod:$CID"
+	run_nohang as_user "$REAL_RUNTIME" --systemd-cgroup run --bundle "$BUNDLE" "$CID"
+	assert_success
+	run calls StartTransientUnit
+	assert_equal "$(jq -r .name <<<"$output")" "libpod-$CID.scope"
+	assert_equal "$(jq -r .properties.Slice <<<"$output")" "user-pod_$TOKEN.slice"
+	assert_equal "$(calls StopUnit | jq -r .name)" "libpod-$CID.scope"
+	[[ ! -e "/sys/fs/cgroup$MANAGER_CG/user.slice/user-pod_$TOKEN.slice/libpod-$CID.scope" ]]
+	rmdir "/sys/fs/cgroup$MANAGER_CG/user.slice/user-pod_$TOKEN.slice"
+	assert_equal "$(ls "$XDG/tinyrun")" ""
+}
+
+@test "systemd cgroup, rootless: without a session bus create fails naming it and leaves nothing; the system bus is never asked" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	# the bus's socket gone: $XDG_RUNTIME_DIR/bus is the address
+	mv "$XDG/bus" "$XDG/bus.away"
+	run_nohang as_user "$TEST_LIB_BIN/subreaper" "$REAL_RUNTIME" --systemd-cgroup create --bundle "$BUNDLE" "$CID"
+	mv "$XDG/bus.away" "$XDG/bus"
+	assert_failure 1
+	assert_output "tinyrun: --systemd-cgroup: connecting to the session bus (unix:path=$XDG/bus): No such file or directory"
+	assert_equal "$(ls "$XDG/tinyrun")" ""
+	assert_equal "$(calls StartTransientUnit)" ""
+	# neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR: named, nothing made
+	run_nohang nsenter -t "$NS_PID" -m --wd="$PWD" -- setpriv --reuid "$USER_ID" --regid "$USER_ID" --clear-groups \
+		env -u XDG_RUNTIME_DIR -u DBUS_SESSION_BUS_ADDRESS "$REAL_RUNTIME" --systemd-cgroup \
+		--root "$XDG/tinyrun" create --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output --partial "neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set"
+	assert_equal "$(ls "$XDG/tinyrun")" ""
+}
+
+@test "systemd cgroup, rootless: the caller's DBUS_SESSION_BUS_ADDRESS comes first, never the image's" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.process.env += ["DBUS_SESSION_BUS_ADDRESS=unix:path=/image/bus"] | .process.args = ["true"]'
+	mv "$XDG/bus" "$BATS_TEST_TMPDIR/elsewhere"
+	chmod o+x "$BATS_TEST_TMPDIR"
+	run_nohang nsenter -t "$NS_PID" -m --wd="$PWD" -- setpriv --reuid "$USER_ID" --regid "$USER_ID" --clear-groups \
+		env USER=trtest XDG_RUNTIME_DIR="$XDG" DBUS_SESSION_BUS_ADDRESS="unix:path=$BATS_TEST_TMPDIR/elsewhere" \
+		unshare --user --map-root-user "$REAL_RUNTIME" --systemd-cgroup run --bundle "$BUNDLE" "$CID"
+	assert_success
+	assert_equal "$(calls StartTransientUnit | jq -r .name)" "$UNIT"
+	assert_equal "$(calls StopUnit | jq -r .name)" "$UNIT"
+}

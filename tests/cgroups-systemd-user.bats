@@ -169,6 +169,8 @@ calls() {
 	assert_equal "$(jq -r .properties.Slice <<<"$output")" user.slice
 	assert_equal "$(jq -r .properties.Delegate <<<"$output")" true
 	assert_equal "$(jq -c .properties.PIDs <<<"$output")" "[$pid]"
+	# the limits as the unit's own properties too, v2's names (systemd-props.h)
+	assert_equal "$(jq -r '.properties | "\(.MemoryMax) \(.TasksMax)"' <<<"$output")" "67108864 42"
 	# delete stopped it
 	assert_equal "$(calls StopUnit | jq -r '.name + " " + .mode')" "$UNIT replace"
 	[[ ! -e "/sys/fs/cgroup$CGPATH" ]] || fail "the scope is left"

@@ -163,6 +163,59 @@ scope_dirs() {
 	assert_equal "$(scope_dirs)" ""
 }
 
+# runc's properties: systemd keeps the limits when it next realizes the
+# unit's cgroup (a daemon-reload), where it would reset cgroupfs writes of
+# its units' own attributes
+@test "systemd cgroup: linux.resources become the unit's properties, and update sets them with SetUnitProperties" {
+	update_config '.linux.resources = {"memory": {"limit": 67108864}, "pids": {"limit": 42},
+		"cpu": {"shares": 512, "quota": 25000, "period": 50000, "cpus": "0"}}'
+	create_container "$CID"
+	run calls StartTransientUnit
+	local props
+	props="$(jq -c .properties <<<"$output")"
+	assert_equal "$(jq -r .TasksMax <<<"$props")" 42
+	# 25 ms per 50 ms: 500 ms of CPU a second; cpu 0: the bitmask [1]
+	assert_equal "$(jq -r .CPUQuotaPerSecUSec <<<"$props")" 500000
+	assert_equal "$(jq -r .CPUQuotaPeriodUSec <<<"$props")" 50000
+	assert_equal "$(jq -c .AllowedCPUs <<<"$props")" "[1]"
+	# systemd's Version asked first (CPUQuotaPeriodUSec 242, AllowedCPUs 244)
+	assert_equal "$(calls Get | jq -r .name)" Version
+	if v2; then
+		assert_equal "$(jq -r .MemoryMax <<<"$props")" 67108864
+		# the weight tinyrun wrote itself (shares -> weight, crun's and runc 1.3's formula)
+		assert_equal "$(jq -r .CPUWeight <<<"$props")" "$(cat "/sys/fs/cgroup$CGPATH/cpu.weight")"
+	else
+		assert_equal "$(jq -r .MemoryLimit <<<"$props")" 67108864
+		assert_equal "$(jq -r .CPUShares <<<"$props")" 512
+	fi
+	# update: the new values in cgroupfs and in the unit (runtime), nothing else
+	runtime update --memory 134217728 --pids-limit -1 "$CID"
+	run calls SetUnitProperties
+	assert_equal "${#lines[@]}" 1
+	assert_equal "$(jq -r '.name + " " + .mode' <<<"$output")" "$UNIT runtime"
+	props="$(jq -c .properties <<<"$output")"
+	# infinity: UINT64_MAX (jq reads it as a double)
+	assert_equal "$(jq -r '.TasksMax >= 18446744073709551615' <<<"$props")" true
+	assert_equal "$(jq -r 'if has("MemoryMax") then .MemoryMax else .MemoryLimit end' <<<"$props")" 134217728
+	assert_equal "$(jq -r 'has("CPUShares") or has("CPUWeight") or has("AllowedCPUs")' <<<"$props")" false
+	if v2; then
+		assert_equal "$(cat "/sys/fs/cgroup$CGPATH/memory.max")" 134217728
+	else
+		assert_equal "$(cat "/sys/fs/cgroup/memory$CGPATH/memory.limit_in_bytes")" 134217728
+	fi
+	# a systemd older than 244 does not know AllowedCPUs, nor one older than 242 the period:
+	# left out (cgroupfs has them), so that the unit still starts
+	runtime delete --force "$CID"
+	echo 241 >"$SD/version"
+	: >"$SD/calls"
+	create_container "$CID"
+	props="$(calls StartTransientUnit | jq -c .properties)"
+	assert_equal "$(jq -r '.AllowedCPUs, .CPUQuotaPeriodUSec, .CPUQuotaPerSecUSec' <<<"$props" | paste -sd' ')" \
+		"null null 500000"
+	runtime delete --force "$CID"
+	assert_equal "$(scope_dirs)" ""
+}
+
 @test "systemd cgroup: a cgroup namespace is made inside the scope (the init joins it first)" {
 	update_config '.linux.namespaces += [{"type": "cgroup"}]'
 	bind_out_dir

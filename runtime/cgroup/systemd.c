@@ -128,6 +128,7 @@ int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, s
 	if (!(cg->unit = malloc(sizeof(*u))))
 		return error_set(err, ENOMEM, "out of memory");
 	*cg->unit = *u;
+	cg->unit->v2 = cg->fs == &cg2_ops;
 	snprintf(cg->unit->description, sizeof(cg->unit->description), "tinyrun container %s", id);
 	cg->unit->pending = true;
 	cg->unit->started = false;
@@ -149,6 +150,7 @@ int cgsd_open_unit(struct cgroup *cg, enum cgroup_manager mgr, struct error *err
 		return error_set(err, ENOMEM, "out of memory");
 	memcpy(cg->unit->name, base, n + 1);
 	cg->unit->user = mgr == CGROUP_SYSTEMD_USER;
+	cg->unit->v2 = cg->fs == &cg2_ops;
 	cg->unit->started = true;
 	cg->ops = &cg_systemd_ops;
 	return 0;
@@ -211,7 +213,10 @@ static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, 
 	if (!cg->unit || !cg->unit->pending)
 		return 0;
 	cg->unit->pending = false;
-	if ((r = cgsd_start_unit(cg->unit, pid, err)) < 0)
+	cg->unit->res = cfg->has_linux && cfg->linux_.has_resources ? &cfg->linux_.resources : NULL;
+	r = cgsd_start_unit(cg->unit, pid, err);
+	cg->unit->res = NULL;     /* cfg's, not the unit's to keep */
+	if (r < 0)
 		return r;
 	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
 	 * in it: the rest is as without systemd, at the same path */
@@ -228,9 +233,15 @@ static int sd_attach(const struct cgroup *cg, pid_t pid, struct error *err)
 	return cg->fs->attach(cg, pid, err);
 }
 
+/* update: cgroupfs first (its checks, memory.checkBeforeUpdate), then
+ * systemd is told, so that it keeps them (runc's SetUnitProperties) */
 static int sd_apply(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
 {
-	return cg->fs->apply(cg, res, err);
+	int r = cg->fs->apply(cg, res, err);
+
+	if (r < 0 || !cg->unit)
+		return r;
+	return cgsd_set_properties(cg->unit, res, err);
 }
 
 static int sd_freeze(const struct cgroup *cg, bool frozen, struct error *err)

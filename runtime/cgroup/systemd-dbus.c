@@ -203,17 +203,9 @@ static bool is_slice(const char *name)
 	return n > 6 && !strcmp(name + n - 6, ".slice");
 }
 
-/* One (sv) of a(sv): the name and the variant's type; its value follows. */
-static void property(struct dbus_writer *w, const char *name, const char *type)
-{
-	dbw_pad(w, 8);
-	dbw_string(w, name);
-	dbw_signature(w, type);
-}
-
 static void bool_property(struct dbus_writer *w, const char *name, bool v)
 {
-	property(w, name, "b");
+	cgsd_prop(w, name, "b");
 	dbw_bool(w, v);
 }
 
@@ -222,18 +214,18 @@ static void append_properties(struct dbus_writer *w, const struct systemd_unit *
 {
 	struct dbus_array a;
 
-	property(w, "Description", "s");
+	cgsd_prop(w, "Description", "s");
 	dbw_string(w, u->description);
 	if (is_slice(u->name)) {
-		property(w, "Wants", "as");
+		cgsd_prop(w, "Wants", "as");
 		a = dbw_array_begin(w, 4);
 		dbw_string(w, u->slice);
 		dbw_array_end(w, a);
 	} else {
-		property(w, "Slice", "s");
+		cgsd_prop(w, "Slice", "s");
 		dbw_string(w, u->slice);
 		bool_property(w, "Delegate", true);
-		property(w, "PIDs", "au");
+		cgsd_prop(w, "PIDs", "au");
 		a = dbw_array_begin(w, 4);
 		dbw_u32(w, (uint32_t)pid);
 		dbw_array_end(w, a);

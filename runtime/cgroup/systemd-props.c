@@ -17,7 +17,7 @@ bool cgsd_props_need_version(const struct oci_resources *res)
 	return res->has_cpu && ((c->has_period && c->period) || (c->cpus && *c->cpus) || (c->mems && *c->mems));
 }
 
-static void prop_begin(struct dbus_writer *w, const char *name, const char *type)
+void cgsd_prop(struct dbus_writer *w, const char *name, const char *type)
 {
 	dbw_pad(w, 8);
 	dbw_string(w, name);
@@ -26,7 +26,7 @@ static void prop_begin(struct dbus_writer *w, const char *name, const char *type
 
 static void prop_u64(struct dbus_writer *w, const char *name, uint64_t v)
 {
-	prop_begin(w, name, "t");
+	cgsd_prop(w, name, "t");
 	dbw_u64(w, v);
 }
 
@@ -75,7 +75,7 @@ static void prop_mask(struct dbus_writer *w, const char *name, const char *list)
 
 	if (len <= 0)
 		return;
-	prop_begin(w, name, "ay");
+	cgsd_prop(w, name, "ay");
 	a = dbw_array_begin(w, 1);
 	for (int i = 0; i < len; i++)
 		dbw_byte(w, mask[i]);

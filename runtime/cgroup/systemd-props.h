@@ -17,6 +17,9 @@
 #define CGSD_VERSION_PERIOD 242
 #define CGSD_VERSION_CPUSET 244
 
+/* One (sv) of an a(sv): the name and the variant's type; its value follows. */
+void cgsd_prop(struct dbus_writer *w, const char *name, const char *type);
+
 /* Whether res asks for a property that only some systemd versions know
  * (the caller asks systemd's Version first, once). */
 bool cgsd_props_need_version(const struct oci_resources *res);

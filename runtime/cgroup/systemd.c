@@ -170,16 +170,21 @@ static int sd_open(struct cgroup *cg, struct error *err)
 	return cg->fs->open(cg, err);
 }
 
-/* A unit still to make: the child waits on a pipe until the parent has put
- * it in (sd_enter). */
-static int sd_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+/* The child waits on a pipe until the parent has put it in (sd_enter). */
+static int wait_for_parent(struct cgroup_join *j, struct error *err)
 {
-	if (!cg->unit || !cg->unit->pending)
-		return cg->fs->join_prepare(cg, j, err);
 	if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
 		return error_sys(err, errno, "pipe");
 	j->wait_parent = true;
 	return 0;
+}
+
+/* A unit still to make: it needs the child's pid. */
+static int sd_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	if (!cg->unit || !cg->unit->pending)
+		return cg->fs->join_prepare(cg, j, err);
+	return wait_for_parent(j, err);
 }
 
 /* A process (exec's) that may not go in by itself: a rootless caller runs
@@ -190,10 +195,7 @@ static int sd_join_without_clone(const struct cgroup *cg, struct cgroup_join *j,
 {
 	if (!cg->unit || !cg->unit->user)
 		return cg->fs->join_without_clone(cg, j, err);
-	if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
-		return error_sys(err, errno, "pipe");
-	j->wait_parent = true;
-	return 0;
+	return wait_for_parent(j, err);
 }
 
 static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, struct cgroup_join *j,

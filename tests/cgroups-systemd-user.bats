@@ -171,3 +171,17 @@ calls() {
 	assert_equal "$(calls StartTransientUnit | jq -r .name)" "$UNIT"
 	assert_equal "$(calls StopUnit | jq -r .name)" "$UNIT"
 }
+
+# runc's rootless cgroupfs manager goes on without a cgroup it may not make
+# when no limit is asked for; a systemd's refusal (AccessDenied, EACCES too)
+# is not that, and stands
+@test "systemd cgroup, rootless: the user's systemd refusing fails create with its error, even with no limit asked for; nothing left" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config 'del(.linux.resources) | .process.args = ["true"]'
+	printf 'org.freedesktop.DBus.Error.AccessDenied\nmock: not yours\n' >"$SD/fail-get"
+	run_nohang as_user "$REAL_RUNTIME" --systemd-cgroup run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: --systemd-cgroup: Get ControlGroup: mock: not yours"
+	assert_equal "$(ls "$XDG/tinyrun")" ""
+	assert_equal "$(calls StartTransientUnit)" ""
+}

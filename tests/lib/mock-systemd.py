@@ -25,6 +25,7 @@ Files in DIR:
   fail-start  read: when it exists, StartTransientUnit fails with the error
               named on its first line and the message on its second
   job-result  read: the JobRemoved result of StartTransientUnit (default "done")
+  fail-get    read: when it exists, Properties.Get fails as fail-start does
 """
 import json
 import os
@@ -195,6 +196,9 @@ class Manager(dbus.service.Object):
     @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="ss", out_signature="v")
     def Get(self, interface, prop):
         self.record("Get", prop)
+        fail = self.read_control("fail-get")
+        if fail:
+            raise Failure(fail[0], fail[1] if len(fail) > 1 else "mock failure")
         if interface == MANAGER and prop == "Version":
             return dbus.String((self.read_control("version") or ["252.33-1~deb12u1"])[0], variant_level=1)
         if interface != MANAGER or prop != "ControlGroup" or not self.user:

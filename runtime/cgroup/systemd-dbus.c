@@ -140,7 +140,7 @@ static int xdg_bus_address(char *out, size_t size)
  * $XDG_RUNTIME_DIR/bus, as sd-bus's sd_bus_open_user. */
 static int open_bus(struct dbus_conn *c, bool user, struct error *err)
 {
-	const char *address = callerenv_get(user ? "DBUS_SESSION_BUS_ADDRESS" : "DBUS_SYSTEM_BUS_ADDRESS");
+	const char *address = user ? callerenv_get("DBUS_SESSION_BUS_ADDRESS") : callerenv_get("DBUS_SYSTEM_BUS_ADDRESS");
 	char xdg_address[4200];
 	int r;
 

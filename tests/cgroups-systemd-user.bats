@@ -19,8 +19,8 @@
 # tested in cgroups-systemd.bats.
 
 load helpers
+load lib/fake-systemd
 
-PYTHON=/usr/bin/python3
 # a uid with a passwd entry: dbus-daemon's policy looks its groups up, and
 # drops a peer whose uid has none after authenticating it
 USER_ID=65534
@@ -31,13 +31,10 @@ setup_file() {
 
 setup() {
 	on_cgroup2 || return 0
-	local t
-	for t in dbus-daemon unshare nsenter setpriv; do
-		command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
-	done
-	"$PYTHON" -c 'import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib' 2>/dev/null ||
-		skip "$PYTHON with python3-dbus and python3-gi is needed (make deps)"
-	[[ -d /run/systemd/system ]] && skip "systemd runs this host: the test would talk to the real one"
+	local why
+	why="$(fake_systemd_missing)"
+	[[ -z "$why" ]] || skip "$why"
+	command -v setpriv >/dev/null || skip "setpriv is not installed (make deps)"
 	tr_setup
 	XDG="$BATS_TEST_TMPDIR/xdg"
 	users_root_bundle "$USER_ID" "$XDG"
@@ -47,23 +44,22 @@ setup() {
 	CGPATH="$MANAGER_CG/user.slice/$UNIT"
 	SD="$BATS_TEST_TMPDIR/sd"
 	mkdir -p "$SD"
-	start_fake_user_systemd
+	REAL_RUNTIME="$RUNTIME"
+	# the user's manager (its cgroup made and given to the user), on a session bus in $XDG
+	fake_systemd "$SD" session "$XDG/bus" --user "$USER_ID" "$MANAGER_CG"
+	chown "$USER_ID:$USER_ID" "$XDG/bus"
 }
 
 teardown() {
 	on_cgroup2 || return 0
-	local pid d
+	local d
 	# containers first, while the mock still answers StopUnit
 	for d in "$XDG"/tinyrun/*/; do
 		[[ -d "$d" ]] || continue
 		timeout -k 2 20 as_user "$REAL_RUNTIME" --systemd-cgroup delete --force "$(basename "$d")" \
 			</dev/null >/dev/null 2>&1 3>&- 4>&- || true
 	done
-	for pid in "${MOCK_PID:-}" "${DBUS_PID:-}" "${NS_PID:-}"; do
-		[[ -n "$pid" ]] || continue
-		kill -9 "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	done
+	fake_systemd_stop
 	# the user's manager's cgroup and its slice (a scope left fails the test itself)
 	for d in "/sys/fs/cgroup$MANAGER_CG/user.slice" "/sys/fs/cgroup$MANAGER_CG" "/sys/fs/cgroup/$TOKEN.slice"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
@@ -79,55 +75,8 @@ as_user() {
 		unshare --user --map-root-user "$@"
 }
 
-# A mount namespace with its own /run (systemd "running", no system bus),
-# a session bus on $XDG/bus and the mock user manager on it.
-start_fake_user_systemd() {
-	local i
-	REAL_RUNTIME="$RUNTIME"
-	cat >"$SD/bus.conf" <<-EOF
-		<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-		 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-		<busconfig>
-		  <type>session</type>
-		  <listen>unix:path=$XDG/bus</listen>
-		  <auth>EXTERNAL</auth>
-		  <policy context="default">
-		    <allow user="*"/>
-		    <allow own="*"/>
-		    <allow send_destination="*"/>
-		    <allow receive_sender="*"/>
-		  </policy>
-		</busconfig>
-	EOF
-	unshare -m --propagation private sh -c \
-		'mount -t tmpfs -o mode=0755 tinyrun-test-run /run && mkdir -p /run/systemd/system && exec sleep 3600' \
-		</dev/null >"$SD/ns.log" 2>&1 3>&- 4>&- &
-	NS_PID=$!
-	for ((i = 0; i < 200; i++)); do
-		[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] && break
-		sleep 0.05
-	done
-	[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] || fail "no private /run: $(cat "$SD/ns.log")"
-	nsenter -t "$NS_PID" -m -- dbus-daemon --config-file="$SD/bus.conf" --nofork --nopidfile \
-		</dev/null >"$SD/dbus.log" 2>&1 3>&- 4>&- &
-	DBUS_PID=$!
-	for ((i = 0; i < 200; i++)); do
-		[[ -S "$XDG/bus" ]] && break
-		sleep 0.05
-	done
-	[[ -S "$XDG/bus" ]] || fail "no session bus: $(cat "$SD/dbus.log")"
-	chown "$USER_ID:$USER_ID" "$XDG/bus"
-	DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG/bus" nsenter -t "$NS_PID" -m -- \
-		"$PYTHON" "$TESTS_DIR/lib/mock-systemd.py" "$SD" --user "$USER_ID" "$MANAGER_CG" \
-		</dev/null >"$SD/mock.log" 2>&1 3>&- 4>&- &
-	MOCK_PID=$!
-	wait_for_file "$SD/ready" || fail "the mock did not start: $(cat "$SD/dbus.log" "$SD/mock.log")"
-}
-
-# calls METHOD: the mock's recorded calls of METHOD, one JSON object a line.
 calls() {
-	[[ -f "$SD/calls" ]] || return 0
-	jq -c --arg m "$1" 'select(.method == $m)' "$SD/calls"
+	fake_systemd_calls "$@"
 }
 
 @test "systemd cgroup, rootless: the scope is the user's systemd's, under its own cgroup, over the session bus; limits in it; exec joins it through that systemd; delete stops it" {
@@ -169,6 +118,8 @@ calls() {
 	assert_equal "$(jq -r .properties.Slice <<<"$output")" user.slice
 	assert_equal "$(jq -r .properties.Delegate <<<"$output")" true
 	assert_equal "$(jq -c .properties.PIDs <<<"$output")" "[$pid]"
+	# the limits as the unit's own properties too, v2's names (systemd-props.h)
+	assert_equal "$(jq -r '.properties | "\(.MemoryMax) \(.TasksMax)"' <<<"$output")" "67108864 42"
 	# delete stopped it
 	assert_equal "$(calls StopUnit | jq -r '.name + " " + .mode')" "$UNIT replace"
 	[[ ! -e "/sys/fs/cgroup$CGPATH" ]] || fail "the scope is left"
@@ -219,4 +170,18 @@ calls() {
 	assert_success
 	assert_equal "$(calls StartTransientUnit | jq -r .name)" "$UNIT"
 	assert_equal "$(calls StopUnit | jq -r .name)" "$UNIT"
+}
+
+# runc's rootless cgroupfs manager goes on without a cgroup it may not make
+# when no limit is asked for; a systemd's refusal (AccessDenied, EACCES too)
+# is not that, and stands
+@test "systemd cgroup, rootless: the user's systemd refusing fails create with its error, even with no limit asked for; nothing left" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config 'del(.linux.resources) | .process.args = ["true"]'
+	printf 'org.freedesktop.DBus.Error.AccessDenied\nmock: not yours\n' >"$SD/fail-get"
+	run_nohang as_user "$REAL_RUNTIME" --systemd-cgroup run --bundle "$BUNDLE" "$CID"
+	assert_failure 1
+	assert_output "tinyrun: --systemd-cgroup: Get ControlGroup: mock: not yours"
+	assert_equal "$(ls "$XDG/tinyrun")" ""
+	assert_equal "$(calls StartTransientUnit)" ""
 }

@@ -12,17 +12,13 @@
 # wrapper that nsenters it), with --systemd-cgroup.
 
 load helpers
-
-PYTHON=/usr/bin/python3
+load lib/fake-systemd
 
 setup_file() {
-	local t
-	for t in dbus-daemon unshare nsenter strace; do
-		command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
-	done
-	"$PYTHON" -c 'import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib' 2>/dev/null ||
-		skip "$PYTHON with python3-dbus and python3-gi is needed (make deps)"
-	[[ -d /run/systemd/system ]] && skip "systemd runs this host: the test would talk to the real one"
+	local why
+	why="$(fake_systemd_missing)"
+	[[ -z "$why" ]] || skip "$why"
+	command -v strace >/dev/null || skip "strace is not installed (make deps)"
 	if [[ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]]; then
 		[[ -d /sys/fs/cgroup/unified ]] || skip "a v1-only host: the mock needs a cgroup2 (hybrid or v2)"
 	fi
@@ -42,7 +38,7 @@ setup() {
 	UNIT="tinyrun-$CID.scope"
 	CGPATH="/$TOKEN.slice/$TOKEN-sub.slice/$UNIT"
 	update_config '.linux.cgroupsPath = $p' --arg p "$SLICE:tinyrun:$CID"
-	start_fake_systemd
+	fake_systemd "$SD" system /run/dbus/system_bus_socket
 	RUNTIME="$BATS_TEST_TMPDIR/tinyrun-in-ns"
 	printf '#!/bin/sh\nexec nsenter -t %s -m --wd="$PWD" -- %q --systemd-cgroup "$@"\n' "$NS_PID" "$REAL_RUNTIME" >"$RUNTIME"
 	chmod +x "$RUNTIME"
@@ -56,11 +52,7 @@ teardown() {
 		id="$(basename "$d")"
 		timeout -k 2 20 "$RUNTIME" --root "$ROOT" delete --force "$id" </dev/null >/dev/null 2>&1 3>&- 4>&- || true
 	done
-	for pid in "${MOCK_PID:-}" "${DBUS_PID:-}" "${NS_PID:-}"; do
-		[[ -n "$pid" ]] || continue
-		kill -9 "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	done
+	fake_systemd_stop
 	# the slices (tinyrun and systemd leave parents); a scope left fails below
 	for d in /sys/fs/cgroup/{,*/}"$TOKEN.slice/$TOKEN-sub.slice" /sys/fs/cgroup/{,*/}"$TOKEN.slice"; do
 		[[ -d "$d" ]] && rmdir "$d" 2>/dev/null
@@ -68,49 +60,8 @@ teardown() {
 	RUNTIME="$REAL_RUNTIME" tr_teardown
 }
 
-# A mount namespace with its own /run, a dbus-daemon and the mock in it.
-start_fake_systemd() {
-	local i
-	cat >"$SD/bus.conf" <<-'EOF'
-		<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-		 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-		<busconfig>
-		  <type>system</type>
-		  <listen>unix:path=/run/dbus/system_bus_socket</listen>
-		  <auth>EXTERNAL</auth>
-		  <policy context="default">
-		    <allow user="*"/>
-		    <allow own="*"/>
-		    <allow send_destination="*"/>
-		    <allow receive_sender="*"/>
-		  </policy>
-		</busconfig>
-	EOF
-	unshare -m --propagation private sh -c \
-		'mount -t tmpfs -o mode=0755 tinyrun-test-run /run && mkdir -p /run/systemd/system /run/dbus && exec sleep 3600' \
-		</dev/null >"$SD/ns.log" 2>&1 3>&- 4>&- &
-	NS_PID=$!
-	for ((i = 0; i < 200; i++)); do
-		[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] && break
-		sleep 0.05
-	done
-	[[ -d "/proc/$NS_PID/root/run/systemd/system" ]] || fail "no private /run: $(cat "$SD/ns.log")"
-	nsenter -t "$NS_PID" -m -- dbus-daemon --config-file="$SD/bus.conf" --nofork --nopidfile \
-		</dev/null >"$SD/dbus.log" 2>&1 3>&- 4>&- &
-	DBUS_PID=$!
-	for ((i = 0; i < 200; i++)); do
-		[[ -S "/proc/$NS_PID/root/run/dbus/system_bus_socket" ]] && break
-		sleep 0.05
-	done
-	nsenter -t "$NS_PID" -m -- "$PYTHON" "$TESTS_DIR/lib/mock-systemd.py" "$SD" \
-		</dev/null >"$SD/mock.log" 2>&1 3>&- 4>&- &
-	MOCK_PID=$!
-	wait_for_file "$SD/ready" || fail "the mock did not start: $(cat "$SD/dbus.log" "$SD/mock.log")"
-}
-
-# calls METHOD: the mock's recorded calls of METHOD, one JSON object a line.
 calls() {
-	jq -c --arg m "$1" 'select(.method == $m)' "$SD/calls"
+	fake_systemd_calls "$@"
 }
 
 # Every directory of the container's scope, in any hierarchy.
@@ -160,6 +111,59 @@ scope_dirs() {
 	run calls StopUnit
 	assert_equal "$(jq -r .name <<<"$output")" "$UNIT"
 	assert_equal "$(jq -r .mode <<<"$output")" replace
+	assert_equal "$(scope_dirs)" ""
+}
+
+# runc's properties: systemd keeps the limits when it next realizes the
+# unit's cgroup (a daemon-reload), where it would reset cgroupfs writes of
+# its units' own attributes
+@test "systemd cgroup: linux.resources become the unit's properties, and update sets them with SetUnitProperties" {
+	update_config '.linux.resources = {"memory": {"limit": 67108864}, "pids": {"limit": 42},
+		"cpu": {"shares": 512, "quota": 25000, "period": 50000, "cpus": "0"}}'
+	create_container "$CID"
+	run calls StartTransientUnit
+	local props
+	props="$(jq -c .properties <<<"$output")"
+	assert_equal "$(jq -r .TasksMax <<<"$props")" 42
+	# 25 ms per 50 ms: 500 ms of CPU a second; cpu 0: the bitmask [1]
+	assert_equal "$(jq -r .CPUQuotaPerSecUSec <<<"$props")" 500000
+	assert_equal "$(jq -r .CPUQuotaPeriodUSec <<<"$props")" 50000
+	assert_equal "$(jq -c .AllowedCPUs <<<"$props")" "[1]"
+	# systemd's Version asked first (CPUQuotaPeriodUSec 242, AllowedCPUs 244)
+	assert_equal "$(calls Get | jq -r .name)" Version
+	if v2; then
+		assert_equal "$(jq -r .MemoryMax <<<"$props")" 67108864
+		# the weight tinyrun wrote itself (shares -> weight, crun's and runc 1.3's formula)
+		assert_equal "$(jq -r .CPUWeight <<<"$props")" "$(cat "/sys/fs/cgroup$CGPATH/cpu.weight")"
+	else
+		assert_equal "$(jq -r .MemoryLimit <<<"$props")" 67108864
+		assert_equal "$(jq -r .CPUShares <<<"$props")" 512
+	fi
+	# update: the new values in cgroupfs and in the unit (runtime), nothing else
+	runtime update --memory 134217728 --pids-limit -1 "$CID"
+	run calls SetUnitProperties
+	assert_equal "${#lines[@]}" 1
+	assert_equal "$(jq -r '.name + " " + .mode' <<<"$output")" "$UNIT runtime"
+	props="$(jq -c .properties <<<"$output")"
+	# infinity: UINT64_MAX (jq reads it as a double)
+	assert_equal "$(jq -r '.TasksMax >= 18446744073709551615' <<<"$props")" true
+	assert_equal "$(jq -r 'if has("MemoryMax") then .MemoryMax else .MemoryLimit end' <<<"$props")" 134217728
+	assert_equal "$(jq -r 'has("CPUShares") or has("CPUWeight") or has("AllowedCPUs")' <<<"$props")" false
+	if v2; then
+		assert_equal "$(cat "/sys/fs/cgroup$CGPATH/memory.max")" 134217728
+	else
+		assert_equal "$(cat "/sys/fs/cgroup/memory$CGPATH/memory.limit_in_bytes")" 134217728
+	fi
+	# a systemd older than 244 does not know AllowedCPUs, nor one older than 242 the period:
+	# left out (cgroupfs has them), so that the unit still starts
+	runtime delete --force "$CID"
+	echo 241 >"$SD/version"
+	: >"$SD/calls"
+	create_container "$CID"
+	props="$(calls StartTransientUnit | jq -c .properties)"
+	assert_equal "$(jq -r '.AllowedCPUs, .CPUQuotaPeriodUSec, .CPUQuotaPerSecUSec' <<<"$props" | paste -sd' ')" \
+		"null null 500000"
+	runtime delete --force "$CID"
 	assert_equal "$(scope_dirs)" ""
 }
 

@@ -60,6 +60,16 @@ void dbw_u32(struct dbus_writer *w, uint32_t v)
 	put(w, b, 4);
 }
 
+void dbw_u64(struct dbus_writer *w, uint64_t v)
+{
+	uint8_t b[8];
+
+	dbw_pad(w, 8);
+	put_u32_at(b, (uint32_t)v);
+	put_u32_at(b + 4, (uint32_t)(v >> 32));
+	put(w, b, 8);
+}
+
 void dbw_bool(struct dbus_writer *w, bool v)
 {
 	dbw_u32(w, v ? 1 : 0);

@@ -1,5 +1,5 @@
 /* The D-Bus wire format, as much of it as --systemd-cgroup needs: writing
- * method calls (little-endian; the types s o g b u y, arrays, structs,
+ * method calls (little-endian; the types s o g b u t y, arrays, structs,
  * variants; 8-byte struct alignment, padding counted from the message's
  * start) and reading messages of either byte order, checked in full: every
  * length bounded, padding zero, strings nul-terminated without inner nul,
@@ -37,6 +37,7 @@ void dbw_init(struct dbus_writer *w, void *buf, size_t cap);
 void dbw_pad(struct dbus_writer *w, size_t align);
 void dbw_byte(struct dbus_writer *w, uint8_t v);
 void dbw_u32(struct dbus_writer *w, uint32_t v);
+void dbw_u64(struct dbus_writer *w, uint64_t v);                /* t */
 void dbw_bool(struct dbus_writer *w, bool v);
 void dbw_string(struct dbus_writer *w, const char *s);         /* s and o */
 void dbw_signature(struct dbus_writer *w, const char *s);      /* g, and a variant's type */

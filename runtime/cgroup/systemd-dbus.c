@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "oci/callerenv.h"
 #include "runtime/cgroup/dbus_conn.h"
+#include "runtime/cgroup/systemd-props.h"
 
 #define SD_SERVICE "org.freedesktop.systemd1"
 #define SD_OBJECT "/org/freedesktop/systemd1"
@@ -138,7 +140,7 @@ static int xdg_bus_address(char *out, size_t size)
  * $XDG_RUNTIME_DIR/bus, as sd-bus's sd_bus_open_user. */
 static int open_bus(struct dbus_conn *c, bool user, struct error *err)
 {
-	const char *address = callerenv_get(user ? "DBUS_SESSION_BUS_ADDRESS" : "DBUS_SYSTEM_BUS_ADDRESS");
+	const char *address = user ? callerenv_get("DBUS_SESSION_BUS_ADDRESS") : callerenv_get("DBUS_SYSTEM_BUS_ADDRESS");
 	char xdg_address[4200];
 	int r;
 
@@ -175,6 +177,23 @@ static int call(struct dbus_conn *c, struct dbus_writer *w, struct job_watch *jw
 	return 0;
 }
 
+static int manager_get(struct dbus_conn *c, const char *what, char *out, size_t size, struct error *err);
+
+/* systemd's major version ("252.33-1~deb12u1" -> 252), for the properties
+ * only some versions know: 0 when it cannot tell (those are then left out). */
+static unsigned systemd_version(struct dbus_conn *c)
+{
+	char v[64];
+	struct error err;
+	const char *p = v;
+
+	if (manager_get(c, "Version", v, sizeof(v), &err) < 0)
+		return 0;
+	while (*p && (*p < '0' || *p > '9'))
+		p++;
+	return (unsigned)strtoul(p, NULL, 10);
+}
+
 /* ---- StartTransientUnit --------------------------------------------------- */
 
 static bool is_slice(const char *name)
@@ -184,17 +203,9 @@ static bool is_slice(const char *name)
 	return n > 6 && !strcmp(name + n - 6, ".slice");
 }
 
-/* One (sv) of a(sv): the name and the variant's type; its value follows. */
-static void property(struct dbus_writer *w, const char *name, const char *type)
-{
-	dbw_pad(w, 8);
-	dbw_string(w, name);
-	dbw_signature(w, type);
-}
-
 static void bool_property(struct dbus_writer *w, const char *name, bool v)
 {
-	property(w, name, "b");
+	cgsd_prop(w, name, "b");
 	dbw_bool(w, v);
 }
 
@@ -203,18 +214,18 @@ static void append_properties(struct dbus_writer *w, const struct systemd_unit *
 {
 	struct dbus_array a;
 
-	property(w, "Description", "s");
+	cgsd_prop(w, "Description", "s");
 	dbw_string(w, u->description);
 	if (is_slice(u->name)) {
-		property(w, "Wants", "as");
+		cgsd_prop(w, "Wants", "as");
 		a = dbw_array_begin(w, 4);
 		dbw_string(w, u->slice);
 		dbw_array_end(w, a);
 	} else {
-		property(w, "Slice", "s");
+		cgsd_prop(w, "Slice", "s");
 		dbw_string(w, u->slice);
 		bool_property(w, "Delegate", true);
-		property(w, "PIDs", "au");
+		cgsd_prop(w, "PIDs", "au");
 		a = dbw_array_begin(w, 4);
 		dbw_u32(w, (uint32_t)pid);
 		dbw_array_end(w, a);
@@ -223,6 +234,8 @@ static void append_properties(struct dbus_writer *w, const struct systemd_unit *
 	bool_property(w, "MemoryAccounting", true);
 	bool_property(w, "CPUAccounting", true);
 	bool_property(w, "TasksAccounting", true);
+	if (u->res)
+		cgsd_append_resource_props(w, u->res, u->v2, u->version);
 }
 
 void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid)
@@ -251,6 +264,8 @@ int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
 
 	if ((r = open_bus(&c, u->user, err)) < 0)
 		return r;
+	if (u->res && cgsd_props_need_version(u->res))
+		u->version = systemd_version(&c);
 	if ((r = watch_jobs(&c, method, u->name, err)) < 0)
 		goto out;
 	dbw_init(&w, buf, sizeof(buf));
@@ -296,6 +311,35 @@ out:
 	return r;
 }
 
+/* ---- SetUnitProperties (update) ---------------------------------------------- */
+
+int cgsd_set_properties(const struct systemd_unit *u, const struct oci_resources *res, struct error *err)
+{
+	static const char method[] = "SetUnitProperties";
+	uint8_t buf[4096];
+	struct dbus_writer w;
+	struct dbus_msg reply;
+	struct dbus_array props;
+	struct dbus_conn c;
+	unsigned version = 0;
+	int r;
+
+	if ((r = open_bus(&c, u->user, err)) < 0)
+		return r;
+	if (cgsd_props_need_version(res))
+		version = systemd_version(&c);
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 0, SD_SERVICE, SD_OBJECT, SD_MANAGER, method, "sba(sv)");
+	dbw_string(&w, u->name);
+	dbw_bool(&w, true);     /* runtime: gone at reboot, as the unit */
+	props = dbw_array_begin(&w, 8);
+	cgsd_append_resource_props(&w, res, u->v2, version);
+	dbw_array_end(&w, props);
+	r = call(&c, &w, NULL, &reply, NULL, method, u->name, err);
+	dbc_close(&c);
+	return r;
+}
+
 /* ---- AttachProcessesToUnit -------------------------------------------------- */
 
 int cgsd_attach_pid(const struct systemd_unit *u, const char *sub, pid_t pid, struct error *err)
@@ -337,32 +381,40 @@ static bool clean_cgroup_path(const char *p)
 	return !(n >= 2 && !strcmp(p + n - 2, "/.")) && !(n >= 3 && !strcmp(p + n - 3, "/.."));
 }
 
-int cgsd_user_manager_cgroup(char *out, size_t size, struct error *err)
+/* org.freedesktop.DBus.Properties.Get(Manager, what), a string, into out. */
+static int manager_get(struct dbus_conn *c, const char *what, char *out, size_t size, struct error *err)
 {
-	static const char method[] = "Get", what[] = "ControlGroup";
+	static const char method[] = "Get";
 	uint8_t buf[1024];
 	struct dbus_writer w;
 	struct dbus_msg reply;
-	struct dbus_conn c;
-	const char *cgroup;
+	const char *value;
 	int r;
 
-	if ((r = open_bus(&c, true, err)) < 0)
-		return r;
 	dbw_init(&w, buf, sizeof(buf));
 	dbw_method_call(&w, 0, SD_SERVICE, SD_OBJECT, "org.freedesktop.DBus.Properties", method, "ss");
 	dbw_string(&w, SD_MANAGER);
 	dbw_string(&w, what);
-	if ((r = call(&c, &w, NULL, &reply, NULL, method, what, err)) < 0)
-		goto out;
-	if ((r = dbus_msg_read(&reply, "v", &cgroup)) < 0)
-		r = bus_fail(err, r, NULL, method, what);
-	else if (!clean_cgroup_path(cgroup) || strlen(cgroup) >= size)
+	if ((r = call(c, &w, NULL, &reply, NULL, method, what, err)) < 0)
+		return r;
+	if ((r = dbus_msg_read(&reply, "v", &value)) < 0)
+		return bus_fail(err, r, NULL, method, what);
+	if (strlen(value) >= size)
+		return error_set(err, ENAMETOOLONG, "--systemd-cgroup: %s %s: too long", method, what);
+	snprintf(out, size, "%s", value);
+	return 0;
+}
+
+int cgsd_user_manager_cgroup(char *out, size_t size, struct error *err)
+{
+	struct dbus_conn c;
+	int r;
+
+	if ((r = open_bus(&c, true, err)) < 0)
+		return r;
+	if ((r = manager_get(&c, "ControlGroup", out, size, err)) == 0 && !clean_cgroup_path(out))
 		r = error_set(err, EINVAL, "--systemd-cgroup: the user's systemd runs in cgroup \"%.200s\": "
-			      "expected an absolute, clean path", cgroup);
-	else
-		snprintf(out, size, "%s", cgroup);
-out:
+			      "expected an absolute, clean path", out);
 	dbc_close(&c);
 	return r;
 }

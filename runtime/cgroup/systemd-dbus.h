@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "oci/config.h"
 #include "oci/error.h"
 
 struct dbus_writer;
@@ -22,6 +23,9 @@ struct systemd_unit {
 	char slice[256];        /* a scope's Slice=, a slice's Wants= */
 	char description[320];
 	bool user;              /* the user's manager (session bus), not the system's */
+	bool v2;                /* the host is cgroup v2: the properties' v2 names */
+	const struct oci_resources *res;   /* linux.resources as unit properties, or NULL */
+	unsigned version;       /* systemd's major version, when res needs it (else 0) */
 	bool pending;           /* resolved, not asked for yet (the init pid does not exist yet) */
 	bool started;           /* StartTransientUnit returned a job: ours to stop */
 };
@@ -36,12 +40,18 @@ bool cgsd_booted(void);
  * StartTransientUnit(u->name, "fail") and wait for its job. A scope gets
  * Slice=u->slice, Delegate=yes, PIDs=[pid]; a slice gets Wants=u->slice and
  * no pid. Both DefaultDependencies=no and Memory/CPU/TasksAccounting=yes.
+ * u->res, when set, as unit properties (systemd-props.h; systemd's
+ * Version asked first when one of them needs it).
  * u->started is set once systemd has the unit (even if its job then fails). */
 int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
 
 /* StopUnit(name, "replace") and wait a few seconds for its job. A unit
  * systemd does not know (NoSuchUnit) is already stopped: 0. */
 int cgsd_stop_unit(const char *name, bool user, struct error *err);
+
+/* SetUnitProperties(u->name, runtime, res as properties: systemd-props.h),
+ * for `update`: systemd keeps the new limits. */
+int cgsd_set_properties(const struct systemd_unit *u, const struct oci_resources *res, struct error *err);
 
 /* AttachProcessesToUnit(u->name, "/" + sub or "", [pid]): systemd moves pid
  * into the unit's cgroup (or its sub-cgroup sub, "" for none). */

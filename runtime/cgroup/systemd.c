@@ -128,6 +128,7 @@ int cgsd_plan(const char *id, const struct systemd_unit *u, struct cgroup *cg, s
 	if (!(cg->unit = malloc(sizeof(*u))))
 		return error_set(err, ENOMEM, "out of memory");
 	*cg->unit = *u;
+	cg->unit->v2 = cg->fs == &cg2_ops;
 	snprintf(cg->unit->description, sizeof(cg->unit->description), "tinyrun container %s", id);
 	cg->unit->pending = true;
 	cg->unit->started = false;
@@ -149,6 +150,7 @@ int cgsd_open_unit(struct cgroup *cg, enum cgroup_manager mgr, struct error *err
 		return error_set(err, ENOMEM, "out of memory");
 	memcpy(cg->unit->name, base, n + 1);
 	cg->unit->user = mgr == CGROUP_SYSTEMD_USER;
+	cg->unit->v2 = cg->fs == &cg2_ops;
 	cg->unit->started = true;
 	cg->ops = &cg_systemd_ops;
 	return 0;
@@ -168,16 +170,21 @@ static int sd_open(struct cgroup *cg, struct error *err)
 	return cg->fs->open(cg, err);
 }
 
-/* A unit still to make: the child waits on a pipe until the parent has put
- * it in (sd_enter). */
-static int sd_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+/* The child waits on a pipe until the parent has put it in (sd_enter). */
+static int wait_for_parent(struct cgroup_join *j, struct error *err)
 {
-	if (!cg->unit || !cg->unit->pending)
-		return cg->fs->join_prepare(cg, j, err);
 	if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
 		return error_sys(err, errno, "pipe");
 	j->wait_parent = true;
 	return 0;
+}
+
+/* A unit still to make: it needs the child's pid. */
+static int sd_join_prepare(const struct cgroup *cg, struct cgroup_join *j, struct error *err)
+{
+	if (!cg->unit || !cg->unit->pending)
+		return cg->fs->join_prepare(cg, j, err);
+	return wait_for_parent(j, err);
 }
 
 /* A process (exec's) that may not go in by itself: a rootless caller runs
@@ -188,10 +195,7 @@ static int sd_join_without_clone(const struct cgroup *cg, struct cgroup_join *j,
 {
 	if (!cg->unit || !cg->unit->user)
 		return cg->fs->join_without_clone(cg, j, err);
-	if (pipe2(j->wait_pipe, O_CLOEXEC) < 0)
-		return error_sys(err, errno, "pipe");
-	j->wait_parent = true;
-	return 0;
+	return wait_for_parent(j, err);
 }
 
 static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, struct cgroup_join *j,
@@ -211,7 +215,10 @@ static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, 
 	if (!cg->unit || !cg->unit->pending)
 		return 0;
 	cg->unit->pending = false;
-	if ((r = cgsd_start_unit(cg->unit, pid, err)) < 0)
+	cg->unit->res = cfg->has_linux && cfg->linux_.has_resources ? &cfg->linux_.resources : NULL;
+	r = cgsd_start_unit(cg->unit, pid, err);
+	cg->unit->res = NULL;     /* cfg's, not the unit's to keep */
+	if (r < 0)
 		return r;
 	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
 	 * in it: the rest is as without systemd, at the same path */
@@ -228,9 +235,15 @@ static int sd_attach(const struct cgroup *cg, pid_t pid, struct error *err)
 	return cg->fs->attach(cg, pid, err);
 }
 
+/* update: cgroupfs first (its checks, memory.checkBeforeUpdate), then
+ * systemd is told, so that it keeps them (runc's SetUnitProperties) */
 static int sd_apply(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
 {
-	return cg->fs->apply(cg, res, err);
+	int r = cg->fs->apply(cg, res, err);
+
+	if (r < 0 || !cg->unit)
+		return r;
+	return cgsd_set_properties(cg->unit, res, err);
 }
 
 static int sd_freeze(const struct cgroup *cg, bool frozen, struct error *err)

@@ -355,8 +355,10 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 		cgroup_close(&out->cg);
 
 	if (r < 0) {
-		/* rootless, as runc: no cgroup is fine when no resource is asked for */
-		if (!rootless_cgroups(g) || (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
+		/* rootless, as runc: no cgroup is fine when no resource is asked for
+		 * (cgroupfs only: systemd's refusal, an AccessDenied, stands) */
+		if (c->st.systemd_cgroup != CGROUP_FS || !rootless_cgroups(g) ||
+		    (r != -EACCES && r != -EPERM && r != -EROFS) || has_resources(cfg))
 			return r;
 		log_debug("rootless: no cgroup (%s)", err->msg);
 		cgroup_close(&out->cg);

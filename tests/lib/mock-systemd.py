@@ -16,13 +16,16 @@ Owns org.freedesktop.systemd1 and serves /org/freedesktop/systemd1
   StopUnit            forgets the unit, removes its dirs when empty, JobRemoved
   GetUnit             the unit's object path, or NoSuchUnit
   AttachProcessesToUnit  moves PIDs into the unit's cgroup (or its sub-cgroup)
-  Properties.Get      (--user) Manager's ControlGroup: CGROUP
+  SetUnitProperties   records the properties (update), NoSuchUnit for an unknown unit
+  Properties.Get      Manager's Version ("252.33-1~deb12u1", or the file
+                      `version` in DIR) and, with --user, ControlGroup: CGROUP
 Files in DIR:
   calls       written: one JSON object per call {"method", "name", "mode", "properties"}
   ready       written once the bus name is ours
   fail-start  read: when it exists, StartTransientUnit fails with the error
               named on its first line and the message on its second
   job-result  read: the JobRemoved result of StartTransientUnit (default "done")
+  fail-get    read: when it exists, Properties.Get fails as fail-start does
 """
 import json
 import os
@@ -184,9 +187,20 @@ class Manager(dbus.service.Object):
                 with open(h + self.units[str(name)] + str(subcgroup) + "/cgroup.procs", "w") as f:
                     f.write(str(int(pid)))
 
+    @dbus.service.method(MANAGER, in_signature="sba(sv)", out_signature="")
+    def SetUnitProperties(self, name, runtime, properties):
+        self.record("SetUnitProperties", name, "runtime" if runtime else "persistent", properties)
+        if name not in self.units:
+            raise Failure("org.freedesktop.systemd1.NoSuchUnit", "Unit %s not loaded." % name)
+
     @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="ss", out_signature="v")
     def Get(self, interface, prop):
         self.record("Get", prop)
+        fail = self.read_control("fail-get")
+        if fail:
+            raise Failure(fail[0], fail[1] if len(fail) > 1 else "mock failure")
+        if interface == MANAGER and prop == "Version":
+            return dbus.String((self.read_control("version") or ["252.33-1~deb12u1"])[0], variant_level=1)
         if interface != MANAGER or prop != "ControlGroup" or not self.user:
             raise Failure("org.freedesktop.DBus.Error.UnknownProperty", "Unknown property %s" % prop)
         return dbus.String(self.user[1], variant_level=1)

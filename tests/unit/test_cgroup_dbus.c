@@ -11,6 +11,7 @@
 
 #include "runtime/cgroup/dbus_wire.h"
 #include "runtime/cgroup/systemd-dbus.h"
+#include "runtime/cgroup/systemd-props.h"
 #include "unit.h"
 
 /* sd-bus's StartTransientUnit, serial 3, for tinyrun-x.scope, pid 3702 */
@@ -168,6 +169,63 @@ static void test_replies(void)
 	CHECK_STR(unit, "tinyrun-x.scope");
 	CHECK_STR(result, "done");
 	check_truncations(buf, len);
+}
+
+/* linux.resources as unit properties, v1 and v2 names, and the cpu masks */
+static void test_props(void)
+{
+	struct oci_resources res = { 0 };
+	uint8_t buf[2048], mask[4];
+	struct dbus_writer w;
+	struct dbus_array a;
+	struct dbus_msg m;
+	int len;
+
+	res.has_memory = true;
+	res.memory.has_limit = true;
+	res.memory.limit = 1 << 20;
+	res.memory.has_swap = true;
+	res.memory.swap = 3 << 20;
+	res.has_cpu = true;
+	res.cpu.has_shares = true;
+	res.cpu.shares = 1024;
+	res.cpu.cpus = "0-1,9";
+	res.has_blkio = true;
+	res.blkio.has_weight = true;
+	res.blkio.weight = 500;
+	for (int v2 = 0; v2 < 2; v2++) {
+		dbw_init(&w, buf, sizeof(buf));
+		dbw_method_call(&w, 1, "a.b", "/a", "a.b", "Set", "a(sv)");
+		a = dbw_array_begin(&w, 8);
+		cgsd_append_resource_props(&w, &res, v2, 243);
+		dbw_array_end(&w, a);
+		CHECK((len = dbw_finish(&w)) > 0);
+		CHECK(dbus_msg_parse(buf, (size_t)len, &m) == 0);
+		CHECK(!!find(buf, (size_t)len, "MemoryMax", 9) == v2);
+		CHECK(!!find(buf, (size_t)len, "MemorySwapMax", 13) == v2);   /* 2 MiB of swap */
+		CHECK(!!find(buf, (size_t)len, "MemoryLimit", 11) == !v2);
+		CHECK(!!find(buf, (size_t)len, "CPUWeight", 9) == v2);
+		CHECK(!!find(buf, (size_t)len, "CPUShares", 9) == !v2);
+		CHECK(!!find(buf, (size_t)len, "BlockIOWeight", 13) == !v2);
+		/* 243: no AllowedCPUs (244) */
+		CHECK(!find(buf, (size_t)len, "AllowedCPUs", 11) && !find(buf, (size_t)len, "TasksMax", 8));
+	}
+	CHECK(cgsd_props_need_version(&res));
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 1, "a.b", "/a", "a.b", "Set", "a(sv)");
+	a = dbw_array_begin(&w, 8);
+	cgsd_append_resource_props(&w, &res, true, 252);
+	dbw_array_end(&w, a);
+	CHECK((len = dbw_finish(&w)) > 0 && dbus_msg_parse(buf, (size_t)len, &m) == 0);
+	CHECK(find(buf, (size_t)len, "AllowedCPUs\0\2ay\0\2\0\0\0\3\2", 20) != NULL);
+
+	CHECK(cgsd_cpuset_mask("0-3,9", mask, sizeof(mask)) == 2 && mask[0] == 0x0f && mask[1] == 0x02);
+	CHECK(cgsd_cpuset_mask("31", mask, sizeof(mask)) == 4 && mask[3] == 0x80);
+	CHECK(cgsd_cpuset_mask("32", mask, sizeof(mask)) == -1);
+	CHECK(cgsd_cpuset_mask("3-1", mask, sizeof(mask)) == -1);
+	CHECK(cgsd_cpuset_mask("1,,2", mask, sizeof(mask)) == -1);
+	CHECK(cgsd_cpuset_mask("x", mask, sizeof(mask)) == -1);
+	CHECK(cgsd_cpuset_mask("", mask, sizeof(mask)) == 0);
 }
 
 /* Properties.Get's answer: a variant; 'v' reads one holding a string. */
@@ -371,6 +429,7 @@ int main(void)
 	test_calls();
 	test_replies();
 	test_variant();
+	test_props();
 	test_malformed();
 	test_big_endian();
 	test_deep();

@@ -52,7 +52,6 @@ const struct command *cli_find_command(const char *name);
 int cli_help(int argc, char **argv);
 void cli_print_globals(FILE *out);
 
-/* Print `tinyrun: <msg>` (and to --log), return the exit status 1. */
 /* The cgroup manager of create, run and restore (runtime's enum
  * cgroup_manager): 0 cgroupfs; with --systemd-cgroup 1, the system's systemd,
  * or 2, a rootless caller's own systemd, as runc decides it: --rootless
@@ -65,6 +64,7 @@ static inline int cli_cgroup_manager(const struct global_opts *g)
 	return (g->rootless >= 0 ? g->rootless : g->users_runtime) ? 2 : 1;
 }
 
+/* Print `tinyrun: <msg>` (and to --log), return the exit status 1. */
 int cli_fail(const struct error *err);
 int cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Usage error for a command: message + hint, exit status 1. */

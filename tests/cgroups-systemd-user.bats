@@ -128,9 +128,12 @@ calls() {
 
 @test "systemd cgroup, rootless: a slice of the config's (podman's pod slices) is under the manager's cgroup too" {
 	if ! on_cgroup2; then guest_verdict; return; fi
-	update_config '.linux.cgroupsPath = $p | .process.args = ["true"]' --arg p "user-pod_$TOKEN.slice:libpod:$CID"
+	update_config '.linux.cgroupsPath = $p | .process.args = ["cat", "/proc/self/cgroup"]' \
+		--arg p "user-pod_$TOKEN.slice:libpod:$CID"
 	run_nohang as_user "$REAL_RUNTIME" --systemd-cgroup run --bundle "$BUNDLE" "$CID"
 	assert_success
+	# the container ran in the scope, under the manager's cgroup
+	assert_output "0::$MANAGER_CG/user.slice/user-pod_$TOKEN.slice/libpod-$CID.scope"
 	run calls StartTransientUnit
 	assert_equal "$(jq -r .name <<<"$output")" "libpod-$CID.scope"
 	assert_equal "$(jq -r .properties.Slice <<<"$output")" "user-pod_$TOKEN.slice"

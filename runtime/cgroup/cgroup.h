@@ -76,8 +76,6 @@ struct cgroup {
 	bool created;        /* we made it (so delete removes it) */
 	bool hybrid;         /* v1 with a cgroup2 at /sys/fs/cgroup/unified */
 	bool unchecked;      /* opened for a status only: v1 does not stat it first */
-	bool rootless;       /* a rootless caller's (its own systemd's unit): device rules it may
-	                      * not attach (no CAP_BPF on the host) are skipped, as runc does */
 	uint32_t v1_mask;    /* v1: bit per hierarchy the container is in (v1.c) */
 	uint32_t v1_made;    /* v1: those whose dir is the container's to remove: made by
 	                      * create (one there before had to be empty: it is left when

@@ -39,6 +39,8 @@ int cg_read_u64(int dirfd, const char *file, uint64_t *v);
 int cg_kv_lookup(const char *text, const char *key, uint64_t *v);
 /* Is the word `w` in the space-separated list `list`? */
 bool cg_word_in(const char *list, const char *w);
+/* The cgroup is a unit of a rootless caller's own systemd (systemd.c). */
+bool cg_users_unit(const struct cgroup *cg);
 /* mkdir every missing component of rel (no leading '/') under rootfd.
  * *first_new: index in rel of the first component created (its '\0' or '/'
  * position is the end), or -1 when everything existed. */

@@ -144,9 +144,9 @@ static int open_bus(struct dbus_conn *c, bool user, struct error *err)
 	char xdg_address[4200];
 	int r;
 
-	if (!user && !address)
+	if (!address && !user) {
 		address = DBUS_SYSTEM_BUS_DEFAULT;
-	if (user && !address) {
+	} else if (!address) {
 		if ((r = xdg_bus_address(xdg_address, sizeof(xdg_address))) < 0)
 			return error_set(err, -r, "--systemd-cgroup: a rootless caller's systemd is asked over its session bus, "
 					 "and neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set");
@@ -177,7 +177,29 @@ static int call(struct dbus_conn *c, struct dbus_writer *w, struct job_watch *jw
 	return 0;
 }
 
-static int manager_get(struct dbus_conn *c, const char *what, char *out, size_t size, struct error *err);
+/* org.freedesktop.DBus.Properties.Get(Manager, what), a string, into out. */
+static int manager_get(struct dbus_conn *c, const char *what, char *out, size_t size, struct error *err)
+{
+	static const char method[] = "Get";
+	uint8_t buf[1024];
+	struct dbus_writer w;
+	struct dbus_msg reply;
+	const char *value;
+	int r;
+
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 0, SD_SERVICE, SD_OBJECT, "org.freedesktop.DBus.Properties", method, "ss");
+	dbw_string(&w, SD_MANAGER);
+	dbw_string(&w, what);
+	if ((r = call(c, &w, NULL, &reply, NULL, method, what, err)) < 0)
+		return r;
+	if ((r = dbus_msg_read(&reply, "v", &value)) < 0)
+		return bus_fail(err, r, NULL, method, what);
+	if (strlen(value) >= size)
+		return error_set(err, ENAMETOOLONG, "--systemd-cgroup: %s %s: too long", method, what);
+	snprintf(out, size, "%s", value);
+	return 0;
+}
 
 /* systemd's major version ("252.33-1~deb12u1" -> 252), for the properties
  * only some versions know: 0 when it cannot tell (those are then left out). */
@@ -210,7 +232,8 @@ static void bool_property(struct dbus_writer *w, const char *name, bool v)
 }
 
 /* The a(sv) properties, as runc sets them. */
-static void append_properties(struct dbus_writer *w, const struct systemd_unit *u, pid_t pid)
+static void append_properties(struct dbus_writer *w, const struct systemd_unit *u, pid_t pid,
+			      const struct oci_resources *res, unsigned version)
 {
 	struct dbus_array a;
 
@@ -234,11 +257,12 @@ static void append_properties(struct dbus_writer *w, const struct systemd_unit *
 	bool_property(w, "MemoryAccounting", true);
 	bool_property(w, "CPUAccounting", true);
 	bool_property(w, "TasksAccounting", true);
-	if (u->res)
-		cgsd_append_resource_props(w, u->res, u->v2, u->version);
+	if (res)
+		cgsd_append_resource_props(w, res, u->v2, version);
 }
 
-void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid)
+void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid,
+		     const struct oci_resources *res, unsigned version)
 {
 	struct dbus_array props, aux;
 
@@ -246,13 +270,13 @@ void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct system
 	dbw_string(w, u->name);
 	dbw_string(w, "fail");
 	props = dbw_array_begin(w, 8);
-	append_properties(w, u, pid);
+	append_properties(w, u, pid, res, version);
 	dbw_array_end(w, props);
 	aux = dbw_array_begin(w, 8);    /* no auxiliary units */
 	dbw_array_end(w, aux);
 }
 
-int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
+int cgsd_start_unit(struct systemd_unit *u, pid_t pid, const struct oci_resources *res, struct error *err)
 {
 	static const char method[] = "StartTransientUnit";
 	uint8_t buf[4096];
@@ -260,16 +284,17 @@ int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err)
 	struct dbus_msg reply;
 	struct job_watch jw = { 0 };
 	struct dbus_conn c;
+	unsigned version = 0;
 	int r;
 
 	if ((r = open_bus(&c, u->user, err)) < 0)
 		return r;
-	if (u->res && cgsd_props_need_version(u->res))
-		u->version = systemd_version(&c);
+	if (res && cgsd_props_need_version(res))
+		version = systemd_version(&c);
 	if ((r = watch_jobs(&c, method, u->name, err)) < 0)
 		goto out;
 	dbw_init(&w, buf, sizeof(buf));
-	cgsd_start_call(&w, 0, u, pid);
+	cgsd_start_call(&w, 0, u, pid, res, version);
 	if ((r = call(&c, &w, &jw, &reply, NULL, method, u->name, err)) < 0)
 		goto out;
 	u->started = true;
@@ -381,29 +406,6 @@ static bool clean_cgroup_path(const char *p)
 	return !(n >= 2 && !strcmp(p + n - 2, "/.")) && !(n >= 3 && !strcmp(p + n - 3, "/.."));
 }
 
-/* org.freedesktop.DBus.Properties.Get(Manager, what), a string, into out. */
-static int manager_get(struct dbus_conn *c, const char *what, char *out, size_t size, struct error *err)
-{
-	static const char method[] = "Get";
-	uint8_t buf[1024];
-	struct dbus_writer w;
-	struct dbus_msg reply;
-	const char *value;
-	int r;
-
-	dbw_init(&w, buf, sizeof(buf));
-	dbw_method_call(&w, 0, SD_SERVICE, SD_OBJECT, "org.freedesktop.DBus.Properties", method, "ss");
-	dbw_string(&w, SD_MANAGER);
-	dbw_string(&w, what);
-	if ((r = call(c, &w, NULL, &reply, NULL, method, what, err)) < 0)
-		return r;
-	if ((r = dbus_msg_read(&reply, "v", &value)) < 0)
-		return bus_fail(err, r, NULL, method, what);
-	if (strlen(value) >= size)
-		return error_set(err, ENAMETOOLONG, "--systemd-cgroup: %s %s: too long", method, what);
-	snprintf(out, size, "%s", value);
-	return 0;
-}
 
 int cgsd_user_manager_cgroup(char *out, size_t size, struct error *err)
 {

@@ -24,8 +24,6 @@ struct systemd_unit {
 	char description[320];
 	bool user;              /* the user's manager (session bus), not the system's */
 	bool v2;                /* the host is cgroup v2: the properties' v2 names */
-	const struct oci_resources *res;   /* linux.resources as unit properties, or NULL */
-	unsigned version;       /* systemd's major version, when res needs it (else 0) */
 	bool pending;           /* resolved, not asked for yet (the init pid does not exist yet) */
 	bool started;           /* StartTransientUnit returned a job: ours to stop */
 };
@@ -40,10 +38,10 @@ bool cgsd_booted(void);
  * StartTransientUnit(u->name, "fail") and wait for its job. A scope gets
  * Slice=u->slice, Delegate=yes, PIDs=[pid]; a slice gets Wants=u->slice and
  * no pid. Both DefaultDependencies=no and Memory/CPU/TasksAccounting=yes.
- * u->res, when set, as unit properties (systemd-props.h; systemd's
+ * res (NULL: none) as unit properties too (systemd-props.h; systemd's
  * Version asked first when one of them needs it).
  * u->started is set once systemd has the unit (even if its job then fails). */
-int cgsd_start_unit(struct systemd_unit *u, pid_t pid, struct error *err);
+int cgsd_start_unit(struct systemd_unit *u, pid_t pid, const struct oci_resources *res, struct error *err);
 
 /* StopUnit(name, "replace") and wait a few seconds for its job. A unit
  * systemd does not know (NoSuchUnit) is already stopped: 0. */
@@ -61,7 +59,9 @@ int cgsd_attach_pid(const struct systemd_unit *u, const char *sub, pid_t pid, st
  * "/user.slice/user-1000.slice/user@1000.service"), absolute and clean. */
 int cgsd_user_manager_cgroup(char *out, size_t size, struct error *err);
 
-/* The StartTransientUnit call cgsd_start_unit sends, into w (for the unit test). */
-void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid);
+/* The StartTransientUnit call cgsd_start_unit sends, into w (for the unit
+ * test); version: systemd's, for res's versioned properties (0: unknown). */
+void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid,
+		     const struct oci_resources *res, unsigned version);
 
 #endif

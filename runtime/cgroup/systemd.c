@@ -106,7 +106,6 @@ static int user_prefix(struct cgroup *cg, struct error *err)
 				 "host is %s (use cgroupfs: no --systemd-cgroup)", cgroup_mode_name());
 	if ((r = cgsd_user_manager_cgroup(manager, sizeof(manager), err)) < 0)
 		return r;
-	cg->rootless = true;
 	if (asprintf(&path, "%s%s", strcmp(manager, "/") ? manager : "", cg->path) < 0)
 		return error_set(err, ENOMEM, "out of memory");
 	free(cg->path);
@@ -154,6 +153,11 @@ int cgsd_open_unit(struct cgroup *cg, enum cgroup_manager mgr, struct error *err
 	cg->unit->started = true;
 	cg->ops = &cg_systemd_ops;
 	return 0;
+}
+
+bool cg_users_unit(const struct cgroup *cg)
+{
+	return cg->unit && cg->unit->user;
 }
 
 /* ---- the ops ------------------------------------------------------------ */
@@ -215,10 +219,8 @@ static int sd_enter(struct cgroup *cg, const struct oci_config *cfg, pid_t pid, 
 	if (!cg->unit || !cg->unit->pending)
 		return 0;
 	cg->unit->pending = false;
-	cg->unit->res = cfg->has_linux && cfg->linux_.has_resources ? &cfg->linux_.resources : NULL;
-	r = cgsd_start_unit(cg->unit, pid, err);
-	cg->unit->res = NULL;     /* cfg's, not the unit's to keep */
-	if (r < 0)
+	if ((r = cgsd_start_unit(cg->unit, pid, cfg->has_linux && cfg->linux_.has_resources ?
+				 &cfg->linux_.resources : NULL, err)) < 0)
 		return r;
 	/* systemd made the unit's cgroup (in the hierarchies it manages) with pid
 	 * in it: the rest is as without systemd, at the same path */

@@ -117,9 +117,10 @@ int cg2_create(struct cgroup *cg, const struct oci_config *cfg, struct error *er
 	    (r = cg2_apply(cg->v2_dirfd, &cfg->linux_.resources, false, err)) < 0)
 		goto fail;
 	if ((r = cg2_apply_devices(cg->v2_dirfd, cfg, err)) < 0) {
-		if (!cg->rootless || (r != -EPERM && r != -EACCES))
+		if (!cg_users_unit(cg) || (r != -EPERM && r != -EACCES))
 			goto fail;
-		/* runc's rootless manager too: the device nodes are the host's, bound */
+		/* a rootless caller's (no CAP_BPF on the host), as runc's rootless
+		 * manager: the device nodes are the host's, bound */
 		cg_debug("cgroup: rootless: %s (skipped)", err->msg);
 		r = 0;
 	}

@@ -313,21 +313,6 @@ static void release_child_ctx(struct child_ctx *ctx, const struct oci_config *cf
 		seccomp_prog_free(&ctx->seccomp);
 }
 
-/* Where the cgroup will be (planned), on disk before it is made: gc and
- * delete find it in every hierarchy even when this create dies half-way. */
-static int record_cgroup(const struct container *c, const struct cgroup *cg, enum cgroup_manager mgr,
-			 struct error *err)
-{
-	char *text;
-	int r;
-
-	if (asprintf(&text, "%d %s\n", (int)mgr, cg->path) < 0)
-		return error_set(err, ENOMEM, "out of memory");
-	r = container_record_write(c->dirfd, "cgroup", text, err);
-	free(text);
-	return r;
-}
-
 /* runc's rootless cgroup manager: --rootless true|false, else (auto) a
  * caller other than root or root in a user namespace of its own (rootless
  * podman): a cgroup it may not make is skipped when no resource needs one */
@@ -348,11 +333,12 @@ static int make_cgroup(const struct global_opts *g, const struct create_opts *o,
 		out->cg.v2_dirfd = -1;
 		return cgroup_join_prepare(&out->cg, &ctx->join, err);
 	}
+	/* cgroup_plan and cgroup_make close out->cg when they fail */
 	if ((r = cgroup_plan(o->id, cfg, c->st.systemd_cgroup, &out->cg, err)) == 0 &&
-	    (r = record_cgroup(c, &out->cg, c->st.systemd_cgroup, err)) == 0)
-		r = cgroup_make(&out->cg, cfg, err);
-	else if (r < 0 && out->cg.path)
+	    (r = container_record_cgroup(c, out->cg.path, err)) < 0)
 		cgroup_close(&out->cg);
+	if (r == 0)
+		r = cgroup_make(&out->cg, cfg, err);
 
 	if (r < 0) {
 		/* rootless, as runc: no cgroup is fine when no resource is asked for

@@ -374,8 +374,9 @@ int exec_process(struct container *c, const struct oci_config *cfg, struct oci_p
 		exec_child(&x);
 	close(sv[1]);
 	sv[1] = -1;
-	/* a rootless caller's systemd unit: systemd moves the waiting child in */
-	if (x.join.wait_parent && (r = cgroup_enter_systemd_unit(&cg, cfg, pid, &x.join, err)) < 0) {
+	/* as create: a child waiting to be put in its unit (a rootless caller's:
+	 * that systemd moves it in) goes on once there; else a no-op */
+	if ((r = cgroup_enter_systemd_unit(&cg, cfg, pid, &x.join, err)) < 0) {
 		error_prefix(err, "container \"%s\": adding pid to its cgroup", c->id);
 		goto kill;
 	}

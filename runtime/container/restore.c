@@ -205,7 +205,6 @@ static int make_state(const struct global_opts *g, struct restore *rs, const cha
 {
 	static char created_at[64];
 	struct timespec now;
-	char text[PATH_MAX + 8];
 	int r, fd;
 
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -224,8 +223,7 @@ static int make_state(const struct global_opts *g, struct restore *rs, const cha
 		return r;
 	if ((r = cgroup_plan(id, rs->cfg, rs->c->st.systemd_cgroup, &rs->cg, err)) < 0)
 		return r;
-	snprintf(text, sizeof(text), "%d %s\n", rs->c->st.systemd_cgroup, rs->cg.path);
-	if ((r = container_record_write(rs->c->dirfd, "cgroup", text, err)) < 0 ||
+	if ((r = container_record_cgroup(rs->c, rs->cg.path, err)) < 0 ||
 	    (r = cgroup_make(&rs->cg, rs->cfg, err)) < 0)
 		return r;
 	/* the state outlives rs->cg (closed once restored) */

@@ -239,6 +239,15 @@ int container_record_pid(int dirfd, const char *name, pid_t pid, uint64_t *start
 	return container_record_write(dirfd, name, buf, err);
 }
 
+int container_record_cgroup(const struct container *c, const char *path, struct error *err)
+{
+	char buf[4200];
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%d %s\n", c->st.systemd_cgroup, path) >= sizeof(buf))
+		return error_set(err, ENAMETOOLONG, "state dir: cgroup: path too long");
+	return container_record_write(c->dirfd, "cgroup", buf, err);
+}
+
 /* Never over an existing state dir. Where the filesystem has no
  * RENAME_NOREPLACE (EINVAL: 9p, some FUSE and NFS), a plain rename does the
  * same for a directory: it replaces only an empty one, and every state dir

@@ -83,6 +83,10 @@ int container_save_state(struct container *c, struct error *err);
 int container_dir_name(const char *root, const char *id, struct container *c, struct error *err);
 int container_record_write(int dirfd, const char *name, const char *text, struct error *err);
 int container_record_pid(int dirfd, const char *name, pid_t pid, uint64_t *start_time, struct error *err);
+/* "cgroup": "<c->st.systemd_cgroup> <path>\n", where the cgroup will be,
+ * written once planned and before it is made: gc and delete find it even
+ * when the create or restore dies half-way. */
+int container_record_cgroup(const struct container *c, const char *path, struct error *err);
 /* Remove the state dir and its files. */
 void container_dir_remove(struct container *c);
 void container_close(struct container *c);

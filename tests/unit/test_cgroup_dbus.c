@@ -98,7 +98,7 @@ static void test_calls(void)
 	size_t n;
 
 	dbw_init(&w, buf, sizeof(buf));
-	cgsd_start_call(&w, 3, &u, 3702);
+	cgsd_start_call(&w, 3, &u, 3702, NULL, 0);
 	n = unhex(start_hex, want);
 	CHECK(dbw_finish(&w) == (int)n);
 	CHECK(n == 504 && !memcmp(buf, want, n));
@@ -118,7 +118,7 @@ static void test_calls(void)
 	snprintf(u.name, sizeof(u.name), "a-b.slice");
 	snprintf(u.slice, sizeof(u.slice), "a.slice");
 	dbw_init(&w, buf, sizeof(buf));
-	cgsd_start_call(&w, 9, &u, 1);
+	cgsd_start_call(&w, 9, &u, 1, NULL, 0);
 	CHECK(dbw_finish(&w) > 0);
 	CHECK(dbus_msg_parse(buf, w.len, &m) == 0);
 	CHECK(find(buf, w.len, "Wants\0\2as\0", 10) && find(buf, w.len, "\7\0\0\0a.slice", 11));
@@ -126,7 +126,7 @@ static void test_calls(void)
 
 	/* a buffer too small: refused, never overrun */
 	dbw_init(&w, buf, 100);
-	cgsd_start_call(&w, 9, &u, 1);
+	cgsd_start_call(&w, 9, &u, 1, NULL, 0);
 	CHECK(w.overflow && w.len <= 100 && dbw_finish(&w) == -EMSGSIZE);
 }
 

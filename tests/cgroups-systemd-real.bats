@@ -181,6 +181,30 @@ limits() {
 	proc_wait_gone "$pid"
 }
 
+# update gives the changed fields only; the unit's CPUQuotaPerSecUSec is the
+# quota over the period, so the one not given is the container's (runc merges
+# the update into the container's resources first). A wrong value here is
+# written by systemd itself, at once (cgroupfs gets the right one: runc's
+# semantics, cgroups-v2.bats).
+@test "real systemd: update --cpu-quota or --cpu-period alone keeps the other, in the unit and the files" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	update_config '.linux.resources += {"cpu": {"quota": 25000, "period": 50000}}'
+	rt_sd run --detach --bundle "$BUNDLE" "$CID"
+	assert_success
+	local cg="$RSD_CG/system.slice/$UNIT"
+	assert_equal "$(cat "$cg/cpu.max")" "25000 50000"
+	rt update --cpu-quota 20000 "$CID"
+	assert_success
+	assert_equal "cpu.max $(cat "$cg/cpu.max") $(unit_prop "$UNIT" CPUQuotaPerSecUSec)" "cpu.max 20000 50000 400ms"
+	rt update --cpu-period 100000 "$CID"
+	assert_success
+	assert_equal "cpu.max $(cat "$cg/cpu.max") $(unit_prop "$UNIT" CPUQuotaPerSecUSec)" "cpu.max 20000 100000 200ms"
+	sd_in systemctl daemon-reload
+	assert_equal "after daemon-reload: $(cat "$cg/cpu.max")" "after daemon-reload: 20000 100000"
+	rt delete --force "$CID"
+	assert_success
+}
+
 # The device rules are tinyrun's own eBPF program on the scope (cgroup v2),
 # which systemd does not know of: a daemon-reload, where systemd applies each
 # unit's settings to its cgroup again, its device policy among them (its own

@@ -227,7 +227,7 @@ scope_dirs() {
 	pid="$(state_field "$CID" pid)"
 	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID-2"
 	assert_equal "$status" 1
-	assert_output --partial "StartTransientUnit $UNIT: Unit $UNIT already exists."
+	assert_output --partial "StartTransientUnit $UNIT: Unit $UNIT was already loaded or has a fragment file."
 	[[ ! -e "$ROOT/$CID-2" ]]
 	proc_alive "$pid"
 	grep -q "^0::$CGPATH\$" "/proc/$pid/cgroup"

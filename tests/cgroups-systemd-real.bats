@@ -131,18 +131,24 @@ limits() {
 @test "real systemd: linux.resources are the scope's properties: the limits survive daemon-reload, update and set-property; exec joins the scope; delete removes it" {
 	if ! on_cgroup2; then guest_verdict; return; fi
 	update_config '.linux.resources += {"memory": {"limit": 67108864}, "pids": {"limit": 42},
-		"cpu": {"shares": 512, "quota": 25000, "period": 50000, "cpus": "0"}}'
+		"cpu": {"shares": 512, "quota": 25000, "period": 50000, "cpus": "0"}, "blockIO": {"weight": 500},
+		"unified": {"memory.high": "52428800"}}'
 	rt_sd run --detach --bundle "$BUNDLE" "$CID"
 	assert_success
-	local cg="$RSD_CG/system.slice/$UNIT" pid want
+	local cg="$RSD_CG/system.slice/$UNIT" pid want io=""
 	pid="$(only_pid "$cg")"
 	assert_equal "$(cat "/proc/$pid/cgroup")" "0::${cg#/sys/fs/cgroup}"
 	want="memory.max=67108864 pids.max=42 cpu.max=25000 50000 cpu.weight=59 cpuset.cpus=0"
 	assert_equal "$(limits "$cg")" "$want"
 	# a daemon-reload makes systemd write each unit's own settings to its
 	# cgroup again (systemctl returns once it has): they are the limits
+	[[ -e "$cg/io.weight" ]] && io="$(cat "$cg/io.weight")"
 	sd_in systemctl daemon-reload
 	assert_equal "after daemon-reload: $(limits "$cg")" "after daemon-reload: $want"
+	# unified's memory.high (MemoryHigh) and blockIO.weight (IOWeight) too
+	assert_equal "memory.high $(cat "$cg/memory.high")" "memory.high 52428800"
+	[[ -z "$io" ]] || assert_equal "io.weight $(cat "$cg/io.weight")" "io.weight $io"
+	[[ -z "$io" || "$io" == *4950* ]] || fail "io.weight before the reload: $io"
 	run sd_in systemctl show "$UNIT" -p MemoryMax,TasksMax,CPUWeight,CPUQuotaPerSecUSec,CPUQuotaPeriodUSec \
 		-p AllowedCPUs,Delegate,Slice,ControlGroup,ActiveState
 	assert_success

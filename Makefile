@@ -71,7 +71,7 @@ DEB_MUSL  := musl-tools gperf curl patch xz-utils
 DEB_BUILD += $(DEB_MUSL)
 # make demo: the build, the busybox of its bundle, jq for its config (tests/demo.sh)
 DEB_DEMO  := $(DEB_BUILD) busybox-static jq
-DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus python3 python3-dbus python3-gi apparmor criu
+DEB_TEST  := man-db groff-base bats bats-support bats-assert busybox-static jq util-linux procps iproute2 strace psmisc dbus dbus-user-session systemd python3 python3-dbus python3-gi apparmor criu
 DEB_PEERS := crun runc
 # real clients driven by tests/clients.bats and tests/docker.bats
 DEB_CLIENTS := podman conmon containerd docker.io

@@ -125,3 +125,8 @@ void log_debug_msg(const char *msg)
 {
 	log_debug("%s", msg);
 }
+
+void log_warn_msg(const char *msg)
+{
+	log_warn("%s", msg);
+}

@@ -21,5 +21,6 @@ void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* For callbacks that take a plain message (seccomp's unknown-syscall notes). */
 void log_debug_msg(const char *msg);
+void log_warn_msg(const char *msg);
 
 #endif

@@ -205,6 +205,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	cgroup_set_debug(log_debug_msg);
+	cgroup_set_warn(log_warn_msg);
 	if (!strcmp(argv[ci], "help")) {
 		if (argc - ci < 2) {
 			usage(stdout);

@@ -131,6 +131,20 @@ scope_dirs() {
 	assert_equal "$(jq -c .AllowedCPUs <<<"$props")" "[1]"
 	# systemd's Version asked first (CPUQuotaPeriodUSec 242, AllowedCPUs 244)
 	assert_equal "$(calls Get | jq -r .name)" Version
+	# cgroup v1: the device rules too (systemd would write "a" to devices.allow at its next
+	# daemon-reload otherwise); v2: systemd leaves tinyrun's BPF program alone, so none
+	if v2; then
+		assert_equal "$(jq -r '.DevicePolicy, .DeviceAllow' <<<"$props" | paste -sd' ')" "null null"
+	else
+		assert_equal "$(jq -r .DevicePolicy <<<"$props")" strict
+		run jq -r '.DeviceAllow[] | join(" ")' <<<"$props"
+		assert_line "/dev/char/1:3 rwm"
+		assert_line "/dev/char/10:200 rwm"
+		assert_line "char-* m"
+		assert_line "block-* m"
+		assert_line "char-pts rwm"
+		assert_equal "${#lines[@]}" 11   # the defaults (runc's list)
+	fi
 	if v2; then
 		assert_equal "$(jq -r .MemoryMax <<<"$props")" 67108864
 		# the weight tinyrun wrote itself (shares -> weight, crun's and runc 1.3's formula)
@@ -213,7 +227,7 @@ scope_dirs() {
 	pid="$(state_field "$CID" pid)"
 	run_nohang "$TEST_LIB_BIN/subreaper" "$RUNTIME" --root "$ROOT" create --bundle "$BUNDLE" "$CID-2"
 	assert_equal "$status" 1
-	assert_output --partial "StartTransientUnit $UNIT: Unit $UNIT already exists."
+	assert_output --partial "StartTransientUnit $UNIT: Unit $UNIT was already loaded or has a fragment file."
 	[[ ! -e "$ROOT/$CID-2" ]]
 	proc_alive "$pid"
 	grep -q "^0::$CGPATH\$" "/proc/$pid/cgroup"

@@ -718,7 +718,8 @@ containerd_setup_file() {
 		return 1
 	fi
 	# an OCI archive as `podman save --format oci-archive` writes it, made here
-	make_oci_archive "$CL/rootfs.tar" "$d/image.tar"
+	make_oci_archive "$CL/rootfs.tar" localhost/tinyrun-test:latest '{Env: ["PATH=/bin"], Cmd: ["/bin/sh"]}' \
+		"$d/image.tar"
 }
 
 containerd_stop() {
@@ -736,39 +737,6 @@ containerd_stop() {
 		kill -KILL "$shim" 2>/dev/null
 	done
 	rm -f "$d/containerd.pid"
-}
-
-# make_oci_archive LAYER.tar OUT.tar: a one-layer OCI image layout, tagged
-# localhost/tinyrun-test:latest.
-make_oci_archive() {
-	local layer="$1" out="$2" t="$CL/c/oci" ldig ldiff lsize cdig csize mdig msize
-	mkdir -p "$t/blobs/sha256"
-	gzip -c -n "$layer" >"$t/layer.tgz"
-	ldiff="$(sha256sum "$layer" | cut -d' ' -f1)"
-	ldig="$(sha256sum "$t/layer.tgz" | cut -d' ' -f1)"
-	lsize="$(stat -c %s "$t/layer.tgz")"
-	mv "$t/layer.tgz" "$t/blobs/sha256/$ldig"
-	jq -n -c --arg diff "sha256:$ldiff" '{architecture: "amd64", os: "linux",
-		config: {Env: ["PATH=/bin"], Cmd: ["/bin/sh"]},
-		rootfs: {type: "layers", diff_ids: [$diff]}}' >"$t/config"
-	cdig="$(sha256sum "$t/config" | cut -d' ' -f1)"
-	csize="$(stat -c %s "$t/config")"
-	mv "$t/config" "$t/blobs/sha256/$cdig"
-	jq -n -c --arg cd "sha256:$cdig" --argjson cs "$csize" --arg ld "sha256:$ldig" --argjson ls "$lsize" \
-		'{schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
-		config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $cd, size: $cs},
-		layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $ld, size: $ls}]}' >"$t/manifest"
-	mdig="$(sha256sum "$t/manifest" | cut -d' ' -f1)"
-	msize="$(stat -c %s "$t/manifest")"
-	mv "$t/manifest" "$t/blobs/sha256/$mdig"
-	jq -n -c --arg md "sha256:$mdig" --argjson ms "$msize" \
-		'{schemaVersion: 2, manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json",
-		digest: $md, size: $ms, platform: {architecture: "amd64", os: "linux"},
-		annotations: {"io.containerd.image.name": "localhost/tinyrun-test:latest",
-		"org.opencontainers.image.ref.name": "latest"}}]}' >"$t/index.json"
-	echo '{"imageLayoutVersion":"1.0.0"}' >"$t/oci-layout"
-	tar -C "$t" -cf "$out" oci-layout index.json blobs
-	rm -rf "$t"
 }
 
 c_raw() {

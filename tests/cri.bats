@@ -173,38 +173,6 @@ cri_images() {
 		make_oci_archive "$CRI/busybox.layer" "$BUSYBOX_IMAGE" '{Env: ["PATH=/bin"], Cmd: ["/bin/sh"]}' "$CRI/busybox.tar"
 }
 
-# make_oci_archive LAYER.tar NAME CONFIG-JQ OUT.tar: a one-layer OCI image
-# layout (as `podman save --format oci-archive` writes it) named NAME.
-make_oci_archive() {
-	local layer="$1" name="$2" conf="$3" out="$4" t ldig ldiff lsize cdig csize mdig msize
-	t="$(mktemp -d "$CRI/oci.XXXXXX")"
-	mkdir -p "$t/blobs/sha256"
-	gzip -c -n "$layer" >"$t/layer.tgz"
-	ldiff="$(sha256sum "$layer" | cut -d' ' -f1)"
-	ldig="$(sha256sum "$t/layer.tgz" | cut -d' ' -f1)"
-	lsize="$(stat -c %s "$t/layer.tgz")"
-	mv "$t/layer.tgz" "$t/blobs/sha256/$ldig"
-	jq -n -c --arg diff "sha256:$ldiff" "{architecture: \"amd64\", os: \"linux\",
-		config: $conf, rootfs: {type: \"layers\", diff_ids: [\$diff]}}" >"$t/config"
-	cdig="$(sha256sum "$t/config" | cut -d' ' -f1)"
-	csize="$(stat -c %s "$t/config")"
-	mv "$t/config" "$t/blobs/sha256/$cdig"
-	jq -n -c --arg cd "sha256:$cdig" --argjson cs "$csize" --arg ld "sha256:$ldig" --argjson ls "$lsize" \
-		'{schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
-		config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $cd, size: $cs},
-		layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $ld, size: $ls}]}' >"$t/manifest"
-	mdig="$(sha256sum "$t/manifest" | cut -d' ' -f1)"
-	msize="$(stat -c %s "$t/manifest")"
-	mv "$t/manifest" "$t/blobs/sha256/$mdig"
-	jq -n -c --arg md "sha256:$mdig" --argjson ms "$msize" --arg name "$name" --arg tag "${name##*:}" \
-		'{schemaVersion: 2, manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json",
-		digest: $md, size: $ms, platform: {architecture: "amd64", os: "linux"},
-		annotations: {"io.containerd.image.name": $name, "org.opencontainers.image.ref.name": $tag}}]}' >"$t/index.json"
-	echo '{"imageLayoutVersion":"1.0.0"}' >"$t/oci-layout"
-	tar -C "$t" -cf "$out" oci-layout index.json blobs
-	rm -rf "$t"
-}
-
 # containerd with the CRI plugin; the tinyrun handler is the contrib
 # fragment with BinaryName and Root pointed here. A "runc" handler too, to
 # compare (CRI_HANDLER=runc).

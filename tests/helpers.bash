@@ -238,15 +238,13 @@ cg_file() { # CONTROLLER V1FILE V2FILE CGROUP-PATH
 	fi
 }
 
-# --- a private containerd (clients.bats, docker.bats) ---------------------
+# --- containerd (clients.bats, docker.bats, cri.bats, cgroups-systemd-real.bats)
 
-# private_containerd DIR [BINDIR]: a containerd of its own under DIR (root,
-# state, sockets; no CRI, none of the snapshotters this host lacks), under a
-# subreaper in its own session (the shims it starts are orphans), BINDIR
-# first in its PATH; its pid in DIR/containerd.pid. 0 once `ctr version`
-# answers, 1 if it died or never answered (its log: DIR/containerd.log).
-private_containerd() {
-	local d="$1" bindir="${2:-}" i
+# containerd_config DIR: DIR/config.toml for a containerd of its own under
+# DIR: its root, state, sockets; no CRI, none of the snapshotters this host
+# lacks.
+containerd_config() {
+	local d="$1"
 	mkdir -p "$d"
 	cat >"$d/config.toml" <<-EOF
 		version = 2
@@ -265,6 +263,16 @@ private_containerd() {
 		[plugins."io.containerd.internal.v1.opt"]
 		  path = "$d/opt"
 	EOF
+}
+
+# private_containerd DIR [BINDIR]: a containerd of its own under DIR
+# (containerd_config), under a subreaper in its own session (the shims it
+# starts are orphans), BINDIR first in its PATH; its pid in
+# DIR/containerd.pid. 0 once `ctr version` answers, 1 if it died or never
+# answered (its log: DIR/containerd.log).
+private_containerd() {
+	local d="$1" bindir="${2:-}" i
+	containerd_config "$d"
 	PATH="${bindir:+$bindir:}$PATH" setsid "$TEST_LIB_BIN/subreaper" \
 		sh -c 'echo $$ >"$1"; exec containerd --config "$2"' \
 		sh "$d/containerd.pid" "$d/config.toml" </dev/null >"$d/containerd.log" 2>&1 3>&- 4>&- &
@@ -274,6 +282,40 @@ private_containerd() {
 		sleep 0.05
 	done
 	return 1
+}
+
+# make_oci_archive LAYER.tar NAME CONFIG-JQ OUT.tar: a one-layer OCI image
+# layout (as `podman save --format oci-archive` writes it) named NAME (e.g.
+# localhost/tinyrun-test:latest), its config CONFIG-JQ (a jq object, e.g.
+# '{Env: ["PATH=/bin"], Cmd: ["/bin/sh"]}'), for `ctr images import`.
+make_oci_archive() {
+	local layer="$1" name="$2" conf="$3" out="$4" t ldig ldiff lsize cdig csize mdig msize
+	t="$(mktemp -d "$(dirname "$out")/oci.XXXXXX")"
+	mkdir -p "$t/blobs/sha256"
+	gzip -c -n "$layer" >"$t/layer.tgz"
+	ldiff="$(sha256sum "$layer" | cut -d' ' -f1)"
+	ldig="$(sha256sum "$t/layer.tgz" | cut -d' ' -f1)"
+	lsize="$(stat -c %s "$t/layer.tgz")"
+	mv "$t/layer.tgz" "$t/blobs/sha256/$ldig"
+	jq -n -c --arg diff "sha256:$ldiff" "{architecture: \"amd64\", os: \"linux\",
+		config: $conf, rootfs: {type: \"layers\", diff_ids: [\$diff]}}" >"$t/config"
+	cdig="$(sha256sum "$t/config" | cut -d' ' -f1)"
+	csize="$(stat -c %s "$t/config")"
+	mv "$t/config" "$t/blobs/sha256/$cdig"
+	jq -n -c --arg cd "sha256:$cdig" --argjson cs "$csize" --arg ld "sha256:$ldig" --argjson ls "$lsize" \
+		'{schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
+		config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $cd, size: $cs},
+		layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $ld, size: $ls}]}' >"$t/manifest"
+	mdig="$(sha256sum "$t/manifest" | cut -d' ' -f1)"
+	msize="$(stat -c %s "$t/manifest")"
+	mv "$t/manifest" "$t/blobs/sha256/$mdig"
+	jq -n -c --arg md "sha256:$mdig" --argjson ms "$msize" --arg name "$name" --arg tag "${name##*:}" \
+		'{schemaVersion: 2, manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json",
+		digest: $md, size: $ms, platform: {architecture: "amd64", os: "linux"},
+		annotations: {"io.containerd.image.name": $name, "org.opencontainers.image.ref.name": $tag}}]}' >"$t/index.json"
+	echo '{"imageLayoutVersion":"1.0.0"}' >"$t/oci-layout"
+	tar -C "$t" -cf "$out" oci-layout index.json blobs
+	rm -rf "$t"
 }
 
 # --- running things ------------------------------------------------------

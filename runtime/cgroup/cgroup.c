@@ -13,10 +13,29 @@
 #include "runtime/cgroup/systemd.h"
 
 static void (*debug_fn)(const char *msg);
+static void (*warn_fn)(const char *msg);
 
 void cgroup_set_debug(void (*fn)(const char *msg))
 {
 	debug_fn = fn;
+}
+
+void cgroup_set_warn(void (*fn)(const char *msg))
+{
+	warn_fn = fn;
+}
+
+void cg_warn(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!warn_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	warn_fn(buf);
 }
 
 void cg_debug(const char *fmt, ...)

@@ -91,6 +91,8 @@ const char *cgroup_mode_name(void);
 /* Where the runtime's --debug notes go (ignored/converted fields, systemd
  * path mapping). NULL: dropped. */
 void cgroup_set_debug(void (*fn)(const char *msg));
+/* Where its warnings go (NULL: dropped). */
+void cgroup_set_warn(void (*fn)(const char *msg));
 
 /* The container's cgroup path, see above (for CGROUP_SYSTEMD_USER, the part
  * under the user manager's own cgroup). *out is malloc'd. */

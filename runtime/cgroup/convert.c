@@ -187,8 +187,12 @@ static const struct cg_dev_rule default_rules[] = {
  * access bit grants and denies nothing and is dropped. */
 int cg_device_rules(const struct oci_config *cfg, struct cg_dev_rule **out, size_t *n)
 {
-	const struct oci_resources *res = &cfg->linux_.resources;
-	size_t nr = cfg->linux_.has_resources ? res->n_devices : 0, i, k = 0;
+	return cg_device_rules_of(cfg->linux_.has_resources ? &cfg->linux_.resources : NULL, out, n);
+}
+
+int cg_device_rules_of(const struct oci_resources *res, struct cg_dev_rule **out, size_t *n)
+{
+	size_t nr = res ? res->n_devices : 0, i, k = 0;
 	struct cg_dev_rule *r = calloc(nr + N_DEFAULT, sizeof(*r));
 
 	if (!r)
@@ -278,6 +282,55 @@ int cg_v1_device_writes_into(const struct cg_dev_rule *rules, size_t n, struct c
 		}
 	}
 	*out = w;
+	*n_out = k;
+	return 0;
+}
+
+/* devcgroup_update_access on a v1 cgroup: a rule against the default adds
+ * its bits to the exception of the same type and numbers (or makes it); one
+ * with the default takes them off that exception, and only that one. */
+static void v1_exception(struct cg_dev_rule *exc, size_t *n, bool allow_all, const struct cg_dev_rule *r, char type)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (exc[i].type == type && exc[i].major == r->major && exc[i].minor == r->minor)
+			break;
+	if (r->allow != allow_all) {
+		if (i == *n)
+			exc[(*n)++] = (struct cg_dev_rule){ !allow_all, type, r->major, r->minor, 0 };
+		exc[i].access |= r->access;
+	} else if (i < *n && !(exc[i].access &= ~r->access)) {
+		exc[i] = exc[--*n];
+	}
+}
+
+int cg_v1_devices_final(const struct cg_dev_rule *rules, size_t n, bool *allow_all,
+			struct cg_dev_rule **out, size_t *n_out)
+{
+	struct cg_dev_rule *exc = calloc(2 * n + 1, sizeof(*exc));
+	size_t start = 0, i, k = 0;
+
+	if (!exc)
+		return -ENOMEM;
+	*allow_all = false;
+	for (i = n; i-- > 0;)
+		if (catch_all(&rules[i])) {
+			*allow_all = rules[i].allow;
+			start = i + 1;
+			break;
+		}
+	for (i = start; i < n; i++) {
+		if (!rules[i].access)
+			continue;
+		if (rules[i].type == 'a') {
+			v1_exception(exc, &k, *allow_all, &rules[i], 'c');
+			v1_exception(exc, &k, *allow_all, &rules[i], 'b');
+		} else {
+			v1_exception(exc, &k, *allow_all, &rules[i], rules[i].type);
+		}
+	}
+	*out = exc;
 	*n_out = k;
 	return 0;
 }

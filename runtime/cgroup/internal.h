@@ -14,6 +14,7 @@
 #define CG_WAIT_MS 10000          /* destroy/freeze give up after this */
 
 void cg_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- files (file.c) ----------------------------------------------------- */
 
@@ -92,6 +93,8 @@ struct cg_dev_rule {
 unsigned cg_access_bits(const char *access);
 /* config rules + default devices + linux.devices. *out malloc'd. */
 int cg_device_rules(const struct oci_config *cfg, struct cg_dev_rule **out, size_t *n);
+/* The same of linux.resources (NULL: none, the defaults alone). */
+int cg_device_rules_of(const struct oci_resources *res, struct cg_dev_rule **out, size_t *n);
 
 struct cg_v1_dev_write {
 	const char *file;             /* "devices.allow" / "devices.deny" */
@@ -107,6 +110,14 @@ int cg_v1_device_writes(const struct cg_dev_rule *rules, size_t n,
  * group for the ~2 KB of a stock config's writes. */
 int cg_v1_device_writes_into(const struct cg_dev_rule *rules, size_t n, struct cg_v1_dev_write *buf,
 			     size_t cap, struct cg_v1_dev_write **out, size_t *n_out);
+
+/* What a v1 devices cgroup holds after those writes (the kernel's list):
+ * *allow_all, the default, and the exceptions to it, each an exact type
+ * ('c' or 'b') and numbers (-1: "*") with the access bits it grants (under a
+ * deny default) or denies (under an allow one). *out malloc'd. systemd's
+ * DevicePolicy and DeviceAllow are derived from it (systemd-props.c). */
+int cg_v1_devices_final(const struct cg_dev_rule *rules, size_t n, bool *allow_all,
+			struct cg_dev_rule **out, size_t *n_out);
 
 /* hugepage size in kB -> "2MB", "1GB", "64KB" (names of hugetlb.<size>.*). */
 void cg_hugepage_name(unsigned long kb, char *buf, size_t size);

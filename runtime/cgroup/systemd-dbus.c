@@ -2,10 +2,12 @@
 #include "runtime/cgroup/systemd-dbus.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "oci/callerenv.h"
 #include "runtime/cgroup/dbus_conn.h"
@@ -231,9 +233,16 @@ static void bool_property(struct dbus_writer *w, const char *name, bool v)
 	dbw_bool(w, v);
 }
 
+/* The devices properties: a v1 unit of the system's manager (a user's
+ * has no v1 hierarchy; on v2 systemd leaves tinyrun's BPF program alone) */
+static bool device_props(const struct systemd_unit *u)
+{
+	return !u->v2 && !u->user;
+}
+
 /* The a(sv) properties, as runc sets them. */
-static void append_properties(struct dbus_writer *w, const struct systemd_unit *u, pid_t pid,
-			      const struct oci_resources *res, unsigned version)
+static int append_properties(struct dbus_writer *w, const struct systemd_unit *u, pid_t pid,
+			     const struct oci_resources *res, unsigned version, const char *devices)
 {
 	struct dbus_array a;
 
@@ -259,27 +268,43 @@ static void append_properties(struct dbus_writer *w, const struct systemd_unit *
 	bool_property(w, "TasksAccounting", true);
 	if (res)
 		cgsd_append_resource_props(w, res, u->v2, version);
+	return device_props(u) ? cgsd_append_device_props(w, res, devices, version) : 0;
 }
 
-void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid,
-		     const struct oci_resources *res, unsigned version)
+int cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid,
+		    const struct oci_resources *res, unsigned version, const char *devices)
 {
 	struct dbus_array props, aux;
+	int r;
 
 	dbw_method_call(w, serial, SD_SERVICE, SD_OBJECT, SD_MANAGER, "StartTransientUnit", "ssa(sv)a(sa(sv))");
 	dbw_string(w, u->name);
 	dbw_string(w, "fail");
 	props = dbw_array_begin(w, 8);
-	append_properties(w, u, pid, res, version);
+	r = append_properties(w, u, pid, res, version, devices);
 	dbw_array_end(w, props);
 	aux = dbw_array_begin(w, 8);    /* no auxiliary units */
 	dbw_array_end(w, aux);
+	return r;
+}
+
+/* /proc/devices into buf ("" when unreadable: DeviceAllow then names no group) */
+static const char *proc_devices(char *buf, size_t size)
+{
+	int fd = open("/proc/devices", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
 }
 
 int cgsd_start_unit(struct systemd_unit *u, pid_t pid, const struct oci_resources *res, struct error *err)
 {
 	static const char method[] = "StartTransientUnit";
-	uint8_t buf[4096];
+	uint8_t buf[32768];     /* a long DeviceAllow list fits */
+	char devices[8192];
 	struct dbus_writer w;
 	struct dbus_msg reply;
 	struct job_watch jw = { 0 };
@@ -289,12 +314,16 @@ int cgsd_start_unit(struct systemd_unit *u, pid_t pid, const struct oci_resource
 
 	if ((r = open_bus(&c, u->user, err)) < 0)
 		return r;
-	if (res && cgsd_props_need_version(res))
+	/* DeviceAllow's /dev/char/M:m needs 240 (older ones stat the path) */
+	if ((res && cgsd_props_need_version(res)) || device_props(u))
 		version = systemd_version(&c);
 	if ((r = watch_jobs(&c, method, u->name, err)) < 0)
 		goto out;
 	dbw_init(&w, buf, sizeof(buf));
-	cgsd_start_call(&w, 0, u, pid, res, version);
+	if (cgsd_start_call(&w, 0, u, pid, res, version, device_props(u) ? proc_devices(devices, sizeof(devices)) : NULL) < 0) {
+		r = error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
 	if ((r = call(&c, &w, &jw, &reply, NULL, method, u->name, err)) < 0)
 		goto out;
 	u->started = true;
@@ -341,7 +370,7 @@ out:
 int cgsd_set_properties(const struct systemd_unit *u, const struct oci_resources *res, struct error *err)
 {
 	static const char method[] = "SetUnitProperties";
-	uint8_t buf[4096];
+	uint8_t buf[16384];
 	struct dbus_writer w;
 	struct dbus_msg reply;
 	struct dbus_array props;

@@ -60,8 +60,10 @@ int cgsd_attach_pid(const struct systemd_unit *u, const char *sub, pid_t pid, st
 int cgsd_user_manager_cgroup(char *out, size_t size, struct error *err);
 
 /* The StartTransientUnit call cgsd_start_unit sends, into w (for the unit
- * test); version: systemd's, for res's versioned properties (0: unknown). */
-void cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid,
-		     const struct oci_resources *res, unsigned version);
+ * test); version: systemd's, for res's versioned properties (0: unknown);
+ * devices: /proc/devices' text, for a v1 unit's DeviceAllow (NULL: unknown).
+ * -ENOMEM, else 0. */
+int cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd_unit *u, pid_t pid,
+		    const struct oci_resources *res, unsigned version, const char *devices);
 
 #endif

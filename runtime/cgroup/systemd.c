@@ -237,14 +237,55 @@ static int sd_attach(const struct cgroup *cg, pid_t pid, struct error *err)
 	return cg->fs->attach(cg, pid, err);
 }
 
+/* The cgroup's CPU quota (-1: none) and period, as cgroupfs has them. */
+static int cpu_now(const struct cgroup *cg, int64_t *quota, uint64_t *period)
+{
+	char buf[64], *end;
+	struct error e;
+	int fd = cg->v2_dirfd;
+	int r = 0;
+
+	if (fd >= 0) {          /* v2: "QUOTA|max PERIOD" */
+		if (cg_read(fd, "cpu.max", buf, sizeof(buf)) < 0)
+			return -1;
+		*quota = strncmp(buf, "max", 3) ? strtoll(buf, &end, 10) : -1;
+		*period = strtoull(strchr(buf, ' ') ? strchr(buf, ' ') + 1 : "", &end, 10);
+		return *period ? 0 : -1;
+	}
+	if ((fd = cg1_open(cg, CG1_CPU, &e)) < 0)
+		return -1;
+	if (cg_read(fd, "cpu.cfs_quota_us", buf, sizeof(buf)) < 0 || cg_read_u64(fd, "cpu.cfs_period_us", period) < 0)
+		r = -1;
+	else
+		*quota = strtoll(buf, &end, 10);
+	close(fd);
+	return r;
+}
+
 /* update: cgroupfs first (its checks, memory.checkBeforeUpdate), then
- * systemd is told, so that it keeps them (runc's SetUnitProperties) */
+ * systemd is told, so that it keeps them (runc's SetUnitProperties).
+ * CPUQuotaPerSecUSec is the quota over the period: an update naming one of
+ * them sends it with the other as cgroupfs now has it (runc merges the update
+ * into its saved config); from the one alone, systemd would rewrite cpu.max
+ * at once (a quota over the default 100 ms, a period with no quota). */
 static int sd_apply(const struct cgroup *cg, const struct oci_resources *res, struct error *err)
 {
+	struct oci_resources full;
+	int64_t quota;
+	uint64_t period;
 	int r = cg->fs->apply(cg, res, err);
 
 	if (r < 0 || !cg->unit)
 		return r;
+	if (res->has_cpu && res->cpu.has_quota != res->cpu.has_period && cpu_now(cg, &quota, &period) == 0) {
+		full = *res;
+		if (!full.cpu.has_quota)
+			full.cpu.quota = quota;
+		if (!full.cpu.has_period)
+			full.cpu.period = period;
+		full.cpu.has_quota = full.cpu.has_period = true;
+		res = &full;
+	}
 	return cgsd_set_properties(cg->unit, res, err);
 }
 

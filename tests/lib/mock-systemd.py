@@ -135,7 +135,9 @@ class Manager(dbus.service.Object):
         if fail:
             raise Failure(fail[0], fail[1] if len(fail) > 1 else "mock failure")
         if name in self.units:
-            raise Failure("org.freedesktop.systemd1.UnitExists", "Unit %s already exists." % name)
+            # systemd 252's own text (cgroups-systemd-real.bats)
+            raise Failure("org.freedesktop.systemd1.UnitExists",
+                          "Unit %s was already loaded or has a fragment file." % name)
         props = dict(properties)
         if name.endswith(".slice"):
             path = slice_path(name)

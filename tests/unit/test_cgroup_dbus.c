@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/cgroup/dbus_wire.h"
 #include "runtime/cgroup/systemd-dbus.h"
@@ -91,14 +92,15 @@ static uint8_t *find(uint8_t *p, size_t len, const void *needle, size_t n)
 static void test_calls(void)
 {
 	uint8_t want[1024], buf[4096];
+	/* v2: sd-bus's call had no v1 devices properties */
 	struct systemd_unit u = { .name = "tinyrun-x.scope", .slice = "hdbus-sub.slice",
-				  .description = "tinyrun container x" };
+				  .description = "tinyrun container x", .v2 = true };
 	struct dbus_writer w;
 	struct dbus_msg m;
 	size_t n;
 
 	dbw_init(&w, buf, sizeof(buf));
-	cgsd_start_call(&w, 3, &u, 3702, NULL, 0);
+	CHECK(cgsd_start_call(&w, 3, &u, 3702, NULL, 0, NULL) == 0);
 	n = unhex(start_hex, want);
 	CHECK(dbw_finish(&w) == (int)n);
 	CHECK(n == 504 && !memcmp(buf, want, n));
@@ -118,7 +120,7 @@ static void test_calls(void)
 	snprintf(u.name, sizeof(u.name), "a-b.slice");
 	snprintf(u.slice, sizeof(u.slice), "a.slice");
 	dbw_init(&w, buf, sizeof(buf));
-	cgsd_start_call(&w, 9, &u, 1, NULL, 0);
+	cgsd_start_call(&w, 9, &u, 1, NULL, 0, NULL);
 	CHECK(dbw_finish(&w) > 0);
 	CHECK(dbus_msg_parse(buf, w.len, &m) == 0);
 	CHECK(find(buf, w.len, "Wants\0\2as\0", 10) && find(buf, w.len, "\7\0\0\0a.slice", 11));
@@ -126,7 +128,7 @@ static void test_calls(void)
 
 	/* a buffer too small: refused, never overrun */
 	dbw_init(&w, buf, 100);
-	cgsd_start_call(&w, 9, &u, 1, NULL, 0);
+	cgsd_start_call(&w, 9, &u, 1, NULL, 0, NULL);
 	CHECK(w.overflow && w.len <= 100 && dbw_finish(&w) == -EMSGSIZE);
 }
 
@@ -226,6 +228,202 @@ static void test_props(void)
 	CHECK(cgsd_cpuset_mask("1,,2", mask, sizeof(mask)) == -1);
 	CHECK(cgsd_cpuset_mask("x", mask, sizeof(mask)) == -1);
 	CHECK(cgsd_cpuset_mask("", mask, sizeof(mask)) == 0);
+}
+
+/* The value of property NAME (a one-letter type) in the message buf: its
+ * first byte, aligned as D-Bus aligns from the message's start. */
+static const uint8_t *prop_value(const uint8_t *buf, size_t len, const char *name, char type)
+{
+	char pat[64];
+	size_t n = (size_t)snprintf(pat, sizeof(pat), "%s%c%c%c%c", name, 0, 1, type, 0);
+	const uint8_t *p = find((uint8_t *)buf, len, pat, n);
+	size_t off, align = type == 't' ? 8 : 4;
+
+	if (!p)
+		return NULL;
+	off = (size_t)(p - buf) + n;
+	return buf + ((off + align - 1) & ~(align - 1));
+}
+
+static uint64_t prop_u64(const uint8_t *buf, size_t len, const char *name)
+{
+	const uint8_t *p = prop_value(buf, len, name, 't');
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, 8);
+	return p ? v : 0xdead;
+}
+
+static const char *prop_str(const uint8_t *buf, size_t len, const char *name)
+{
+	const uint8_t *p = prop_value(buf, len, name, 's');
+
+	return p ? (const char *)p + 4 : "(none)";
+}
+
+/* the (ss) entries of the DeviceAllow in buf, "PATH PERMS" a line each */
+static void device_allow(const uint8_t *buf, size_t len, char *out, size_t size)
+{
+	const uint8_t *p = find((uint8_t *)buf, len, "DeviceAllow\0\5a(ss)\0", 19);
+	uint32_t n, k, l;
+	size_t at = 0, off;
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	off = (size_t)(p - buf) + 19;
+	off = (off + 3) & ~(size_t)3;
+	memcpy(&n, buf + off, 4);
+	off += 4;
+	off = (off + 7) & ~(size_t)7;
+	for (size_t end = off + n; off < end;) {
+		off = (off + 7) & ~(size_t)7;
+		for (k = 0; k < 2; k++) {
+			off = (off + 3) & ~(size_t)3;
+			memcpy(&l, buf + off, 4);
+			at += (size_t)snprintf(out + at, size - at, "%s%.*s", k ? " " : "", (int)l, buf + off + 4);
+			off += 4 + l + 1;
+		}
+		at += (size_t)snprintf(out + at, size - at, "\n");
+	}
+}
+
+static const char proc_devices[] =
+	"Character devices:\n  1 mem\n  4 /dev/vc/0\n  4 tty\n  5 /dev/tty\n 10 misc\n136 pts\n"
+	"180 usb\n189 usb_device\n200 twin\n201 twin\n202 glob*\n\nBlock devices:\n  7 loop\n  8 sd\n";
+
+/* cgroup v1: DevicePolicy and DeviceAllow, the list tinyrun's devices.allow writes leave */
+static void test_device_props(void)
+{
+	struct oci_device_rule rules[] = {
+		{ .allow = false, .type = 'a', .access = "rwm" },
+		{ .allow = true, .type = 'c', .has_major = true, .major = 4, .access = "rw" },       /* a group */
+		{ .allow = true, .type = 'c', .has_major = true, .major = 200, .access = "r" },      /* 200, 201: twin */
+		{ .allow = true, .type = 'c', .has_minor = true, .minor = 3, .access = "r" },        /* *:3: none */
+		{ .allow = true, .type = 'b', .has_major = true, .major = 8, .has_minor = true, .minor = 0, .access = "r" },
+		{ .allow = false, .type = 'b', .has_major = true, .major = 8, .has_minor = true, .minor = 0, .access = "r" },
+		{ .allow = true, .type = 'a', .has_major = true, .major = 7, .access = "m" },
+	};
+	struct oci_resources res = { .devices = rules, .n_devices = 7 };
+	struct systemd_unit u = { .name = "tinyrun-x.scope", .slice = "s.slice", .description = "x" };
+	uint8_t buf[8192];
+	char list[2048], name[64];
+	struct dbus_writer w;
+	struct dbus_msg m;
+	int len;
+
+	dbw_init(&w, buf, sizeof(buf));
+	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
+	CHECK((len = dbw_finish(&w)) > 0 && dbus_msg_parse(buf, (size_t)len, &m) == 0);
+	CHECK_STR(prop_str(buf, (size_t)len, "DevicePolicy"), "strict");
+	device_allow(buf, (size_t)len, list, sizeof(list));
+	/* the config's, then the defaults (runc's list); b 8:0 r allowed and denied again: gone;
+	 * a 7:* m: c and b (no char major 7 here); *:3 and the twin major: no systemd name */
+	CHECK_STR(list, "char-tty rw\nblock-loop m\nchar-* m\nblock-* m\n/dev/char/1:3 rwm\n"
+			"/dev/char/1:8 rwm\n/dev/char/1:7 rwm\n/dev/char/5:0 rwm\n/dev/char/1:5 rwm\n"
+			"/dev/char/1:9 rwm\nchar-pts rwm\n/dev/char/5:2 rwm\n/dev/char/10:200 rwm\n");
+	/* v2, or the user's manager: none (systemd leaves tinyrun's BPF program alone) */
+	u.v2 = true;
+	dbw_init(&w, buf, sizeof(buf));
+	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
+	CHECK((len = dbw_finish(&w)) > 0 && !find(buf, (size_t)len, "Device", 6));
+	u.v2 = false;
+	u.user = true;
+	dbw_init(&w, buf, sizeof(buf));
+	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
+	CHECK((len = dbw_finish(&w)) > 0 && !find(buf, (size_t)len, "Device", 6));
+	u.user = false;
+	/* allow-all (a privileged container): auto and no list, what systemd's reset gives */
+	rules[0].allow = true;
+	res.n_devices = 1;
+	dbw_init(&w, buf, sizeof(buf));
+	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
+	CHECK((len = dbw_finish(&w)) > 0);
+	CHECK_STR(prop_str(buf, (size_t)len, "DevicePolicy"), "auto");
+	device_allow(buf, (size_t)len, list, sizeof(list));
+	CHECK_STR(list, "");
+	/* allow-all then a deny: systemd has no such form; strict and nothing (never wider) */
+	res.n_devices = 6;
+	dbw_init(&w, buf, sizeof(buf));
+	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
+	CHECK((len = dbw_finish(&w)) > 0);
+	CHECK_STR(prop_str(buf, (size_t)len, "DevicePolicy"), "strict");
+	device_allow(buf, (size_t)len, list, sizeof(list));
+	CHECK_STR(list, "");
+	/* before systemd 240 a node path is stat'ed: one that is not there is left out */
+	rules[0].allow = false;
+	rules[1] = (struct oci_device_rule){ .allow = true, .type = 'c', .has_major = true, .major = 4093,
+					     .has_minor = true, .minor = 1, .access = "r" };
+	res.n_devices = 2;
+	dbw_init(&w, buf, sizeof(buf));
+	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 239, proc_devices) == 0);
+	CHECK((len = dbw_finish(&w)) > 0);
+	device_allow(buf, (size_t)len, list, sizeof(list));
+	CHECK(!strstr(list, "4093"));
+	CHECK(!!strstr(list, "/dev/char/1:3 rwm\n") == (access("/dev/char/1:3", F_OK) == 0));
+
+	CHECK(cgsd_device_group(proc_devices, 'c', 136, name, sizeof(name)) == 1);
+	CHECK_STR(name, "pts");
+	CHECK(cgsd_device_group(proc_devices, 'c', 4, name, sizeof(name)) == 1);     /* two names: a plain one */
+	CHECK_STR(name, "tty");
+	CHECK(cgsd_device_group(proc_devices, 'c', 200, name, sizeof(name)) == 0);   /* shared name */
+	CHECK(cgsd_device_group(proc_devices, 'c', 202, name, sizeof(name)) == 0);   /* a glob */
+	CHECK(cgsd_device_group(proc_devices, 'c', 8, name, sizeof(name)) == 0);     /* block only */
+	CHECK(cgsd_device_group(proc_devices, 'b', 8, name, sizeof(name)) == 1);
+	CHECK_STR(name, "sd");
+	CHECK(cgsd_device_group("", 'c', 1, name, sizeof(name)) == 0);
+}
+
+/* v2: linux.resources.unified as runc converts it, and blockIO.weight as IOWeight */
+static void test_unified_props(void)
+{
+	struct oci_kv kv[] = {
+		{ "memory.high", " 50000000\n" }, { "memory.min", "max" }, { "pids.max", "7" },
+		{ "cpu.max", "max 50000" }, { "cpu.weight", "300" }, { "io.max", "8:0 rbps=1" },
+		{ "memory.low", "12x" }, { "cpuset.cpus", "1" },
+	};
+	struct oci_resources res = { .unified = kv, .n_unified = 8, .has_blkio = true };
+	uint8_t buf[4096];
+	struct dbus_writer w;
+	struct dbus_array a;
+	struct dbus_msg m;
+	int len;
+
+	res.blkio.has_weight = true;
+	res.blkio.weight = 500;
+	CHECK(cgsd_props_need_version(&res));      /* cpu.max's period, cpuset */
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 1, "a.b", "/a", "a.b", "Set", "a(sv)");
+	a = dbw_array_begin(&w, 8);
+	cgsd_append_resource_props(&w, &res, true, 243);
+	dbw_array_end(&w, a);
+	CHECK((len = dbw_finish(&w)) > 0 && dbus_msg_parse(buf, (size_t)len, &m) == 0);
+	CHECK(prop_u64(buf, (size_t)len, "MemoryHigh") == 50000000);
+	CHECK(prop_u64(buf, (size_t)len, "MemoryMin") == UINT64_MAX);
+	CHECK(prop_u64(buf, (size_t)len, "TasksMax") == 7);
+	/* "max 50000": no quota, the period */
+	CHECK(prop_u64(buf, (size_t)len, "CPUQuotaPerSecUSec") == UINT64_MAX);
+	CHECK(prop_u64(buf, (size_t)len, "CPUQuotaPeriodUSec") == 50000);
+	CHECK(prop_u64(buf, (size_t)len, "CPUWeight") == 300);
+	CHECK(prop_u64(buf, (size_t)len, "IOWeight") == 4950);   /* 500: cgroupfs's io.weight, the same conversion */
+	/* a bad number, a file systemd has no property for, cpuset before 244: left out */
+	CHECK(!find(buf, (size_t)len, "MemoryLow", 9) && !find(buf, (size_t)len, "AllowedCPUs", 11));
+	/* cpu.idle 1: no weight (runc) */
+	kv[7] = (struct oci_kv){ "cpu.idle", "1" };
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 1, "a.b", "/a", "a.b", "Set", "a(sv)");
+	a = dbw_array_begin(&w, 8);
+	cgsd_append_resource_props(&w, &res, true, 252);
+	dbw_array_end(&w, a);
+	CHECK((len = dbw_finish(&w)) > 0 && !find(buf, (size_t)len, "CPUWeight", 9));
+	/* v1: no unified */
+	dbw_init(&w, buf, sizeof(buf));
+	dbw_method_call(&w, 1, "a.b", "/a", "a.b", "Set", "a(sv)");
+	a = dbw_array_begin(&w, 8);
+	cgsd_append_resource_props(&w, &res, false, 252);
+	dbw_array_end(&w, a);
+	CHECK((len = dbw_finish(&w)) > 0 && !find(buf, (size_t)len, "MemoryHigh", 10));
 }
 
 /* Properties.Get's answer: a variant; 'v' reads one holding a string. */
@@ -430,6 +628,8 @@ int main(void)
 	test_replies();
 	test_variant();
 	test_props();
+	test_device_props();
+	test_unified_props();
 	test_malformed();
 	test_big_endian();
 	test_deep();

@@ -25,30 +25,32 @@ void cgroup_set_warn(void (*fn)(const char *msg))
 	warn_fn = fn;
 }
 
-void cg_warn(const char *fmt, ...)
+static void say(void (*fn)(const char *msg), const char *fmt, va_list ap)
 {
 	char buf[512];
+
+	if (!fn)
+		return;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fn(buf);
+}
+
+void cg_warn(const char *fmt, ...)
+{
 	va_list ap;
 
-	if (!warn_fn)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	say(warn_fn, fmt, ap);
 	va_end(ap);
-	warn_fn(buf);
 }
 
 void cg_debug(const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
-	if (!debug_fn)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	say(debug_fn, fmt, ap);
 	va_end(ap);
-	debug_fn(buf);
 }
 
 /* ---- detection: one statfs (two on v1 hosts) ---------------------------- */

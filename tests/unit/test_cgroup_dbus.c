@@ -293,6 +293,18 @@ static const char proc_devices[] =
 	"Character devices:\n  1 mem\n  4 /dev/vc/0\n  4 tty\n  5 /dev/tty\n 10 misc\n136 pts\n"
 	"180 usb\n189 usb_device\n200 twin\n201 twin\n202 glob*\n\nBlock devices:\n  7 loop\n  8 sd\n";
 
+/* StartTransientUnit for u with res (systemd `version`, proc_devices): its length, or <= 0 */
+static int start_msg(const struct systemd_unit *u, const struct oci_resources *res, unsigned version,
+		     uint8_t *buf, size_t size)
+{
+	struct dbus_writer w;
+
+	dbw_init(&w, buf, size);
+	if (cgsd_start_call(&w, 2, u, 1, res, version, proc_devices) < 0)
+		return -1;
+	return dbw_finish(&w);
+}
+
 /* cgroup v1: DevicePolicy and DeviceAllow, the list tinyrun's devices.allow writes leave */
 static void test_device_props(void)
 {
@@ -309,13 +321,10 @@ static void test_device_props(void)
 	struct systemd_unit u = { .name = "tinyrun-x.scope", .slice = "s.slice", .description = "x" };
 	uint8_t buf[8192];
 	char list[2048], name[64];
-	struct dbus_writer w;
 	struct dbus_msg m;
 	int len;
 
-	dbw_init(&w, buf, sizeof(buf));
-	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
-	CHECK((len = dbw_finish(&w)) > 0 && dbus_msg_parse(buf, (size_t)len, &m) == 0);
+	CHECK((len = start_msg(&u, &res, 252, buf, sizeof(buf))) > 0 && dbus_msg_parse(buf, (size_t)len, &m) == 0);
 	CHECK_STR(prop_str(buf, (size_t)len, "DevicePolicy"), "strict");
 	device_allow(buf, (size_t)len, list, sizeof(list));
 	/* the config's, then the defaults (runc's list); b 8:0 r allowed and denied again: gone;
@@ -325,29 +334,21 @@ static void test_device_props(void)
 			"/dev/char/1:9 rwm\nchar-pts rwm\n/dev/char/5:2 rwm\n/dev/char/10:200 rwm\n");
 	/* v2, or the user's manager: none (systemd leaves tinyrun's BPF program alone) */
 	u.v2 = true;
-	dbw_init(&w, buf, sizeof(buf));
-	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
-	CHECK((len = dbw_finish(&w)) > 0 && !find(buf, (size_t)len, "Device", 6));
+	CHECK((len = start_msg(&u, &res, 252, buf, sizeof(buf))) > 0 && !find(buf, (size_t)len, "Device", 6));
 	u.v2 = false;
 	u.user = true;
-	dbw_init(&w, buf, sizeof(buf));
-	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
-	CHECK((len = dbw_finish(&w)) > 0 && !find(buf, (size_t)len, "Device", 6));
+	CHECK((len = start_msg(&u, &res, 252, buf, sizeof(buf))) > 0 && !find(buf, (size_t)len, "Device", 6));
 	u.user = false;
 	/* allow-all (a privileged container): auto and no list, what systemd's reset gives */
 	rules[0].allow = true;
 	res.n_devices = 1;
-	dbw_init(&w, buf, sizeof(buf));
-	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
-	CHECK((len = dbw_finish(&w)) > 0);
+	CHECK((len = start_msg(&u, &res, 252, buf, sizeof(buf))) > 0);
 	CHECK_STR(prop_str(buf, (size_t)len, "DevicePolicy"), "auto");
 	device_allow(buf, (size_t)len, list, sizeof(list));
 	CHECK_STR(list, "");
 	/* allow-all then a deny: systemd has no such form; strict and nothing (never wider) */
 	res.n_devices = 6;
-	dbw_init(&w, buf, sizeof(buf));
-	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 252, proc_devices) == 0);
-	CHECK((len = dbw_finish(&w)) > 0);
+	CHECK((len = start_msg(&u, &res, 252, buf, sizeof(buf))) > 0);
 	CHECK_STR(prop_str(buf, (size_t)len, "DevicePolicy"), "strict");
 	device_allow(buf, (size_t)len, list, sizeof(list));
 	CHECK_STR(list, "");
@@ -356,9 +357,7 @@ static void test_device_props(void)
 	rules[1] = (struct oci_device_rule){ .allow = true, .type = 'c', .has_major = true, .major = 4093,
 					     .has_minor = true, .minor = 1, .access = "r" };
 	res.n_devices = 2;
-	dbw_init(&w, buf, sizeof(buf));
-	CHECK(cgsd_start_call(&w, 2, &u, 1, &res, 239, proc_devices) == 0);
-	CHECK((len = dbw_finish(&w)) > 0);
+	CHECK((len = start_msg(&u, &res, 239, buf, sizeof(buf))) > 0);
 	device_allow(buf, (size_t)len, list, sizeof(list));
 	CHECK(!strstr(list, "4093"));
 	CHECK(!!strstr(list, "/dev/char/1:3 rwm\n") == (access("/dev/char/1:3", F_OK) == 0));

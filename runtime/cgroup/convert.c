@@ -66,6 +66,23 @@ void cg_fmt_limit(char *buf, size_t size, int64_t v)
 		snprintf(buf, size, "%" PRId64, v);
 }
 
+int cg_cpu_max_parse(const char *text, int64_t *quota, uint64_t *period)
+{
+	const char *sp = strchr(text, ' ');
+	char *end;
+	uint64_t p;
+	int64_t q = -1;
+
+	if (!sp || (strncmp(text, "max ", 4) && ((q = strtoll(text, &end, 10)) < 0 || end != sp)))
+		return -EINVAL;
+	p = strtoull(sp + 1, &end, 10);
+	if (!p || end == sp + 1)
+		return -EINVAL;
+	*quota = q;
+	*period = p;
+	return 0;
+}
+
 int64_t cg_pids_max(int64_t limit)
 {
 	return limit == 0 ? 1 : limit < 0 ? -1 : limit;
@@ -228,20 +245,27 @@ static void fmt_num(char *buf, size_t size, int64_t v)
 		snprintf(buf, size, "%" PRId64, v);
 }
 
+const char *cg_access_letters(unsigned access, char out[4])
+{
+	int k = 0;
+
+	if (access & BPF_DEVCG_ACC_READ)
+		out[k++] = 'r';
+	if (access & BPF_DEVCG_ACC_WRITE)
+		out[k++] = 'w';
+	if (access & BPF_DEVCG_ACC_MKNOD)
+		out[k++] = 'm';
+	out[k] = '\0';
+	return out;
+}
+
 static void v1_rule(struct cg_v1_dev_write *w, const struct cg_dev_rule *r, char type)
 {
 	char maj[24], min[24], acc[4];
-	int k = 0;
 
 	fmt_num(maj, sizeof(maj), r->major);
 	fmt_num(min, sizeof(min), r->minor);
-	if (r->access & BPF_DEVCG_ACC_READ)
-		acc[k++] = 'r';
-	if (r->access & BPF_DEVCG_ACC_WRITE)
-		acc[k++] = 'w';
-	if (r->access & BPF_DEVCG_ACC_MKNOD)
-		acc[k++] = 'm';
-	acc[k] = '\0';
+	cg_access_letters(r->access, acc);
 	w->file = r->allow ? "devices.allow" : "devices.deny";
 	snprintf(w->value, sizeof(w->value), "%c %s:%s %s", type, maj, min, acc);
 }

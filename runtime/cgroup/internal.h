@@ -91,6 +91,8 @@ struct cg_dev_rule {
 	unsigned access;
 };
 unsigned cg_access_bits(const char *access);
+/* The other way: "rwm" letters of the bits, into out; returns out. */
+const char *cg_access_letters(unsigned access, char out[4]);
 /* config rules + default devices + linux.devices. *out malloc'd. */
 int cg_device_rules(const struct oci_config *cfg, struct cg_dev_rule **out, size_t *n);
 /* The same of linux.resources (NULL: none, the defaults alone). */
@@ -118,6 +120,10 @@ int cg_v1_device_writes_into(const struct cg_dev_rule *rules, size_t n, struct c
  * DevicePolicy and DeviceAllow are derived from it (systemd-props.c). */
 int cg_v1_devices_final(const struct cg_dev_rule *rules, size_t n, bool *allow_all,
 			struct cg_dev_rule **out, size_t *n_out);
+
+/* v2 cpu.max, "QUOTA|max PERIOD": *quota (-1: max) and *period, both set
+ * only when the text is that (else -EINVAL). */
+int cg_cpu_max_parse(const char *text, int64_t *quota, uint64_t *period);
 
 /* hugepage size in kB -> "2MB", "1GB", "64KB" (names of hugetlb.<size>.*). */
 void cg_hugepage_name(unsigned long kb, char *buf, size_t size);

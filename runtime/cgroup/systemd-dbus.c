@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "oci/callerenv.h"
+#include "oci/util.h"
 #include "runtime/cgroup/dbus_conn.h"
 #include "runtime/cgroup/systemd-props.h"
 
@@ -288,23 +288,11 @@ int cgsd_start_call(struct dbus_writer *w, uint32_t serial, const struct systemd
 	return r;
 }
 
-/* /proc/devices into buf ("" when unreadable: DeviceAllow then names no group) */
-static const char *proc_devices(char *buf, size_t size)
-{
-	int fd = open("/proc/devices", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
 int cgsd_start_unit(struct systemd_unit *u, pid_t pid, const struct oci_resources *res, struct error *err)
 {
 	static const char method[] = "StartTransientUnit";
 	uint8_t buf[32768];     /* a long DeviceAllow list fits */
-	char devices[8192];
+	char *devices = NULL;   /* /proc/devices, for a v1 unit (unreadable: DeviceAllow names no group) */
 	struct dbus_writer w;
 	struct dbus_msg reply;
 	struct job_watch jw = { 0 };
@@ -320,7 +308,11 @@ int cgsd_start_unit(struct systemd_unit *u, pid_t pid, const struct oci_resource
 	if ((r = watch_jobs(&c, method, u->name, err)) < 0)
 		goto out;
 	dbw_init(&w, buf, sizeof(buf));
-	if (cgsd_start_call(&w, 0, u, pid, res, version, device_props(u) ? proc_devices(devices, sizeof(devices)) : NULL) < 0) {
+	if (device_props(u))
+		(void)util_read_at(AT_FDCWD, "/proc/devices", 0, 0, 1 << 20, &devices, NULL);
+	r = cgsd_start_call(&w, 0, u, pid, res, version, devices);
+	free(devices);
+	if (r < 0) {
 		r = error_set(err, ENOMEM, "out of memory");
 		goto out;
 	}

@@ -317,23 +317,15 @@ int cgsd_append_device_props(struct dbus_writer *w, const struct oci_resources *
 	a = dbw_array_begin(w, 8);
 	for (i = 0; !allow_all && i < n_exc; i++) {
 		char path[96], perms[4];
-		int k = 0;
 
 		if (!allow_path(&exc[i], devices, version, path, sizeof(path))) {
 			cg_debug("cgroup: systemd has no DeviceAllow for %c %" PRId64 ":%" PRId64
 				 " (left to tinyrun's devices.allow)", exc[i].type, exc[i].major, exc[i].minor);
 			continue;
 		}
-		if (exc[i].access & BPF_DEVCG_ACC_READ)
-			perms[k++] = 'r';
-		if (exc[i].access & BPF_DEVCG_ACC_WRITE)
-			perms[k++] = 'w';
-		if (exc[i].access & BPF_DEVCG_ACC_MKNOD)
-			perms[k++] = 'm';
-		perms[k] = '\0';
 		dbw_pad(w, 8);          /* a struct */
 		dbw_string(w, path);
-		dbw_string(w, perms);
+		dbw_string(w, cg_access_letters(exc[i].access, perms));
 	}
 	dbw_array_end(w, a);
 	free(exc);

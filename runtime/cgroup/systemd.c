@@ -245,13 +245,8 @@ static int cpu_now(const struct cgroup *cg, int64_t *quota, uint64_t *period)
 	int fd = cg->v2_dirfd;
 	int r = 0;
 
-	if (fd >= 0) {          /* v2: "QUOTA|max PERIOD" */
-		if (cg_read(fd, "cpu.max", buf, sizeof(buf)) < 0)
-			return -1;
-		*quota = strncmp(buf, "max", 3) ? strtoll(buf, &end, 10) : -1;
-		*period = strtoull(strchr(buf, ' ') ? strchr(buf, ' ') + 1 : "", &end, 10);
-		return *period ? 0 : -1;
-	}
+	if (fd >= 0)
+		return cg_read(fd, "cpu.max", buf, sizeof(buf)) < 0 ? -1 : cg_cpu_max_parse(buf, quota, period);
 	if ((fd = cg1_open(cg, CG1_CPU, &e)) < 0)
 		return -1;
 	if (cg_read(fd, "cpu.cfs_quota_us", buf, sizeof(buf)) < 0 || cg_read_u64(fd, "cpu.cfs_period_us", period) < 0)

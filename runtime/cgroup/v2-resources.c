@@ -95,22 +95,21 @@ static int apply_memory(int fd, const struct oci_memory *m, bool update, struct 
 
 static int apply_cpu_max(int fd, const struct oci_cpu *c, bool update, struct error *err)
 {
-	char cur[64] = "max 100000", quota[32];
+	char cur[64], quota[32];
+	int64_t q = -1;
 	uint64_t period = 100000;
 	bool has_quota = c->has_quota && c->quota != 0, has_period = c->has_period && c->period != 0;
 
 	if (!has_quota && !has_period)
 		return 0;
-	if (update && (!has_quota || !has_period) && cg_read(fd, "cpu.max", cur, sizeof(cur)) < 0)
-		snprintf(cur, sizeof(cur), "max 100000");
+	/* an update naming one of them keeps the other as it is */
+	if (update && (!has_quota || !has_period) && cg_read(fd, "cpu.max", cur, sizeof(cur)) >= 0)
+		(void)cg_cpu_max_parse(cur, &q, &period);
 	if (has_quota)
-		cg_fmt_limit(quota, sizeof(quota), c->quota);
-	else
-		snprintf(quota, sizeof(quota), "%.*s", (int)strcspn(cur, " "), cur);
+		q = c->quota;
 	if (has_period)
 		period = c->period;
-	else if (strchr(cur, ' '))
-		period = strtoull(strchr(cur, ' ') + 1, NULL, 10);
+	cg_fmt_limit(quota, sizeof(quota), q);
 	return cg_writef(fd, "cpu.max", err, "%s %" PRIu64, quota, period);
 }
 

@@ -215,6 +215,18 @@ static void test_numbers(void)
 	CHECK_STR(buf, "max");
 	cg_fmt_limit(buf, sizeof(buf), 4096);
 	CHECK_STR(buf, "4096");
+	{
+		int64_t q = 7;
+		uint64_t per = 7;
+
+		CHECK(cg_cpu_max_parse("25000 50000", &q, &per) == 0 && q == 25000 && per == 50000);
+		CHECK(cg_cpu_max_parse("max 100000", &q, &per) == 0 && q == -1 && per == 100000);
+		CHECK(cg_cpu_max_parse("max", &q, &per) == -EINVAL && q == -1 && per == 100000);   /* untouched */
+		CHECK(cg_cpu_max_parse("12x 100", &q, &per) == -EINVAL);
+		CHECK(cg_cpu_max_parse("-5 100", &q, &per) == -EINVAL);
+		CHECK(cg_cpu_max_parse("100 0", &q, &per) == -EINVAL);
+		CHECK(cg_cpu_max_parse("100 ", &q, &per) == -EINVAL);
+	}
 
 	cg_hugepage_name(2048, buf, sizeof(buf));
 	CHECK_STR(buf, "2MB");

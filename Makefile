@@ -77,6 +77,8 @@ DEB_PEERS := crun runc
 DEB_CLIENTS := podman conmon containerd docker.io
 # podman run --init (tini-static), podman's bridge network, rootless podman (uidmap) (clients.bats)
 DEB_CLIENTS += tini containernetworking-plugins uidmap
+# podman pods: the infra container's catatonit (clients.bats); rootless Docker (docker.bats)
+DEB_CLIENTS += catatonit rootlesskit
 DEB_BENCH := hyperfine time bubblewrap gnuplot-nox linux-perf
 DEB_ALL   := $(DEB_BUILD) $(DEB_TEST) $(DEB_PEERS) $(DEB_CLIENTS) $(DEB_BENCH)
 # tests/cri.bats: a CRI client in Python (grpcio, protobuf; api.proto from

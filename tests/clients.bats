@@ -4,7 +4,7 @@
 #     `sh -c tty` with nothing typed), run -d / exec / stop / rm, ps, pause /
 #     unpause, stats, update, top, error text, kill -s, restart, signal
 #     forwarding, -e/-w/-v/--cpus, --init, healthcheck, 20 containers, the
-#     default (bridge) network;
+#     default (bridge) network, build (buildah's RUN steps), pods (catatonit);
 #   containerd (runc v2 shim, ctr): run --rm, run -d / task exec / kill /
 #     delete, task ps, pause / resume, metrics, -t, error text, 10 tasks, tinyrun as the
 #     `runc` on containerd's PATH; the contrib config.
@@ -595,6 +595,87 @@ pm_logs_wait() {
 	assert_equal "$(pm_inspect h1 '{{.State.Health.Status}}')" healthy
 	pm rm -f -t 0 h1
 	assert_success
+}
+
+# podman build runs each RUN step through the runtime itself (buildah's
+# runUsingRuntime: create --bundle --pid-file, start, state, delete), on a
+# spec buildah writes, not libpod's; a --mount=type=tmpfs step adds a mount.
+# A wrapper logs each call, so the steps are shown to have gone through the
+# runtime under test.
+@test "podman build: RUN steps run under tinyrun, their files land in the image, nothing left" {
+	local ctx="$BATS_TEST_TMPDIR/ctx" wrap="$BATS_TEST_TMPDIR/rt" calls="$BATS_TEST_TMPDIR/calls"
+	local img="localhost/tinyrun-built-$TOKEN" b left
+	mkdir -p "$ctx"
+	printf '#!/bin/sh\necho "$*" >>%q\nexec %q "$@"\n' "$calls" "$RUNTIME" >"$wrap"
+	chmod +x "$wrap"
+	cat >"$ctx/Containerfile" <<EOF
+FROM $IMG
+RUN echo built-\$((6*7)) >/built && cat /proc/self/cgroup && echo "uid=\$(id -u)"
+RUN --mount=type=tmpfs,target=/scratch touch /scratch/x && ls /scratch && cat /built
+EOF
+	pm build --runtime "$wrap" --cgroup-parent "/$CGPARENT" -t "$img" "$ctx"
+	assert_success
+	assert_line uid=0
+	# buildah gives the runtime the parent itself as the step's cgroupsPath
+	assert_line --regexp "(memory|0:):/$CGPARENT\$"
+	assert_line x
+	assert_line built-42
+	# two steps, each created, started and deleted by the runtime
+	run grep -c '^create --bundle ' "$calls"
+	assert_output 2
+	run grep -c '^start ' "$calls"
+	assert_output 2
+	run grep -c '^delete ' "$calls"
+	assert_output 2
+	# nothing of the steps left: no build container, bundle, state dir or
+	# cgroup (the runtime's delete removed the step's, the parent here)
+	[[ -z "$(pm_raw ps -a --external -q)" ]]
+	for b in $(sed -n 's/^create --bundle \([^ ]*\) .*/\1/p' "$calls"); do
+		[[ ! -e "$b" ]] || fail "bundle left: $b"
+	done
+	left="$(find "$(default_root)" -maxdepth 1 -name 'buildah-*' 2>/dev/null)
+$(find /sys/fs/cgroup -maxdepth 3 -type d -name "$CGPARENT" 2>/dev/null)"
+	[[ -z "${left//$'\n'/}" ]] || fail "left: $left"
+	# the file the first step wrote is in the image
+	pm run --rm --cgroup-parent "/$CGPARENT" "$img" cat /built
+	assert_success
+	assert_output built-42
+	pm_raw rmi "$img" >/dev/null
+}
+
+# A pod: libpod's infra container (catatonit) holds the namespaces, each
+# member's config joins them by path (/proc/PID/ns/...), as kubelet's pods do
+# through the CRI.
+@test "podman pod: members join the infra container's IPC, UTS, network and pid namespaces; pod rm leaves nothing" {
+	command -v catatonit >/dev/null || skip "catatonit not installed (make deps installs it)"
+	local pod="pod-$TOKEN" infra ipid a
+	pm pod create --name "$pod" --cgroup-parent "/$CGPARENT" --share ipc,uts,net,pid
+	assert_success
+	pm pod start "$pod"
+	assert_success
+	infra="$(pm_raw pod inspect -f '{{.InfraContainerID}}' "$pod")"
+	echo "pm $infra" >>"$BATS_TEST_TMPDIR/ids"
+	ipid="$(pm_inspect "$infra" '{{.State.Pid}}')"
+	pm run -d --pod "$pod" --name "a-$TOKEN" "$IMG" sh -c 'echo from-a >/dev/shm/note; exec sleep 1000'
+	assert_success
+	a="${lines[-1]}"
+	echo "pm $a" >>"$BATS_TEST_TMPDIR/ids"
+	pm run --rm --pod "$pod" "$IMG" sh -c 'cat /dev/shm/note; hostname; tr "\0" " " </proc/1/cmdline; echo
+		ps -o args | grep -c "^sleep 1000"; stat -L -c "net=%i" /proc/self/ns/net'
+	assert_success
+	assert_line --index 0 from-a
+	assert_line --index 1 "$pod"
+	assert_line --index 2 --regexp 'catatonit -P'
+	assert_line --index 3 1
+	assert_line --index 4 "net=$(stat -L -c %i "/proc/$ipid/ns/net")"
+	# the member's own view: the infra container's namespaces, not the host's
+	[[ "$(stat -L -c %i "/proc/$(pm_inspect "$a" '{{.State.Pid}}')/ns/ipc")" == "$(stat -L -c %i "/proc/$ipid/ns/ipc")" ]]
+	[[ "$(stat -L -c %i "/proc/$ipid/ns/ipc")" != "$(stat -L -c %i /proc/self/ns/ipc)" ]]
+	pm pod rm -f -t 0 "$pod"
+	assert_success
+	[[ -z "$(pm_raw pod ps -q)" ]]
+	[[ -z "$(pm_raw ps -a -q)" ]]
+	! kill -0 "$ipid" 2>/dev/null
 }
 
 @test "podman: 20 containers at once, each in its cgroup, all removed" {

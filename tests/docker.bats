@@ -15,6 +15,9 @@
 # --root: <exec-root>/runtime-runc/moby), container process, mount or cgroup
 # is left.
 #
+# The last test starts a rootless dockerd of its own (docker.io's
+# dockerd-rootless.sh under rootlesskit, as a test user) and stops it.
+#
 # RUNTIME=/usr/bin/runc bats tests/docker.bats runs the same with runc.
 # When dockerd is not installed or cannot start, every test skips and says why.
 
@@ -620,4 +623,76 @@ wait_status() { # NAME STATUS: until docker says STATUS (up to 10 s)
 	assert_equal "$(tr_state "$id" status)" running
 	dk rm -f "$id"
 	assert_success
+}
+
+# Rootless Docker: docker.io's dockerd-rootless.sh runs dockerd and its
+# containerd in rootlesskit's user and mount namespaces as a user with
+# subordinate ids; the shim then calls the runtime as root of that
+# namespace, with no cgroup on a v1 host ("rootless-mode without cgroups").
+# rootlesskit --net=host (no slirp4netns or /dev/net/tun needed), so dockerd
+# gets --bridge=none. Its files are this test's own (a copy of
+# /etc/passwd, group, subuid and subgid bound over the host's in a private
+# mount namespace), and the user's processes carry the test's token.
+@test "docker rootless (dockerd-rootless.sh under rootlesskit): run, exec, stop, rm; tinyrun as root of the user's namespace" {
+	command -v rootlesskit >/dev/null || skip "rootlesskit not installed (make deps installs it)"
+	command -v newuidmap >/dev/null || skip "newuidmap not installed (uidmap; make deps installs it)"
+	local script=/usr/share/docker.io/contrib/dockerd-rootless.sh R="$DK/rl-$TOKEN" f pid
+	[[ -x "$script" ]] || skip "$script not installed"
+	mkdir -p "$R/etc" "$R/home" "$R/run" "$R/tmp"
+	for f in passwd group subuid subgid; do cp "/etc/$f" "$R/etc/$f"; done
+	echo "trrootless:x:4244:4244::$R/home:/bin/sh" >>"$R/etc/passwd"
+	echo "trrootless:x:4244:" >>"$R/etc/group"
+	echo "trrootless:2000000:65536" >>"$R/etc/subuid"
+	echo "trrootless:2000000:65536" >>"$R/etc/subgid"
+	cp "$DK/rootfs.tar" "$R/rootfs.tar"
+	chown -R 4244:4244 "$R"
+	chmod 700 "$R/run"
+	open_path "$R"
+	run_nohang "$TEST_LIB_BIN/subreaper" unshare -m --propagation private sh -c '
+		for f in passwd group subuid subgid; do mount --bind "$1/etc/$f" "/etc/$f" || exit 1; done
+		exec setpriv --reuid 4244 --regid 4244 --clear-groups env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME="$1/home" XDG_RUNTIME_DIR="$1/run" TMPDIR="$1/tmp" USER=trrootless LOGNAME=trrootless \
+			TINYRUN_TEST_TOKEN="$TINYRUN_TEST_TOKEN" \
+			DOCKERD_ROOTLESS_ROOTLESSKIT_NET=host DOCKERD_ROOTLESS_ROOTLESSKIT_PORT_DRIVER=none \
+			sh -ec "$4" _ "$1" "$2" "$3"' _ "$R" "$RUNTIME" "$script" '
+		R="$1"
+		sock="unix://$R/run/docker.sock"
+		d() { /usr/bin/docker -H "$sock" "$@"; }
+		"$3" --data-root "$R/home/data" --exec-root "$R/run/exec" -H "$sock" \
+			--pidfile "$R/run/dockerd.pid" --add-runtime "tinyrun=$2" \
+			--iptables=false --ip6tables=false --bridge=none >"$R/dockerd.log" 2>&1 &
+		echo $! >"$R/rootlesskit.pid"
+		i=0
+		until d version >/dev/null 2>&1; do
+			i=$((i + 1)); [ $i -lt 600 ] || { tail -n 5 "$R/dockerd.log"; exit 1; }; sleep 0.1
+		done
+		d info --format "{{.SecurityOptions}}"
+		d import --change "CMD [\"/bin/sh\"]" --change "ENV PATH=/bin" "$R/rootfs.tar" rl:latest >/dev/null
+		d run --rm --runtime tinyrun -e TINYRUN_TEST_TOKEN rl sh -c "id -u; cat /proc/self/uid_map | tr -s \" \"; exit 3" || echo "status $?"
+		d run -d --name t1 --runtime tinyrun -e TINYRUN_TEST_TOKEN rl sleep 1000 >/dev/null
+		d exec t1 sh -c "echo exec-ok; id -u"
+		echo "state: $(find "$R/run" -name state.json -path "*/$(d inspect -f "{{.Id}}" t1)/*" | wc -l)"
+		d stop -t 1 t1 >/dev/null
+		d rm t1 >/dev/null
+		echo "left: $(find "$R/run" -name state.json | wc -l)"
+		kill "$(cat "$R/run/dockerd.pid")"
+		i=0
+		while kill -0 "$(cat "$R/rootlesskit.pid")" 2>/dev/null; do
+			i=$((i + 1)); [ $i -lt 300 ] || { echo "rootlesskit still up"; exit 1; }; sleep 0.1
+		done'
+	# whatever of the user's is still up (a failure above): end it, by pid
+	for pid in $(pgrep -u 4244 2>/dev/null); do
+		kill -9 "$pid" 2>/dev/null
+	done
+	rm -rf "$R"
+	assert_success
+	assert_line --partial name=rootless
+	# root of the user's namespace: its uid, then its subordinate ids
+	assert_line --index 1 0
+	assert_line " 0 4244 1"
+	assert_line " 1 2000000 65536"
+	assert_line "status 3"
+	[[ "$output" == *$'\nexec-ok\n0\n'* ]] || fail "exec: not uid 0 of the namespace"
+	assert_line "state: 1"
+	assert_line "left: 0"
 }

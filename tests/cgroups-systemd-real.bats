@@ -10,7 +10,8 @@
 # The tests ask systemd (systemctl, sd_in) and read the cgroup files from
 # outside ($RSD_CG is that systemd's /sys/fs/cgroup). Every unit a test makes
 # carries its token; teardown fails the test when one is left, or a scope, a
-# state dir, a cgroup or a process.
+# state dir, a cgroup or a process. Clients too: containerd as a service of
+# it (ctr --runc-systemd-cgroup), podman --cgroup-manager systemd.
 #
 # cgroup v2 only. On a host without cgroup2 at /sys/fs/cgroup (our hybrid
 # machines), this same file runs in a vm-run guest (guest_setup_file), and
@@ -362,4 +363,63 @@ cx() {
 
 task_status() {
 	cx task ls | awk -v id="$1" '$1 == id {print $3}'
+}
+
+# pm ARGS: podman with storage of the test's own and the systemd cgroup
+# manager (podman's default on a systemd host), as a service of the test's
+# systemd (like rt), as if from a login shell: without the service's
+# INVOCATION_ID, by which podman would leave conmon in the service's cgroup
+# (where `podman generate systemd` units want it) instead of a scope
+pm() {
+	local p="$BATS_TEST_TMPDIR/pm"
+	run_nohang sd_run timeout -k 5 300 env -u INVOCATION_ID podman --root "$p/storage" --runroot "$p/run" --tmpdir "$p/tmp" \
+		--storage-driver overlay --cgroup-manager systemd --events-backend file --runtime "$RUNTIME" "$@"
+}
+
+# Rootful podman as a systemd host runs it: conmon in a scope of its own
+# (libpod-conmon-ID.scope), the container in machine.slice/libpod-ID.scope,
+# made by the runtime (podman passes --systemd-cgroup and machine.slice:libpod:ID).
+@test "real systemd: podman --cgroup-manager systemd: run --rm, run -d in machine.slice/libpod-ID.scope with its limits across a daemon-reload, exec, pause, stop, rm; no unit left" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local t
+	for t in podman conmon; do
+		command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
+	done
+	local tar="$BATS_TEST_TMPDIR/rootfs.tar" img=localhost/tinyrun-test:latest id cg
+	tar -C "$RSD_ROOTFS" -cf "$tar" .
+	pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$tar" "$img"
+	assert_success
+	pm run --rm --network none --cgroupns host -e "TINYRUN_TEST_TOKEN=$TOKEN" "$img" \
+		sh -c 'cat /proc/self/cgroup; exit 3'
+	assert_failure 3
+	assert_line --regexp '^0::/machine.slice/libpod-[0-9a-f]{64}\.scope$'
+	pm run -d --name "p$CID" --network none --cgroupns host --memory 64m --pids-limit 33 \
+		-e "TINYRUN_TEST_TOKEN=$TOKEN" "$img" sleep 600
+	assert_success
+	id="${lines[-1]}"
+	[[ "$id" =~ ^[0-9a-f]{64}$ ]] || fail "no container id: $output"
+	cg="$RSD_CG/machine.slice/libpod-$id.scope"
+	assert_equal "$(unit_prop "libpod-$id.scope" ActiveState)" active
+	assert_equal "$(unit_prop "libpod-$id.scope" MemoryMax)" 67108864
+	assert_equal "$(unit_prop "libpod-$id.scope" TasksMax)" 33
+	assert_equal "$(unit_prop "libpod-conmon-$id.scope" ActiveState)" active
+	only_pid "$cg" >/dev/null
+	sd_in systemctl daemon-reload
+	assert_equal "$(cat "$cg/memory.max") $(cat "$cg/pids.max")" "67108864 33"
+	pm exec "p$CID" cat /proc/self/cgroup
+	assert_success
+	assert_output "0::/machine.slice/libpod-$id.scope"
+	pm pause "p$CID"
+	assert_success
+	assert_equal "$(cat "$cg/cgroup.freeze")" 1
+	pm unpause "p$CID"
+	assert_success
+	assert_equal "$(cat "$cg/cgroup.freeze")" 0
+	pm stop -t 0 "p$CID"
+	assert_success
+	pm rm "p$CID"
+	assert_success
+	assert_equal "$(unit_prop "libpod-$id.scope" LoadState)" not-found
+	[[ ! -e "$cg" ]] || fail "the scope's cgroup is left"
+	pm rmi -a -f
 }

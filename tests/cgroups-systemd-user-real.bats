@@ -5,7 +5,8 @@
 # (`nobody`: systemd --user with its session bus, dbus-user-session's, at
 # /run/user/65534/bus; PAM left out, so XDG_RUNTIME_DIR is set in a drop-in),
 # and tinyrun run as root of a user namespace of that user, as rootless podman
-# runs it. cgroup v2 only: on our hybrid machines the file runs in the vm-run
+# runs it; then rootless podman itself (cgroup_manager systemd) with tinyrun
+# as its runtime. cgroup v2 only: on our hybrid machines the file runs in the vm-run
 # guest (guest_setup_file) and each test reports the guest's verdict.
 
 load helpers
@@ -14,7 +15,7 @@ load lib/systemd-container
 USER_ID=65534
 
 setup_file() {
-	guest_setup_file cgroups-systemd-user-real.bats 600
+	guest_setup_file cgroups-systemd-user-real.bats 900
 	on_cgroup2 || return 0
 	local why
 	why="$(systemd_container_missing)"
@@ -100,4 +101,59 @@ as_user() {
 	assert_output LoadState=not-found
 	run sdc_exec test -e "/sys/fs/cgroup$cg"
 	assert_failure
+}
+
+# Rootless podman as most users on a systemd host run it: cgroup_manager
+# systemd, the user's own manager over the session bus. podman gives the
+# runtime `--systemd-cgroup` and `user.slice:libpod:ID` (conmon and its
+# pause process get scopes of their own); one id mapped (the user has no
+# subordinate ids here), the catatonit pause process holding the namespace.
+@test "real systemd, rootless podman (cgroup manager systemd): the container's libpod scope under the user's manager with podman's limits, across a daemon-reload; exec, stop, rm leave no unit" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	local p
+	for p in podman conmon catatonit; do
+		command -v "$p" >/dev/null || skip "$p is not installed (make deps)"
+	done
+	local home="$UDIR/podman-$CID" name="u-$CID" id cg pid
+	mkdir -p "$home"
+	tar -C "$TEST_CACHE/rootfs" -cf "$home/rootfs.tar" .
+	chown -R "$USER_ID:$USER_ID" "$home"
+	pm_user() {
+		as_user env HOME="$home" podman --cgroup-manager systemd --runtime "$RUNTIME" \
+			--events-backend file "$@" </dev/null
+	}
+	run pm_user import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$home/rootfs.tar" localhost/u:latest
+	assert_success
+	run pm_user run -d --name "$name" --network none --memory 64m --pids-limit 33 \
+		-e "TINYRUN_TEST_TOKEN=$TOKEN" localhost/u sleep 1000
+	assert_success
+	id="${lines[-1]}"
+	[[ "$id" =~ ^[0-9a-f]{64}$ ]] || fail "no container id: $output"
+	pid="$(pm_user inspect -f '{{.State.Pid}}' "$name")"
+	cg="/user.slice/user-$USER_ID.slice/user@$USER_ID.service/user.slice/libpod-$id.scope"
+	run sdc_exec cat "/proc/$pid/cgroup"
+	assert_output "0::$cg"
+	assert_equal "$(sdc_exec cat "/sys/fs/cgroup$cg/memory.max" "/sys/fs/cgroup$cg/pids.max" | paste -sd' ')" "67108864 33"
+	run as_user systemctl --user show "libpod-$id.scope" -p MemoryMax -p TasksMax -p ActiveState
+	assert_line MemoryMax=67108864
+	assert_line TasksMax=33
+	assert_line ActiveState=active
+	run as_user systemctl --user daemon-reload
+	assert_success
+	assert_equal "$(sdc_exec cat "/sys/fs/cgroup$cg/memory.max" "/sys/fs/cgroup$cg/pids.max" | paste -sd' ')" "67108864 33"
+	run pm_user exec "$name" sh -c 'echo exec-ok; cat /proc/self/uid_map | tr -s " "'
+	assert_success
+	assert_line exec-ok
+	assert_line " 0 $USER_ID 1"
+	run pm_user stop -t 0 "$name"
+	assert_success
+	run pm_user rm "$name"
+	assert_success
+	run as_user systemctl --user show "libpod-$id.scope" -p LoadState
+	assert_output LoadState=not-found
+	run sdc_exec test -e "/sys/fs/cgroup$cg"
+	assert_failure
+	# no state left in the runtime's default root (the user's runtime dir)
+	run sdc_exec sh -c "find /run/user/$USER_ID/$(basename "$RUNTIME") -mindepth 1 2>/dev/null; true"
+	assert_output ""
 }

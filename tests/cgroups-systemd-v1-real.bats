@@ -125,3 +125,70 @@ nested() {
 	run nested delete --force "$CID"
 	assert_success
 }
+
+# pm ARGS: podman (storage of the test's own, the systemd cgroup manager:
+# RHEL 8's and Ubuntu 20.04's default) in the system container, from a
+# service of its systemd, as if from a login shell: without the service's
+# INVOCATION_ID, by which podman would leave conmon in the service's cgroup
+pm() {
+	local p="$BATS_TEST_TMPDIR/pm"
+	run_nohang sdc_service timeout -k 5 120 env -u INVOCATION_ID podman --root "$p/storage" \
+		--runroot "$p/run" --tmpdir "$p/tmp" --storage-driver overlay --cgroup-manager systemd \
+		--events-backend file --runtime "$RUNTIME" "$@"
+}
+
+# podman gives the runtime --systemd-cgroup and machine.slice:libpod:ID. With
+# CAP_MKNOD (podman 4 no longer grants it by default) only the devices cgroup
+# stands between the container and a node it makes of the host's block
+# device (opened for reading without any other capability).
+@test "real systemd, cgroup v1: podman --cgroup-manager systemd: machine.slice/libpod-ID.scope in every hierarchy with podman's limits and device rules across a daemon-reload; stop, rm leave no unit" {
+	local t
+	for t in podman conmon; do
+		command -v "$t" >/dev/null || skip "$t is not installed (make deps)"
+	done
+	local tar="$BATS_TEST_TMPDIR/rootfs.tar" img=localhost/tinyrun-test:latest id unit d blk
+	blk="$(find /sys/dev/block -mindepth 1 -maxdepth 1 -printf '%f\n' | head -n 1)"
+	[[ "$blk" =~ ^[0-9]+:[0-9]+$ ]] || skip "no block device on this host"
+	tar -C "$TEST_CACHE/rootfs" -cf "$tar" .
+	# a host's /var/tmp (podman copies images through it): the container's /var is a tmpfs
+	sdc_exec mkdir -p -m 1777 /var/tmp
+	pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$tar" "$img"
+	assert_success
+	pm run -d --name "p$CID" --network none --memory 64m --pids-limit 33 --cap-add MKNOD \
+		-e "TINYRUN_TEST_TOKEN=$TOKEN" "$img" sleep 600
+	assert_success
+	id="${lines[-1]}"
+	[[ "$id" =~ ^[0-9a-f]{64}$ ]] || fail "no container id: $output"
+	unit="libpod-$id.scope"
+	d="$SDC_ID/machine.slice/$unit"
+	run sdc_exec systemctl show "$unit" -p ActiveState -p DevicePolicy -p MemoryLimit -p TasksMax
+	assert_line ActiveState=active
+	assert_line DevicePolicy=strict
+	assert_line MemoryLimit=67108864
+	assert_line TasksMax=33
+	# block nodes may be made (podman's "b *:* m"), not opened
+	pm exec "p$CID" sh -c "mknod /tmp/disk b ${blk/:/ } && exec 3</tmp/disk && echo opened"
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	refute_line opened
+	# the rules are systemd's too (the first test shows what a reload did
+	# to a unit without them), and hold after a reload
+	sdc_exec systemctl daemon-reload
+	pm exec "p$CID" sh -c "exec 3</tmp/disk && echo opened"
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	refute_line opened
+	assert_equal "$(cat "/sys/fs/cgroup/memory/$d/memory.limit_in_bytes")" 67108864
+	assert_equal "$(cat "/sys/fs/cgroup/pids/$d/pids.max")" 33
+	pm exec "p$CID" sh -c 'echo x >/dev/null && head -c 3 /dev/zero | wc -c'
+	assert_success
+	assert_output 3
+	pm stop -t 0 "p$CID"
+	assert_success
+	pm rm "p$CID"
+	assert_success
+	run sdc_exec systemctl show "$unit" -p LoadState
+	assert_output LoadState=not-found
+	[[ ! -e "/sys/fs/cgroup/devices/$d" && ! -e "/sys/fs/cgroup/memory/$d" ]] || fail "the scope's cgroups are left"
+	pm rmi -a -f
+}

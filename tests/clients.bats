@@ -4,7 +4,8 @@
 #     `sh -c tty` with nothing typed), run -d / exec / stop / rm, ps, pause /
 #     unpause, stats, update, top, error text, kill -s, restart, signal
 #     forwarding, -e/-w/-v/--cpus, --init, healthcheck, 20 containers, the
-#     default (bridge) network, build (buildah's RUN steps), pods (catatonit);
+#     default (bridge) network, build (buildah's RUN steps), pods (catatonit),
+#     --systemd=always (systemd as PID 1);
 #   containerd (runc v2 shim, ctr): run --rm, run -d / task exec / kill /
 #     delete, task ps, pause / resume, metrics, -t, error text, 10 tasks, tinyrun as the
 #     `runc` on containerd's PATH; the contrib config.

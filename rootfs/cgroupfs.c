@@ -1,8 +1,14 @@
 /* The cgroup mount. On a cgroup2 host: a new cgroup2 mount (namespaced when
  * the container has a cgroup namespace). On v1/hybrid hosts, like runc: a
- * tmpfs with one directory per hierarchy of /proc/self/cgroup, each either a
- * new cgroup mount (cgroup namespace) or a bind of the container's own cgroup
- * directory, plus "cpu -> cpu,cpuacct" style links; then one recursive
+ * tmpfs with one directory per v1 hierarchy of /proc/self/cgroup, each either
+ * a new cgroup mount (cgroup namespace) or a bind of the container's own
+ * cgroup directory, plus "cpu -> cpu,cpuacct" style links (a hybrid host's
+ * cgroup2 is left out, as runc and crun do: a systemd in the container that
+ * finds /sys/fs/cgroup/unified runs in hybrid mode and makes its cgroups
+ * there, below its path in /proc/self/cgroup, which a bind of the
+ * container's own directory or a read-only mount does not have: "Failed to
+ * allocate manager object"; without it, it runs in legacy mode on the
+ * name=systemd hierarchy podman binds in for it); then one recursive
  * mount_setattr applies the flags. With a user namespace but no cgroup
  * namespace the mount is always read-only (CVE-2023-25809: the host's
  * hierarchies under the container's root); otherwise the options decide,
@@ -139,15 +145,13 @@ static int mount_hierarchy(struct rootfs_ctx *c, int tmp, bool in_tmp, char *ctr
 			   unsigned long flags)
 {
 	char host[PATH_MAX], path[FD_PATH_MAX + 256], data[64];
-	const char *name = ctrls, *type = "cgroup", *opts = ctrls;
+	const char *name = ctrls, *opts = ctrls;
 	struct statfs sfs;
 	int dst, r = 0;
 
-	if (!*ctrls) {            /* "0::/path": the v2 tree of a hybrid host */
-		name = "unified";
-		type = "cgroup2";
-		opts = NULL;
-	} else if (strncmp(ctrls, "name=", 5) == 0) {
+	if (!*ctrls)              /* "0::/path": the v2 tree of a hybrid host (see above) */
+		return 0;
+	if (strncmp(ctrls, "name=", 5) == 0) {
 		name = ctrls + 5;
 		snprintf(data, sizeof(data), "none,%s", ctrls);
 		opts = data;
@@ -174,7 +178,7 @@ static int mount_hierarchy(struct rootfs_ctx *c, int tmp, bool in_tmp, char *ctr
 		rootfs_fd_path(path, dst);
 	}
 	if (c->o->new_cgroupns) {
-		if (mount(type, path, type, flags & ~MS_RDONLY, opts) < 0)
+		if (mount("cgroup", path, "cgroup", flags & ~MS_RDONLY, opts) < 0)
 			r = -errno;
 	} else {
 		if (strlen(host) + strlen(cgpath) >= sizeof(host))
@@ -236,7 +240,7 @@ static int mount_v1(struct rootfs_ctx *c, const struct oci_mount *m, unsigned lo
 			r = mount_hierarchy(c, tmp, in_tmp, ctrls, cgpath, flags);
 		if (r < 0) {
 			close(tmp);
-			return fail(c, m->destination, r, ctrls[0] ? ctrls : "unified");
+			return fail(c, m->destination, r, ctrls);
 		}
 	}
 	rootfs_ms_to_attr(flags & MS_PERMOUNT, 0, &a);

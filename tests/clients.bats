@@ -4,7 +4,8 @@
 #     `sh -c tty` with nothing typed), run -d / exec / stop / rm, ps, pause /
 #     unpause, stats, update, top, error text, kill -s, restart, signal
 #     forwarding, -e/-w/-v/--cpus, --init, healthcheck, 20 containers, the
-#     default (bridge) network, build (buildah's RUN steps), pods (catatonit);
+#     default (bridge) network, build (buildah's RUN steps), pods (catatonit),
+#     --systemd=always (systemd as PID 1);
 #   containerd (runc v2 shim, ctr): run --rm, run -d / task exec / kill /
 #     delete, task ps, pause / resume, metrics, -t, error text, 10 tasks, tinyrun as the
 #     `runc` on containerd's PATH; the contrib config.
@@ -676,6 +677,47 @@ $(find /sys/fs/cgroup -maxdepth 3 -type d -name "$CGPARENT" 2>/dev/null)"
 	[[ -z "$(pm_raw pod ps -q)" ]]
 	[[ -z "$(pm_raw ps -a -q)" ]]
 	! kill -0 "$ipid" 2>/dev/null
+}
+
+# podman's system containers (--systemd=always): systemd as PID 1, podman's
+# tmpfs on /run, /tmp, /run/lock, /var/log/journal and, on a v1 or hybrid
+# host, the host's name=systemd hierarchy bound read-write for it. Here the
+# host's /usr and /etc read-only (volumes) over an empty root, and a target
+# that starts only dbus, as tests/lib/systemd-container.bash boots it. On a
+# hybrid host, a cgroup2 at /sys/fs/cgroup/unified in the container (which
+# tinyrun mounted until 2026-12-07, and runc and crun do not) put systemd in
+# hybrid mode, looking for its cgroup there: "Failed to allocate manager
+# object", exit 255.
+@test "podman run --systemd=always: systemd boots as PID 1 in its own cgroup, runs dbus, and stops" {
+	[[ -x /lib/systemd/systemd && -x /usr/bin/dbus-daemon ]] || skip "systemd or dbus not installed (make deps)"
+	local root="$BATS_TEST_TMPDIR/sysroot" units="$BATS_TEST_TMPDIR/units" i state=""
+	mkdir -p "$units" "$root"
+	(cd "$root" && mkdir -p usr etc var tmp run proc sys dev root &&
+		ln -s usr/bin bin && ln -s usr/sbin sbin && ln -s usr/lib lib && ln -s usr/lib64 lib64)
+	printf '[Unit]\nDescription=tinyrun test target\nRequires=dbus.socket dbus.service\nAfter=dbus.service\n' \
+		>"$units/tinyrun-test.target"
+	pm_run_d sd1 --systemd=always --network none -v /usr:/usr:ro -v /etc:/etc:ro \
+		-v "$units:/run/systemd/system:ro" --rootfs "$root" /lib/systemd/systemd --unit=tinyrun-test.target
+	for ((i = 0; i < 150; i++)); do
+		state="$(pm_raw exec sd1 systemctl is-system-running 2>/dev/null)" || true
+		[[ "$state" == running || "$state" == degraded ]] && break
+		[[ "$(pm_inspect sd1 '{{.State.Status}}')" == running ]] || break
+		sleep 0.2
+	done
+	[[ "$state" == running || "$state" == degraded ]] ||
+		fail "systemd is not up: '$state', $(pm_inspect sd1 '{{.State.Status}} {{.State.ExitCode}}'): $(pm_raw logs sd1 2>&1 | tail -n 5)"
+	pm exec sd1 systemctl is-active dbus.service
+	assert_success
+	assert_output active
+	# systemd moved itself into init.scope below the container's cgroup
+	pm exec sd1 cat /proc/1/cgroup
+	assert_line --regexp "^[0-9]+:name=systemd:/$CGPARENT/libpod-$PM_ID/init\.scope$"
+	# podman's stop signal (RTMIN+3) halts it
+	pm stop -t 30 sd1
+	assert_success
+	assert_equal "$(pm_inspect sd1 '{{.State.Status}}')" exited
+	pm rm sd1
+	assert_success
 }
 
 @test "podman: 20 containers at once, each in its cgroup, all removed" {

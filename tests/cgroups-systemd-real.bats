@@ -423,3 +423,38 @@ pm() {
 	[[ ! -e "$cg" ]] || fail "the scope's cgroup is left"
 	pm rmi -a -f
 }
+
+# A pod under the systemd manager: podman makes the pod's slice
+# (machine-libpod_pod_ID.slice, a child of machine.slice by its name) and
+# gives each container of the pod that slice in its cgroupsPath.
+@test "real systemd: a podman pod: the infra container's scope in the pod's slice, a member in the pod's pid namespace; pod rm leaves no unit" {
+	if ! on_cgroup2; then guest_verdict; return; fi
+	command -v podman >/dev/null && command -v conmon >/dev/null && command -v catatonit >/dev/null ||
+		skip "podman, conmon or catatonit is not installed (make deps)"
+	local tar="$BATS_TEST_TMPDIR/rootfs.tar" img=localhost/tinyrun-test:latest pod infra slice
+	tar -C "$RSD_ROOTFS" -cf "$tar" .
+	pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$tar" "$img"
+	assert_success
+	pm pod create --name "pod$CID" --share ipc,uts,net,pid
+	assert_success
+	pod="${lines[-1]}"
+	pm pod start "pod$CID"
+	assert_success
+	infra="$(sd_run podman --root "$BATS_TEST_TMPDIR/pm/storage" --runroot "$BATS_TEST_TMPDIR/pm/run" \
+		--tmpdir "$BATS_TEST_TMPDIR/pm/tmp" --storage-driver overlay --cgroup-manager systemd \
+		--events-backend file pod inspect -f '{{.InfraContainerID}}' "pod$CID" </dev/null)"
+	slice="machine-libpod_pod_$pod.slice"
+	assert_equal "$(unit_prop "libpod-$infra.scope" ControlGroup)" "/machine.slice/$slice/libpod-$infra.scope"
+	assert_equal "$(unit_prop "libpod-$infra.scope" ActiveState)" active
+	only_pid "$RSD_CG/machine.slice/$slice/libpod-$infra.scope" >/dev/null
+	pm run --rm --pod "pod$CID" --cgroupns host -e "TINYRUN_TEST_TOKEN=$TOKEN" "$img" \
+		sh -c 'tr "\0" " " </proc/1/cmdline; echo; cat /proc/self/cgroup'
+	assert_success
+	assert_line --index 0 "/catatonit -P "
+	assert_line --regexp "^0::/machine.slice/$slice/libpod-[0-9a-f]{64}\\.scope\$"
+	pm pod rm -f -t 0 "pod$CID"
+	assert_success
+	assert_equal "$(unit_prop "libpod-$infra.scope" LoadState)" not-found
+	[[ ! -e "$RSD_CG/machine.slice/$slice/libpod-$infra.scope" ]] || fail "the infra container's cgroup is left"
+	pm rmi -a -f
+}

@@ -618,7 +618,12 @@ EOF
 	assert_success
 	assert_line uid=0
 	# buildah gives the runtime the parent itself as the step's cgroupsPath
-	assert_line --regexp "(memory|0:):/$CGPARENT\$"
+	# (on cgroup v2 it adds a cgroup namespace: the step sees its own as /)
+	if on_cgroup2; then
+		assert_line "0::/"
+	else
+		assert_line --regexp "memory:/$CGPARENT\$"
+	fi
 	assert_line x
 	assert_line built-42
 	# two steps, each created, started and deleted by the runtime
@@ -649,6 +654,11 @@ $(find /sys/fs/cgroup -maxdepth 3 -type d -name "$CGPARENT" 2>/dev/null)"
 # through the CRI.
 @test "podman pod: members join the infra container's IPC, UTS, network and pid namespaces; pod rm leaves nothing" {
 	command -v catatonit >/dev/null || skip "catatonit not installed (make deps installs it)"
+	# podman 4.3 gives a pod's cgroup a device filter that denies every
+	# device under --cgroup-manager cgroupfs on cgroup v2: its infra
+	# container fails with runc too ("error reopening /dev/null inside
+	# container: ... operation not permitted")
+	on_cgroup2 && skip "podman 4.3's pods with the cgroupfs manager on cgroup v2 (runc fails alike)"
 	local pod="pod-$TOKEN" infra ipid a
 	pm pod create --name "$pod" --cgroup-parent "/$CGPARENT" --share ipc,uts,net,pid
 	assert_success
@@ -710,8 +720,13 @@ $(find /sys/fs/cgroup -maxdepth 3 -type d -name "$CGPARENT" 2>/dev/null)"
 	assert_success
 	assert_output active
 	# systemd moved itself into init.scope below the container's cgroup
+	# (on cgroup v2 podman gives it a cgroup namespace rooted there)
 	pm exec sd1 cat /proc/1/cgroup
-	assert_line --regexp "^[0-9]+:name=systemd:/$CGPARENT/libpod-$PM_ID/init\.scope$"
+	if on_cgroup2; then
+		assert_line "0::/init.scope"
+	else
+		assert_line --regexp "^[0-9]+:name=systemd:/$CGPARENT/libpod-$PM_ID/init\.scope$"
+	fi
 	# podman's stop signal (RTMIN+3) halts it
 	pm stop -t 30 sd1
 	assert_success

@@ -159,7 +159,7 @@ static int mount_hierarchy(struct rootfs_ctx *c, int tmp, bool in_tmp, char *ctr
 	if (snprintf(host, sizeof(host), CGROUP_ROOT "/%s", name) >= (int)sizeof(host))
 		return -ENAMETOOLONG;
 	if (!(c->o->cgroup_v1_mounted && c->o->cgroup_v1_mounted(name)) &&
-	    (statfs(host, &sfs) < 0 || (sfs.f_type != CGROUP_SUPER_MAGIC && sfs.f_type != CGROUP2_SUPER_MAGIC)))
+	    (statfs(host, &sfs) < 0 || sfs.f_type != CGROUP_SUPER_MAGIC))
 		return 0;         /* not mounted on the host in the usual place: skip */
 	/* a dir we just made in our own new tmpfs (the container has not run):
 	 * its name (in the cwd, or under the tmpfs's fd) is the target, no fd

@@ -760,38 +760,24 @@ $(find /sys/fs/cgroup -maxdepth 3 -type d -name "$CGPARENT" 2>/dev/null)"
 # tinyrun joins it. A private network (its own bridge, no masquerade, no
 # firewall plugin, IPAM state under $CL) so the host's iptables are untouched;
 # the bridge device is removed at the end.
-# rootless_setup: $RL for a rootless podman of user 4244: copies of
-# /etc/passwd, group, subuid and subgid that add the user and 65536
-# subordinate ids (pm_rootless binds them in a mount namespace of its own;
-# the host's files are not touched), its HOME, its XDG_RUNTIME_DIR, the root
-# podman's containers.conf (the runtime under test) and the image's tar.
+# rootless_setup: $RL for a rootless podman of the test user
+# (rootless_user_dir), with the root podman's containers.conf (the runtime
+# under test) and the image's tar.
 rootless_setup() {
-	local f
 	# below $CL (711): podman wants every parent of its storage to be a+x
 	RL="$CL/rl-$TOKEN"
-	mkdir -p "$RL/etc" "$RL/home" "$RL/run"
-	for f in passwd group subuid subgid; do cp "/etc/$f" "$RL/etc/$f"; done
-	echo "trrootless:x:4244:4244::$RL/home:/bin/sh" >>"$RL/etc/passwd"
-	echo "trrootless:x:4244:" >>"$RL/etc/group"
-	echo "trrootless:2000000:65536" >>"$RL/etc/subuid"
-	echo "trrootless:2000000:65536" >>"$RL/etc/subgid"
+	rootless_user_dir "$RL"
 	# the root podman's, the runtime under test its default
 	sed 's/^\[engine\]$/[engine]\nruntime = "tinyrun"/' "$CONTAINERS_CONF" >"$RL/containers.conf"
 	cp "$CL/rootfs.tar" "$RL/rootfs.tar"
-	chown -R 4244:4244 "$RL"
-	chmod 700 "$RL/run"
-	open_path "$RL"
+	chown 4244:4244 "$RL/containers.conf" "$RL/rootfs.tar"
 }
 
-# pm_rootless SCRIPT: SCRIPT (sh -e) as that user, with its environment and
-# those files, output in $output; then podman's pause process (which holds
-# the user's namespace and its mounts) is ended, by its pid file.
+# pm_rootless SCRIPT: SCRIPT as that user, with those files, output in
+# $output; then podman's pause process (which holds the user's namespace and
+# its mounts) is ended, by its pid file.
 pm_rootless() {
-	run_nohang "$TEST_LIB_BIN/subreaper" unshare -m --propagation private sh -c '
-		for f in passwd group subuid subgid; do mount --bind "$1/etc/$f" "/etc/$f" || exit 1; done
-		exec setpriv --reuid 4244 --regid 4244 --clear-groups env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME="$1/home" XDG_RUNTIME_DIR="$1/run" USER=trrootless LOGNAME=trrootless \
-			CONTAINERS_CONF="$1/containers.conf" sh -ec "$2"' _ "$RL" "$1"
+	rootless_user_run "$RL" CONTAINERS_CONF="$RL/containers.conf" -- "$1"
 	local st=$status out=$output pid
 	pid="$(cat "$RL/run/libpod/tmp/pause.pid" 2>/dev/null)"
 	[[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null

@@ -636,25 +636,13 @@ wait_status() { # NAME STATUS: until docker says STATUS (up to 10 s)
 @test "docker rootless (dockerd-rootless.sh under rootlesskit): run, exec, stop, rm; tinyrun as root of the user's namespace" {
 	command -v rootlesskit >/dev/null || skip "rootlesskit not installed (make deps installs it)"
 	command -v newuidmap >/dev/null || skip "newuidmap not installed (uidmap; make deps installs it)"
-	local script=/usr/share/docker.io/contrib/dockerd-rootless.sh R="$DK/rl-$TOKEN" f pid
+	local script=/usr/share/docker.io/contrib/dockerd-rootless.sh R="$DK/rl-$TOKEN" pid
 	[[ -x "$script" ]] || skip "$script not installed"
-	mkdir -p "$R/etc" "$R/home" "$R/run" "$R/tmp"
-	for f in passwd group subuid subgid; do cp "/etc/$f" "$R/etc/$f"; done
-	echo "trrootless:x:4244:4244::$R/home:/bin/sh" >>"$R/etc/passwd"
-	echo "trrootless:x:4244:" >>"$R/etc/group"
-	echo "trrootless:2000000:65536" >>"$R/etc/subuid"
-	echo "trrootless:2000000:65536" >>"$R/etc/subgid"
+	rootless_user_dir "$R"
 	cp "$DK/rootfs.tar" "$R/rootfs.tar"
-	chown -R 4244:4244 "$R"
-	chmod 700 "$R/run"
-	open_path "$R"
-	run_nohang "$TEST_LIB_BIN/subreaper" unshare -m --propagation private sh -c '
-		for f in passwd group subuid subgid; do mount --bind "$1/etc/$f" "/etc/$f" || exit 1; done
-		exec setpriv --reuid 4244 --regid 4244 --clear-groups env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME="$1/home" XDG_RUNTIME_DIR="$1/run" TMPDIR="$1/tmp" USER=trrootless LOGNAME=trrootless \
-			TINYRUN_TEST_TOKEN="$TINYRUN_TEST_TOKEN" \
-			DOCKERD_ROOTLESS_ROOTLESSKIT_NET=host DOCKERD_ROOTLESS_ROOTLESSKIT_PORT_DRIVER=none \
-			sh -ec "$4" _ "$1" "$2" "$3"' _ "$R" "$RUNTIME" "$script" '
+	chown 4244:4244 "$R/rootfs.tar"
+	rootless_user_run "$R" TMPDIR="$R/tmp" TINYRUN_TEST_TOKEN="$TINYRUN_TEST_TOKEN" \
+		DOCKERD_ROOTLESS_ROOTLESSKIT_NET=host DOCKERD_ROOTLESS_ROOTLESSKIT_PORT_DRIVER=none -- '
 		R="$1"
 		sock="unix://$R/run/docker.sock"
 		d() { /usr/bin/docker -H "$sock" "$@"; }
@@ -679,7 +667,7 @@ wait_status() { # NAME STATUS: until docker says STATUS (up to 10 s)
 		i=0
 		while kill -0 "$(cat "$R/rootlesskit.pid")" 2>/dev/null; do
 			i=$((i + 1)); [ $i -lt 300 ] || { echo "rootlesskit still up"; exit 1; }; sleep 0.1
-		done'
+		done' "$R" "$RUNTIME" "$script"
 	# whatever of the user's is still up (a failure above): end it, by pid
 	for pid in $(pgrep -u 4244 2>/dev/null); do
 		kill -9 "$pid" 2>/dev/null

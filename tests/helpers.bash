@@ -140,6 +140,48 @@ open_path() {
 	while [[ "$d" != / ]]; do chmod o+x "$d"; d="$(dirname "$d")"; done
 }
 
+# A rootless test user, trrootless (uid 4244, 65536 subordinate ids from
+# 2000000), for a real client run by a user (rootless podman, rootless
+# Docker). rootless_user_dir DIR: copies of /etc/passwd, group, subuid and
+# subgid that add it, in DIR/etc (the host's files are never touched:
+# rootless_user_run binds the copies in a private mount namespace), its
+# HOME DIR/home, XDG_RUNTIME_DIR DIR/run (0700) and DIR/tmp, all its own.
+# Files a caller adds later are the caller's to chown.
+rootless_user_dir() {
+	local f
+	mkdir -p "$1/etc" "$1/home" "$1/run" "$1/tmp"
+	for f in passwd group subuid subgid; do cp "/etc/$f" "$1/etc/$f"; done
+	echo "trrootless:x:4244:4244::$1/home:/bin/sh" >>"$1/etc/passwd"
+	echo "trrootless:x:4244:" >>"$1/etc/group"
+	echo "trrootless:2000000:65536" >>"$1/etc/subuid"
+	echo "trrootless:2000000:65536" >>"$1/etc/subgid"
+	chown -R 4244:4244 "$1"
+	chmod 700 "$1/run"
+	open_path "$1"
+}
+
+# rootless_user_run DIR [NAME=VALUE...] -- SCRIPT [ARG...]: SCRIPT (sh -e,
+# the ARGs as $1...) as that user, under a subreaper (run_nohang: $status,
+# $output, $lines), with a clean environment: PATH, HOME, XDG_RUNTIME_DIR,
+# USER, LOGNAME and the NAME=VALUE words.
+rootless_user_run() {
+	local dir="$1" cmd
+	shift
+	cmd=(env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$dir/home" XDG_RUNTIME_DIR="$dir/run"
+		USER=trrootless LOGNAME=trrootless)
+	while [[ $# -gt 0 && "$1" != -- ]]; do
+		cmd+=("$1")
+		shift
+	done
+	shift
+	cmd+=(sh -ec "$1" _ "${@:2}")
+	run_nohang "$TEST_LIB_BIN/subreaper" unshare -m --propagation private sh -c '
+		d="$1"
+		shift
+		for f in passwd group subuid subgid; do mount --bind "$d/etc/$f" "/etc/$f" || exit 1; done
+		exec setpriv --reuid 4244 --regid 4244 --clear-groups "$@"' _ "$dir" "${cmd[@]}"
+}
+
 # as_users_root UID XDG CMD...: CMD as root of a user namespace that the
 # unprivileged UID made (`unshare --map-root-user`: one id, setgroups
 # denied), with that user's USER and XDG_RUNTIME_DIR. Rootless podman calls
